@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ec.h - a simulated ChromiumOS Embedded Controller.
+ *
+ * Bytes in, status and bytes out, a clock and an event queue: the model knows
+ * nothing of CUSE, udev or revocable, so it can be unit-tested and fuzzed on
+ * its own. Every function here is thread-safe; host commands are serialised
+ * by the EC's own lock, as the kernel serialises them per device.
+ */
+#ifndef CUSE_EC_EC_H
+#define CUSE_EC_EC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct ec;
+struct ec_profile;
+struct ec_subscriber;
+
+/**
+ * struct ec_clock - the time source the EC lives by.
+ * @now_ns:   monotonic nanoseconds; state (battery, fans, temperatures,
+ *            uptime) advances by the difference between two readings
+ * @sleep_ns: waits @ns for injected command latency; a fake clock may
+ *            advance its own time instead of sleeping
+ * @ctx:      passed to both callbacks
+ *
+ * NULL for ec_create() means the real CLOCK_MONOTONIC and nanosleep().
+ */
+struct ec_clock {
+	uint64_t (*now_ns)(void *ctx);
+	void (*sleep_ns)(void *ctx, uint64_t ns);
+	void *ctx;
+};
+
+/**
+ * ec_profile_load() - parse a board profile file.
+ * @path:   file to read
+ * @out:    the parsed profile on success
+ * @err:    on failure, "<file>:<line>: <problem>"
+ * @errlen: size of @err
+ *
+ * Return: 0, or -errno (-EINVAL for a malformed file, with @err filled in).
+ */
+int ec_profile_load(const char *path, struct ec_profile **out, char *err, size_t errlen);
+
+/**
+ * ec_profile_default() - the built-in typical-laptop profile.
+ * @out: the profile on success
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int ec_profile_default(struct ec_profile **out);
+
+/** ec_profile_free() - free a profile; NULL is ignored. */
+void ec_profile_free(struct ec_profile *profile);
+
+/**
+ * ec_create() - build a powered-on EC from a profile.
+ * @profile: board description; copied, so the caller may free it afterwards
+ * @clock:   time source, or NULL for real time
+ * @out:     the new EC
+ *
+ * Return: 0 or -errno.
+ */
+int ec_create(const struct ec_profile *profile, const struct ec_clock *clock, struct ec **out);
+
+/** ec_destroy() - free an EC and every subscriber still attached; NULL is ignored. */
+void ec_destroy(struct ec *ec);
+
+/**
+ * ec_max_request() - largest request payload (protocol max request packet - 8).
+ * ec_max_response() - largest response payload (protocol max response packet - 8).
+ */
+size_t ec_max_request(const struct ec *ec);
+size_t ec_max_response(const struct ec *ec);
+
+/**
+ * ec_host_command() - execute one host command, exactly as a real EC would.
+ * @ec:        the EC
+ * @command:   host command number (passthrough offsets 0x4000*n included)
+ * @version:   command version
+ * @req:       request parameters; missing bytes read as zero
+ * @req_len:   bytes in @req (at most ec_max_request())
+ * @resp:      response buffer
+ * @resp_max:  room in @resp (clamped to ec_max_response() by the caller)
+ * @ec_status: EC status code (EC_RES_*), always written
+ *
+ * Injected latency (from the profile) is spent inside, holding the EC lock,
+ * like a slow EC would. Never writes more than @resp_max bytes.
+ *
+ * Return: number of response bytes produced (>= 0; 0 when @ec_status is an
+ * error), or -EMSGSIZE when @req_len exceeds ec_max_request().
+ */
+int ec_host_command(struct ec *ec, uint32_t command, uint32_t version,
+		    const void *req, size_t req_len, void *resp, size_t resp_max,
+		    uint32_t *ec_status);
+
+/**
+ * ec_read_memmap() - READMEM: read from the 256-byte memory map.
+ * @ec:     the EC
+ * @offset: first byte
+ * @bytes:  count (<= 255), or 0 for a NUL-terminated string (count includes the NUL)
+ * @buf:    at least 255 bytes
+ *
+ * Return: bytes read, -EINVAL for a range outside the map, or -ENOTTY when
+ * the profile has no direct memory-map access (clients then use READ_MEMMAP).
+ */
+int ec_read_memmap(struct ec *ec, uint32_t offset, uint32_t bytes, void *buf);
+
+/** ec_get_version_text() - fill @buf with the chardev read() text
+ * ("1.0.0\n<RO>\n<RW>\n<image>\n"); returns its length or -errno. */
+int ec_get_version_text(struct ec *ec, char *buf, size_t len);
+
+/* ---- MKBP events: one queue per subscriber (one per open file). ---- */
+
+/**
+ * ec_subscribe() - attach an event queue.
+ * @ec:     the EC
+ * @notify: called whenever an event is queued for this subscriber; may be NULL
+ * @ctx:    passed to @notify
+ * @out:    the subscriber
+ *
+ * @notify runs in the thread that caused the event, after the event is
+ * queued and with no EC lock held, so it may take the caller's own locks.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int ec_subscribe(struct ec *ec, void (*notify)(void *ctx), void *ctx, struct ec_subscriber **out);
+/** ec_unsubscribe() - detach and free a subscriber and its queued events. */
+void ec_unsubscribe(struct ec *ec, struct ec_subscriber *sub);
+/** ec_subscriber_set_mask() - bit n set = deliver MKBP event type n; 0 = none. */
+void ec_subscriber_set_mask(struct ec *ec, struct ec_subscriber *sub, uint32_t mask);
+/**
+ * ec_subscriber_pop() - take the oldest queued event as "type byte + payload".
+ * Return: bytes written (truncated to @len), or -EAGAIN when the queue is empty.
+ */
+int ec_subscriber_pop(struct ec *ec, struct ec_subscriber *sub, void *buf, size_t len);
+/** ec_subscriber_pending() - true when an event is queued. */
+bool ec_subscriber_pending(struct ec *ec, struct ec_subscriber *sub);
+
+/* ---- Stimuli: what the world does to the EC (control socket, tests). ---- */
+
+enum ec_stimulus {
+	EC_STIM_LID_OPEN,
+	EC_STIM_LID_CLOSE,
+	EC_STIM_POWER_BUTTON,	/* press and release */
+	EC_STIM_AC_PLUG,
+	EC_STIM_AC_UNPLUG,
+};
+
+/** ec_apply_stimulus() - change state and raise the events a real EC would. Return 0 or -EINVAL. */
+int ec_apply_stimulus(struct ec *ec, enum ec_stimulus stim);
+/** ec_inject_event() - queue a raw MKBP event (type, payload up to 16 bytes). Return 0 or -EINVAL. */
+int ec_inject_event(struct ec *ec, uint8_t type, const void *payload, size_t len);
+/** ec_inject_panic() - record a panic-info blob returned by GET_PANIC_INFO. Return 0 or -EINVAL. */
+int ec_inject_panic(struct ec *ec, const void *blob, size_t len);
+/** ec_set_latency_ns() - override the latency every host command spends inside the EC. */
+void ec_set_latency_ns(struct ec *ec, uint64_t ns);
+
+#endif /* CUSE_EC_EC_H */
