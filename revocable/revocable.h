@@ -1,0 +1,333 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * librevocable - revocable references to resources that can vanish.
+ *
+ * A provider publishes a resource; consumers reach it through handles and
+ * get either the live resource or NULL once the provider revoked it.
+ * Revocation waits until every reader that could still see the resource
+ * has left its access.  See revocable(3) and docs/design.md.
+ *
+ * The structures are visible so that providers can be embedded and handles
+ * can live on the stack, and so that the read side is inline (the same
+ * calls also exist as exported functions: define REVOCABLE_NO_INLINE to
+ * use those).  Fields starting with "priv_" and everything named
+ * revocable__* are private to the library.
+ */
+#ifndef REVOCABLE_H
+#define REVOCABLE_H
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <urcu/arch.h>
+#include <urcu/compiler.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * TSan models neither sys_membarrier() (which makes the read side's
+ * compiler barrier a real fence) nor fences at all.  Under TSan the slot
+ * store, the resource load and the revoker's matching store and loads are
+ * all sequentially consistent __atomic operations instead, which orders
+ * them the same way without any fence (docs/design.md, "TSan mode").
+ */
+#if defined(__SANITIZE_THREAD__)
+#define REVOCABLE__TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define REVOCABLE__TSAN 1
+#endif
+#endif
+
+/* Per-thread reader slots before accesses fall back to the slow path. */
+#define REVOCABLE_READER_SLOTS 8
+
+struct revocable_provider;
+
+/**
+ * struct revocable_provider - the owner side of a revocable resource.
+ *
+ * Visible only so it can be embedded (revocable_provider_init()); treat
+ * every field as private.
+ */
+struct revocable_provider {
+	void *priv_res;			/* published resource, NULL once revoked */
+	long priv_refcount;		/* owner + handles + get() */
+	long priv_overflow_readers;	/* readers beyond the per-thread slots */
+	int priv_state;			/* enum revocable__state */
+	bool priv_allocated;		/* came from revocable_provider_alloc() */
+	pthread_mutex_t priv_lock;	/* serialises revokers and callbacks */
+	pthread_cond_t priv_revoked_cond; /* losers wait here for the winner */
+	void *priv_saved_res;		/* what the release callback gets */
+	void (*priv_release)(void *res, void *arg);
+	void *priv_release_arg;
+	void (*priv_free_fn)(struct revocable_provider *rp);
+	struct revocable_provider *priv_defer_next; /* deferred-free queue */
+};
+
+/**
+ * struct revocable - a consumer's handle on a provider.
+ *
+ * Holds only a reference to the provider: per-access state lives in the
+ * accessing thread, so one handle may be used by many threads at once.
+ */
+struct revocable {
+	struct revocable_provider *priv_rp;
+};
+
+/**
+ * struct revocable_guard - one access, held on the caller's stack.
+ */
+struct revocable_guard {
+	struct revocable *priv_rev;
+	void *priv_res;
+	bool priv_entered;
+};
+
+#define REVOCABLE_GUARD_INIT { NULL, NULL, false }
+
+/* ---- library-private part of the read side (do not use directly) ---- */
+
+struct revocable__slot {
+	struct revocable_provider *rp;	/* provider accessed, NULL if free */
+	unsigned long gen;		/* entry number: tells accesses apart */
+};
+
+/*
+ * state: the low 32 bits count the slots in use, and two high bits of them
+ * send every access of the thread to the slow path with the same compare:
+ * OVERFLOW while accesses beyond the slots are held, SLOW_ONLY for good
+ * when sys_membarrier() is unavailable (the slow path fences by itself).
+ * The high 32 bits number the thread's accesses; one word keeps the
+ * fast path to a single load and store of it.
+ */
+#define REVOCABLE__DEPTH_OVERFLOW	0x80000000u
+#define REVOCABLE__DEPTH_SLOW_ONLY	0x40000000u
+#define REVOCABLE__DEPTH_MASK		0x3fffffffu
+
+struct revocable__reader {
+	struct revocable__slot slot[REVOCABLE_READER_SLOTS];
+	uint64_t state;			/* entry number : flags | depth */
+	unsigned int overflow_depth;	/* accesses on the slow path */
+};
+
+#define REVOCABLE__STATE_ENTRY		((uint64_t)1 << 32)
+
+/* A permanently revoked provider that handles on no provider point to, so
+ * the inline path needs no NULL test for it.  Never freed or revoked. */
+extern struct revocable_provider revocable__null_provider;
+
+/* Never written: its SLOW_ONLY state sends a thread's first access to the
+ * slow path (which registers the thread) without a NULL test inline. */
+extern struct revocable__reader revocable__unregistered_reader;
+extern __thread struct revocable__reader *revocable__tls_reader;
+
+void *revocable__try_access_slow(struct revocable_provider *rp);
+void revocable__release_slow(struct revocable_provider *rp);
+
+#ifdef REVOCABLE__TSAN
+#define REVOCABLE__ORD_SLOT	__ATOMIC_SEQ_CST
+#define REVOCABLE__ORD_RES	__ATOMIC_SEQ_CST
+#define REVOCABLE__ORD_SCAN	__ATOMIC_SEQ_CST
+#else
+#define REVOCABLE__ORD_SLOT	__ATOMIC_RELAXED
+#define REVOCABLE__ORD_RES	__ATOMIC_CONSUME
+#define REVOCABLE__ORD_SCAN	__ATOMIC_ACQUIRE
+#endif
+
+static inline void revocable__read_fence(void)
+{
+	/*
+	 * The revoker's sys_membarrier() turns this compiler barrier into a
+	 * full fence exactly when it matters (docs/design.md).  Harmless in
+	 * TSan mode, where the accesses around it are seq_cst.
+	 */
+	cmm_barrier();
+}
+
+static inline void *revocable__try_access_inline(struct revocable *rev)
+{
+	struct revocable__reader *rd = revocable__tls_reader;
+	struct revocable_provider *rp;
+	uint64_t state;
+	uint32_t depth;
+
+	if (caa_unlikely(!rev))
+		return NULL;
+	rp = rev->priv_rp;
+	state = rd->state;
+	depth = (uint32_t)state;
+	if (caa_unlikely(depth >= REVOCABLE_READER_SLOTS))
+		return revocable__try_access_slow(rp);
+
+	state += REVOCABLE__STATE_ENTRY + 1;
+	rd->state = state;
+	__atomic_store_n(&rd->slot[depth].gen, (unsigned long)(state >> 32),
+			 REVOCABLE__ORD_SLOT);
+	__atomic_store_n(&rd->slot[depth].rp, rp, REVOCABLE__ORD_SLOT);
+	revocable__read_fence();
+	return __atomic_load_n(&rp->priv_res, REVOCABLE__ORD_RES);
+}
+
+static inline void revocable__release_inline(struct revocable *rev)
+{
+	struct revocable__reader *rd = revocable__tls_reader;
+	struct revocable_provider *rp;
+	uint64_t state;
+	uint32_t depth;
+
+	if (caa_unlikely(!rev))
+		return;
+	rp = rev->priv_rp;
+	state = rd->state;
+	/* depth - 1 wraps for 0 and is huge with a flag set: one test. */
+	depth = (uint32_t)state - 1;
+	if (caa_unlikely(depth >= REVOCABLE_READER_SLOTS ||
+			 rd->slot[depth].rp != rp)) {
+		revocable__release_slow(rp);
+		return;
+	}
+	/* Release: our reads of the resource happen before the revoker's
+	 * acquire load sees the slot empty.  Holes left below by releases
+	 * out of order are compacted on the slow path. */
+	__atomic_store_n(&rd->slot[depth].rp, NULL, __ATOMIC_RELEASE);
+	rd->state = state - 1;
+}
+
+/* ---- public API ---- */
+
+struct revocable_provider *revocable_provider_alloc(void *res);
+void revocable_provider_free(struct revocable_provider *rp);
+void revocable_provider_init(struct revocable_provider *rp, void *res,
+			     void (*free_fn)(struct revocable_provider *rp));
+int revocable_provider_revoke(struct revocable_provider *rp);
+int revocable_provider_revoke_async(struct revocable_provider *rp,
+				    void (*done)(struct revocable_provider *rp,
+						 void *arg),
+				    void *arg);
+int revocable_provider_set_release(struct revocable_provider *rp,
+				   void (*release)(void *res, void *arg),
+				   void *arg);
+struct revocable_provider *revocable_provider_get(struct revocable_provider *rp);
+void revocable_provider_put(struct revocable_provider *rp);
+bool revocable_provider_is_revoked(struct revocable_provider *rp);
+
+struct revocable *revocable_alloc(struct revocable_provider *rp);
+void revocable_free(struct revocable *rev);
+void revocable_init(struct revocable *rev, struct revocable_provider *rp);
+void revocable_fini(struct revocable *rev);
+
+void *revocable_try_access(struct revocable *rev);
+void revocable_release(struct revocable *rev);
+
+void *revocable_guard_enter(struct revocable_guard *guard,
+			    struct revocable *rev);
+void revocable_guard_exit(struct revocable_guard *guard);
+
+void revocable_barrier(void);
+
+#ifndef REVOCABLE_NO_INLINE
+#define revocable_try_access(rev)	revocable__try_access_inline(rev)
+#define revocable_release(rev)		revocable__release_inline(rev)
+
+static inline void *revocable__guard_enter_inline(struct revocable_guard *g,
+						  struct revocable *rev)
+{
+	g->priv_rev = rev;
+	g->priv_entered = true;
+	g->priv_res = revocable__try_access_inline(rev);
+	return g->priv_res;
+}
+
+static inline void revocable__guard_exit_inline(struct revocable_guard *g)
+{
+	if (!g->priv_entered)
+		return;
+	g->priv_entered = false;
+	revocable__release_inline(g->priv_rev);
+}
+
+#define revocable_guard_enter(g, rev)	revocable__guard_enter_inline(g, rev)
+#define revocable_guard_exit(g)		revocable__guard_exit_inline(g)
+#define REVOCABLE__GUARD_CLEANUP	revocable__guard_exit_inline
+#else
+#define REVOCABLE__GUARD_CLEANUP	revocable_guard_exit
+#endif
+
+/* ---- scoped forms ---- */
+
+#define REVOCABLE__CAT2(a, b)	a##b
+#define REVOCABLE__CAT(a, b)	REVOCABLE__CAT2(a, b)
+#define REVOCABLE__UNIQ(p)	REVOCABLE__CAT(p, __COUNTER__)
+
+/**
+ * REVOCABLE_GUARD() - declare a guard released automatically at scope exit.
+ * @name: variable name of the struct revocable_guard.
+ *
+ * Use with revocable_guard_enter(&name, rev); the matching release runs
+ * when @name goes out of scope, whatever the exit path.
+ */
+#define REVOCABLE_GUARD(name)						\
+	struct revocable_guard name					\
+		__attribute__((cleanup(REVOCABLE__GUARD_CLEANUP))) =	\
+		REVOCABLE_GUARD_INIT
+
+#define REVOCABLE__LOOP(rev, res, g, need_res)				\
+	for (REVOCABLE_GUARD(g);					\
+	     !g.priv_entered &&						\
+	     ((res) = revocable_guard_enter(&g, (rev)), !(need_res) || (res)); )
+
+/**
+ * REVOCABLE() - run the following statement once with an access held.
+ * @rev: struct revocable *.
+ * @res: pointer variable assigned the resource, NULL if revoked.
+ *
+ * The seed API's form: the body always runs and must check @res.  The
+ * access is released however the body is left (break, return, goto).
+ */
+#define REVOCABLE(rev, res)						\
+	REVOCABLE__LOOP(rev, res, REVOCABLE__UNIQ(revocable__guard_), 0)
+
+/**
+ * REVOCABLE_SCOPED() - like REVOCABLE() but the body is skipped when revoked.
+ * @rev: struct revocable *.
+ * @res: pointer variable assigned the live resource.
+ */
+#define REVOCABLE_SCOPED(rev, res)					\
+	REVOCABLE__LOOP(rev, res, REVOCABLE__UNIQ(revocable__guard_), 1)
+
+#define REVOCABLE__OR_RETURN(rev, res, retval, g)			\
+	REVOCABLE_GUARD(g);						\
+	void *res = revocable_guard_enter(&g, (rev));			\
+	if (!res)							\
+		return retval
+
+/**
+ * REVOCABLE_OR_RETURN() - declare @res in this scope or return @retval.
+ * @rev: struct revocable *.
+ * @res: name of the void * variable to declare.
+ * @retval: value returned from the enclosing function when revoked.
+ *
+ * A statement: the access lasts until the enclosing scope ends.
+ */
+#define REVOCABLE_OR_RETURN(rev, res, retval)				\
+	REVOCABLE__OR_RETURN(rev, res, retval,				\
+			     REVOCABLE__UNIQ(revocable__guard_))
+
+/**
+ * REVOCABLE_OR_ENODEV() - REVOCABLE_OR_RETURN(@rev, @res, -ENODEV).
+ * @rev: struct revocable *.
+ * @res: name of the void * variable to declare.
+ */
+#define REVOCABLE_OR_ENODEV(rev, res)	REVOCABLE_OR_RETURN(rev, res, -ENODEV)
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* REVOCABLE_H */

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_util.h - small helpers shared by the librevocable tests: clocks,
+ * sleeps and threads that must finish within a deadline (a hang becomes a
+ * test failure, never a stuck `make check`).
+ */
+#ifndef REVOCABLE_TEST_UTIL_H
+#define REVOCABLE_TEST_UTIL_H
+
+#include <check.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+static inline int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static inline void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static inline pthread_t start_thread(void *(*fn)(void *), void *arg)
+{
+	pthread_t tid;
+
+	ck_assert_int_eq(pthread_create(&tid, NULL, fn, arg), 0);
+	return tid;
+}
+
+/* Join @tid, failing the test if it is not done within @ms. */
+static inline void join_within(pthread_t tid, long ms, const char *what)
+{
+	struct timespec deadline;
+	int ret;
+
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += ms / 1000;
+	deadline.tv_nsec += (ms % 1000) * 1000000L;
+	if (deadline.tv_nsec >= 1000000000L) {
+		deadline.tv_sec++;
+		deadline.tv_nsec -= 1000000000L;
+	}
+	ret = pthread_timedjoin_np(tid, NULL, &deadline);
+	ck_assert_msg(ret == 0, "%s did not finish within %ld ms (hang)",
+		      what, ms);
+}
+
+/* Run every test of @s; non-zero if any failed (the exit status). */
+static inline int run_suite(Suite *s)
+{
+	SRunner *sr = srunner_create(s);
+	int failed;
+
+	srunner_run_all(sr, CK_VERBOSE);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
+
+#endif /* REVOCABLE_TEST_UTIL_H */
