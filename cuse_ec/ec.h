@@ -90,8 +90,14 @@ size_t ec_max_response(const struct ec *ec);
  * Injected latency (from the profile) is spent inside, holding the EC lock,
  * like a slow EC would. Never writes more than @resp_max bytes.
  *
+ * A response that does not fit @resp_max is refused with
+ * EC_RES_RESPONSE_TOO_BIG (nothing written), except string answers (build
+ * info, console) which are cut to fit and stay NUL-terminated.
+ *
  * Return: number of response bytes produced (>= 0; 0 when @ec_status is an
- * error), or -EMSGSIZE when @req_len exceeds ec_max_request().
+ * error), -EMSGSIZE when @req_len exceeds ec_max_request(), -EINVAL for a
+ * NULL buffer with a non-zero size, or -ETIMEDOUT for an injected
+ * transport timeout (profile [faults] timeout).
  */
 int ec_host_command(struct ec *ec, uint32_t command, uint32_t version,
 		    const void *req, size_t req_len, void *resp, size_t resp_max,
@@ -134,6 +140,7 @@ void ec_unsubscribe(struct ec *ec, struct ec_subscriber *sub);
 void ec_subscriber_set_mask(struct ec *ec, struct ec_subscriber *sub, uint32_t mask);
 /**
  * ec_subscriber_pop() - take the oldest queued event as "type byte + payload".
+ * A @len of 0 consumes nothing (a zero-length read() only checks).
  * Return: bytes written (truncated to @len), or -EAGAIN when the queue is empty.
  */
 int ec_subscriber_pop(struct ec *ec, struct ec_subscriber *sub, void *buf, size_t len);
@@ -158,5 +165,19 @@ int ec_inject_event(struct ec *ec, uint8_t type, const void *payload, size_t len
 int ec_inject_panic(struct ec *ec, const void *blob, size_t len);
 /** ec_set_latency_ns() - override the latency every host command spends inside the EC. */
 void ec_set_latency_ns(struct ec *ec, uint64_t ns);
+
+/* ---- Additions beyond the daemon's needs (tests, tools). ---- */
+
+/**
+ * ec_set_load() - set the CPU load (0..100 %) that temperatures and battery
+ * drain follow. Return: 0 or -EINVAL.
+ */
+int ec_set_load(struct ec *ec, uint32_t percent);
+
+/**
+ * ec_memory_footprint() - heap bytes owned by @ec (the EC, its buffers and
+ * any queued events). Return: bytes.
+ */
+size_t ec_memory_footprint(struct ec *ec);
 
 #endif /* CUSE_EC_EC_H */

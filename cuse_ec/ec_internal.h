@@ -1,0 +1,360 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ec_internal.h - the EC model's private structures, shared by ec.c, the
+ * profile parser and the per-area command handlers (ec_cmd_*.c).
+ *
+ * Everything is fixed-size so that a profile can be copied with one
+ * assignment and one EC costs a predictable, small amount of memory.
+ */
+#ifndef CUSE_EC_EC_INTERNAL_H
+#define CUSE_EC_EC_INTERNAL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cros_ec/ec_commands.h"
+#include "ec.h"
+
+#define EC_NAME_LEN		32
+#define EC_BUILD_INFO_LEN	128
+#define EC_MAX_TEMPS		EC_MAX_TEMP_SENSOR_ENTRIES
+#define EC_MAX_FANS		EC_FAN_SPEED_ENTRIES
+#define EC_MAX_LEDS		EC_LED_ID_COUNT
+#define EC_MAX_GPIOS		32
+#define EC_MAX_PD_PORTS		4
+#define EC_MAX_LATENCY_RULES	16
+#define EC_MAX_DISABLED_CMDS	64
+#define EC_CONSOLE_SIZE		2048
+#define EC_PANIC_MAX		256
+#define EC_HOST_QUEUE_LEN	32
+#define EC_EVENT_PAYLOAD_MAX	16
+/* Protocol packet sizes a profile may declare (header included). */
+#define EC_PACKET_MIN		64
+#define EC_PACKET_MAX		4096
+/* Fault probabilities are parts per million. */
+#define EC_PPM			1000000u
+
+struct ec_temp_profile {
+	char name[EC_NAME_LEN];
+	uint8_t type;			/* enum ec_temp_sensor_type */
+	uint32_t ambient_k;		/* resting temperature */
+	uint32_t load_rise_k;		/* rise at 100 % load, fans off */
+	uint32_t fan_drop_k;		/* fall with all fans at full speed */
+	uint32_t thresh_k[EC_TEMP_THRESH_COUNT];	/* warn, high, halt; 0 = none */
+	uint32_t fan_off_k;
+	uint32_t fan_max_k;
+};
+
+struct ec_led_profile {
+	uint8_t id;			/* enum ec_led_id */
+	uint8_t range[EC_LED_COLOR_COUNT];
+};
+
+struct ec_gpio_profile {
+	char name[EC_NAME_LEN];
+	uint8_t value;
+	bool output;
+};
+
+struct ec_pd_port_profile {
+	bool connected;			/* a partner is attached at boot */
+	bool partner_source;		/* partner is a charger (we sink) */
+	bool dp;			/* DisplayPort alt mode entered */
+	bool polarity;
+	uint32_t voltage_mv;
+	uint32_t current_ma;
+};
+
+struct ec_latency_rule {
+	uint16_t command;
+	uint64_t ns;
+};
+
+/**
+ * struct ec_profile - one board description, as parsed from a profile file.
+ *
+ * Plain data without pointers: ec_create() copies it by assignment.
+ */
+struct ec_profile {
+	char board[EC_NAME_LEN];
+	char version_ro[EC_VERSION_STRING_LEN];
+	char version_rw[EC_VERSION_STRING_LEN];
+	char fwid_ro[EC_VERSION_STRING_LEN];
+	char fwid_rw[EC_VERSION_STRING_LEN];
+	uint32_t current_image;
+	char build_info[EC_BUILD_INFO_LEN];
+	uint16_t board_version;
+
+	char chip_vendor[EC_NAME_LEN];
+	char chip_name[EC_NAME_LEN];
+	char chip_revision[EC_NAME_LEN];
+
+	uint32_t flash_size;
+	uint32_t flash_write_block;
+	uint32_t flash_erase_block;
+	uint32_t flash_protect_block;
+	uint32_t flash_write_ideal;
+	uint32_t flash_flags;
+	uint32_t flash_protect_flags;
+
+	uint16_t max_request_packet;
+	uint16_t max_response_packet;
+	bool memmap_direct;
+	uint32_t features[2];
+	/* Commands this board does not implement (answer INVALID_COMMAND). */
+	unsigned int n_disabled;
+	uint16_t disabled[EC_MAX_DISABLED_CMDS];
+
+	bool lid_open;
+	bool ac_present;
+	uint32_t load_percent;		/* CPU load the temperatures see */
+
+	bool has_battery;
+	uint32_t batt_design_mah;
+	uint32_t batt_design_mv;
+	uint32_t batt_full_mah;		/* last full charge */
+	uint32_t batt_cycle_count;
+	uint32_t batt_initial_percent;
+	uint32_t batt_charge_ma;
+	uint32_t batt_idle_ma;		/* drain at 0 % load */
+	uint32_t batt_load_ma;		/* extra drain at 100 % load */
+	uint32_t batt_low_percent;
+	uint32_t batt_critical_percent;
+	char batt_manufacturer[EC_BATTERY_STATIC_EXT_LEN];
+	char batt_model[EC_BATTERY_STATIC_EXT_LEN];
+	char batt_serial[EC_BATTERY_STATIC_EXT_LEN];
+	char batt_type[EC_BATTERY_STATIC_EXT_LEN];
+	uint32_t adapter_watts;
+
+	unsigned int n_temps;
+	struct ec_temp_profile temps[EC_MAX_TEMPS];
+	unsigned int n_fans;
+	uint32_t fan_max_rpm[EC_MAX_FANS];
+	unsigned int n_leds;
+	struct ec_led_profile leds[EC_MAX_LEDS];
+	unsigned int n_gpios;
+	struct ec_gpio_profile gpios[EC_MAX_GPIOS];
+	unsigned int n_pd_ports;
+	struct ec_pd_port_profile pd_ports[EC_MAX_PD_PORTS];
+
+	uint64_t latency_ns;
+	unsigned int n_latency_rules;
+	struct ec_latency_rule latency_rules[EC_MAX_LATENCY_RULES];
+
+	uint32_t fault_busy_ppm;
+	uint32_t fault_in_progress_ppm;
+	uint32_t fault_timeout_ppm;
+	uint64_t fault_timeout_ns;
+	uint64_t fault_seed;
+
+	/* passthru_version[n][0] != 0: device n (1..3) sits behind the EC. */
+	char passthru_version[EC_PASSTHRU_DEVICES_MAX + 1][EC_VERSION_STRING_LEN];
+};
+
+struct ec_event {
+	uint8_t type;
+	uint8_t len;
+	uint8_t data[EC_EVENT_PAYLOAD_MAX];
+};
+
+struct ec_queued_event {
+	struct ec_queued_event *next;
+	struct ec_event ev;
+};
+
+struct ec_subscriber {
+	struct ec_subscriber *next;
+	void (*notify)(void *ctx);
+	void *ctx;
+	uint32_t mask;
+	struct ec_queued_event *head, *tail;
+	size_t queued_bytes;
+	unsigned int notifying;		/* notify calls in flight (no lock held) */
+	bool notify_due;		/* an event arrived since the last notify */
+};
+
+struct ec_pd_port_state {
+	bool connected;
+	bool partner_source;
+	bool power_source;		/* we supply VBUS */
+	bool data_dfp;
+	bool vconn;
+	bool polarity;
+	bool dp;
+	bool frozen;
+	uint8_t mux_mode;		/* enum usb_pd_control_mux; NO_CHANGE = auto */
+	uint32_t voltage_mv;
+	uint32_t current_ma;
+};
+
+/**
+ * struct ec - one simulated EC. All mutable state lives here, under @lock.
+ */
+struct ec {
+	pthread_mutex_t lock;
+	pthread_cond_t notify_done;	/* signalled when a notify call ends */
+	struct ec_profile prof;
+	struct ec_clock clock;
+	uint64_t boot_ns;
+	uint64_t last_ns;		/* state is advanced up to here */
+	uint32_t rtc_at_boot;		/* seconds since the epoch at boot */
+	uint64_t latency_ns;
+	bool latency_overridden;	/* ec_set_latency_ns() beats profile rules */
+	uint64_t rng;
+
+	bool lid_open;
+	bool ac_present;
+	uint32_t load_percent;
+
+	/* battery */
+	double batt_mah;		/* remaining charge */
+	double batt_ma;			/* +charging, -discharging */
+	double batt_discharged_mah;	/* towards the next cycle */
+	uint32_t batt_cycles;
+	uint8_t batt_level;		/* 0 ok, 1 low, 2 critical */
+	bool batt_full_reported;
+	uint32_t chg_mode;		/* enum ec_charge_control_mode */
+	int8_t sustain_lower, sustain_upper;
+
+	/* thermal */
+	double temp_k[EC_MAX_TEMPS];
+	uint8_t temp_level[EC_MAX_TEMPS];	/* thresholds currently exceeded */
+	double fan_rpm[EC_MAX_FANS];
+	bool fan_auto[EC_MAX_FANS];
+	bool fan_by_rpm[EC_MAX_FANS];	/* manual by RPM target, else by duty */
+	uint32_t fan_duty[EC_MAX_FANS];
+	uint32_t fan_target_rpm[EC_MAX_FANS];
+
+	uint8_t led_brightness[EC_MAX_LEDS][EC_LED_COLOR_COUNT];
+	bool led_auto[EC_MAX_LEDS];
+	uint8_t gpio_value[EC_MAX_GPIOS];
+	struct ec_pd_port_state pd[EC_MAX_PD_PORTS];
+	uint32_t flash_protect_flags;
+
+	/* console: a ring; positions are absolute byte counts */
+	char console[EC_CONSOLE_SIZE];
+	uint64_t con_head;
+	uint64_t con_snap_end, con_read_pos;
+	uint64_t con_recent_pos, con_last_snap;
+
+	uint8_t panic[EC_PANIC_MAX];
+	size_t panic_len;
+
+	/* events */
+	uint32_t host_events;
+	struct ec_event host_queue[EC_HOST_QUEUE_LEN];
+	unsigned int hq_head, hq_count;
+	struct ec_subscriber *subs;
+
+	/* a response held back by an injected IN_PROGRESS, for RESEND_RESPONSE */
+	bool saved_valid;
+	uint32_t saved_status;
+	size_t saved_len;
+	uint8_t *saved_resp;
+
+	uint8_t memmap[EC_MEMMAP_SIZE];
+
+	/* Scratch buffers of max(packet - 8, 256) bytes: requests zero-filled. */
+	size_t req_room, resp_room;
+	uint8_t *req_buf;
+	uint8_t *resp_buf;
+};
+
+/**
+ * struct ec_cmd_args - one host command as a handler sees it.
+ * @ec:        the EC, locked
+ * @version:   command version (already checked against the table)
+ * @req:       request, zero-filled to at least 256 bytes
+ * @req_len:   bytes the host actually sent
+ * @resp:      response scratch of at least 256 bytes
+ * @resp_max:  what the host can take; the dispatcher turns a larger
+ *             @resp_size into RESPONSE_TOO_BIG, variable-length string
+ *             answers truncate to it instead
+ * @resp_size: set by the handler
+ */
+struct ec_cmd_args {
+	struct ec *ec;
+	uint32_t version;
+	const uint8_t *req;
+	size_t req_len;
+	uint8_t *resp;
+	size_t resp_max;
+	size_t resp_size;
+};
+
+typedef int (*ec_cmd_handler)(struct ec_cmd_args *args);
+
+struct ec_cmd_entry {
+	uint16_t command;
+	uint32_t versions;
+	ec_cmd_handler handler;
+};
+
+/* ec_cmd_*.c: one handler per command; each returns an EC_RES_* code. */
+#define EC_DECLARE_HANDLER(name) int name(struct ec_cmd_args *args)
+EC_DECLARE_HANDLER(ec_cmd_hello);
+EC_DECLARE_HANDLER(ec_cmd_get_version);
+EC_DECLARE_HANDLER(ec_cmd_get_build_info);
+EC_DECLARE_HANDLER(ec_cmd_get_chip_info);
+EC_DECLARE_HANDLER(ec_cmd_get_board_version);
+EC_DECLARE_HANDLER(ec_cmd_read_memmap);
+EC_DECLARE_HANDLER(ec_cmd_get_cmd_versions);
+EC_DECLARE_HANDLER(ec_cmd_get_comms_status);
+EC_DECLARE_HANDLER(ec_cmd_get_protocol_info);
+EC_DECLARE_HANDLER(ec_cmd_get_features);
+EC_DECLARE_HANDLER(ec_cmd_sysinfo);
+EC_DECLARE_HANDLER(ec_cmd_rtc_get_value);
+EC_DECLARE_HANDLER(ec_cmd_get_uptime_info);
+EC_DECLARE_HANDLER(ec_cmd_resend_response);
+EC_DECLARE_HANDLER(ec_cmd_flash_info);
+EC_DECLARE_HANDLER(ec_cmd_flash_protect);
+EC_DECLARE_HANDLER(ec_cmd_pwm_set_fan_target_rpm);
+EC_DECLARE_HANDLER(ec_cmd_pwm_set_fan_duty);
+EC_DECLARE_HANDLER(ec_cmd_thermal_get_threshold);
+EC_DECLARE_HANDLER(ec_cmd_thermal_auto_fan_ctrl);
+EC_DECLARE_HANDLER(ec_cmd_temp_sensor_get_info);
+EC_DECLARE_HANDLER(ec_cmd_battery_get_static);
+EC_DECLARE_HANDLER(ec_cmd_battery_get_dynamic);
+EC_DECLARE_HANDLER(ec_cmd_charge_state);
+EC_DECLARE_HANDLER(ec_cmd_charge_control);
+EC_DECLARE_HANDLER(ec_cmd_power_info);
+EC_DECLARE_HANDLER(ec_cmd_usb_pd_control);
+EC_DECLARE_HANDLER(ec_cmd_usb_pd_ports);
+EC_DECLARE_HANDLER(ec_cmd_usb_pd_power_info);
+EC_DECLARE_HANDLER(ec_cmd_usb_pd_mux_info);
+EC_DECLARE_HANDLER(ec_cmd_typec_status);
+EC_DECLARE_HANDLER(ec_cmd_console_snapshot);
+EC_DECLARE_HANDLER(ec_cmd_console_read);
+EC_DECLARE_HANDLER(ec_cmd_get_panic_info);
+EC_DECLARE_HANDLER(ec_cmd_gpio_get);
+EC_DECLARE_HANDLER(ec_cmd_led_control);
+EC_DECLARE_HANDLER(ec_cmd_get_next_event);
+
+/* ec.c: the table itself, for tests and GET_CMD_VERSIONS. */
+const struct ec_cmd_entry *ec_cmd_table_entries(size_t *count);
+uint32_t ec_cmd_table_versions(uint32_t command);
+
+/* ec.c: helpers for handlers (all called with ec->lock held). */
+const struct ec_cmd_entry *ec_cmd_lookup(const struct ec *ec, uint32_t command);
+uint32_t ec_cmd_versions(const struct ec *ec, uint32_t command);
+void ec_memmap_refresh(struct ec *ec);
+void ec_console_log(struct ec *ec, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void ec_raise_host_event(struct ec *ec, enum ec_host_event event);
+void ec_queue_event(struct ec *ec, uint8_t type, const void *payload, size_t len);
+uint64_t ec_uptime_ms(const struct ec *ec);
+uint32_t ec_battery_percent(const struct ec *ec);
+uint32_t ec_battery_flags(const struct ec *ec);
+uint32_t ec_battery_voltage_mv(const struct ec *ec);
+uint32_t ec_fan_duty_now(const struct ec *ec, unsigned int fan);
+void ec_copy_str(char *dst, size_t room, const char *src);
+
+/* ec_profile.c */
+extern const char ec_builtin_laptop_profile[];
+int ec_profile_parse_text(const char *text, const char *name, struct ec_profile *out,
+			  char *err, size_t errlen);
+bool ec_profile_cmd_disabled(const struct ec_profile *profile, uint32_t command);
+
+#endif /* CUSE_EC_EC_INTERNAL_H */

@@ -1,0 +1,875 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ec_profile.c - board profiles: a tiny INI-like text format parsed without
+ * any library (docs/profile-format.md describes it).
+ *
+ * Each "key = value" line is looked up in one table of {section, key, type,
+ * offset, range}; repeatable sections ([temp], [fan], [led], [usbpd_port])
+ * open a new item each time they appear and their keys land in that item.
+ * Every error names the file, the line and the problem.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ec_internal.h"
+
+#define PROFILE_MAX_BYTES	(64 * 1024)
+#define PROFILE_LINE_MAX	512
+
+enum key_type {
+	KT_STR,		/* char[size] */
+	KT_U16,
+	KT_U32,
+	KT_BOOL,	/* yes/no, true/false, on/off, 1/0 */
+	KT_KELVIN,	/* u32 kelvin; "45C" converts from Celsius */
+	KT_DURATION,	/* u64 ns; suffix ns, us, ms or s */
+	KT_PROB,	/* u32 ppm, written as a probability 0..1 */
+	KT_U64,
+	KT_ENUM,	/* u32 or u8 index into a name list */
+	KT_FEATURES,	/* u32[2] from feature names or bit numbers */
+	KT_CMDLIST,	/* disabled command list */
+	KT_LED_RANGE,	/* u8[6] */
+};
+
+enum section_id {
+	SEC_NONE,
+	SEC_EC,
+	SEC_CHIP,
+	SEC_FLASH,
+	SEC_PROTOCOL,
+	SEC_STATE,
+	SEC_BATTERY,
+	SEC_TEMP,
+	SEC_FAN,
+	SEC_LED,
+	SEC_GPIO,
+	SEC_USBPD_PORT,
+	SEC_LATENCY,
+	SEC_FAULTS,
+	SEC_PASSTHRU,
+};
+
+static const char *const section_names[] = {
+	[SEC_EC] = "ec",
+	[SEC_CHIP] = "chip",
+	[SEC_FLASH] = "flash",
+	[SEC_PROTOCOL] = "protocol",
+	[SEC_STATE] = "state",
+	[SEC_BATTERY] = "battery",
+	[SEC_TEMP] = "temp",
+	[SEC_FAN] = "fan",
+	[SEC_LED] = "led",
+	[SEC_GPIO] = "gpio",
+	[SEC_USBPD_PORT] = "usbpd_port",
+	[SEC_LATENCY] = "latency",
+	[SEC_FAULTS] = "faults",
+	[SEC_PASSTHRU] = "passthru",
+};
+
+static const char *const image_names[] = { "unknown", "ro", "rw", "ro_b", "rw_b", NULL };
+static const char *const temp_type_names[] = { "cpu", "board", "case", "battery", NULL };
+static const char *const led_names[] = {
+	"battery", "power", "adapter", "left", "right", "recovery_hw_reinit", "sysrq_debug", NULL
+};
+static const char *const partner_names[] = { "sink", "source", NULL };
+static const char *const lid_names[] = { "closed", "open", NULL };
+
+/* Names for GET_FEATURES bits; a bit number works too. */
+static const char *const feature_names[] = {
+	[EC_FEATURE_LIMITED] = "limited",
+	[EC_FEATURE_FLASH] = "flash",
+	[EC_FEATURE_PWM_FAN] = "pwm_fan",
+	[EC_FEATURE_PWM_KEYB] = "pwm_keyb",
+	[EC_FEATURE_LIGHTBAR] = "lightbar",
+	[EC_FEATURE_LED] = "led",
+	[EC_FEATURE_MOTION_SENSE] = "motion_sense",
+	[EC_FEATURE_KEYB] = "keyb",
+	[EC_FEATURE_PSTORE] = "pstore",
+	[EC_FEATURE_PORT80] = "port80",
+	[EC_FEATURE_THERMAL] = "thermal",
+	[EC_FEATURE_BKLIGHT_SWITCH] = "bklight_switch",
+	[EC_FEATURE_WIFI_SWITCH] = "wifi_switch",
+	[EC_FEATURE_HOST_EVENTS] = "host_events",
+	[EC_FEATURE_GPIO] = "gpio",
+	[EC_FEATURE_I2C] = "i2c",
+	[EC_FEATURE_CHARGER] = "charger",
+	[EC_FEATURE_BATTERY] = "battery",
+	[EC_FEATURE_SMART_BATTERY] = "smart_battery",
+	[EC_FEATURE_HANG_DETECT] = "hang_detect",
+	[EC_FEATURE_PMU] = "pmu",
+	[EC_FEATURE_SUB_MCU] = "sub_mcu",
+	[EC_FEATURE_USB_PD] = "usb_pd",
+	[EC_FEATURE_USB_MUX] = "usb_mux",
+	[EC_FEATURE_MOTION_SENSE_FIFO] = "motion_sense_fifo",
+	[EC_FEATURE_VSTORE] = "vstore",
+	[EC_FEATURE_USBC_SS_MUX_VIRTUAL] = "usbc_ss_mux_virtual",
+	[EC_FEATURE_RTC] = "rtc",
+	[EC_FEATURE_FINGERPRINT] = "fingerprint",
+	[EC_FEATURE_TOUCHPAD] = "touchpad",
+	[EC_FEATURE_RWSIG] = "rwsig",
+	[EC_FEATURE_DEVICE_EVENT] = "device_event",
+	[EC_FEATURE_UNIFIED_WAKE_MASKS] = "unified_wake_masks",
+	[EC_FEATURE_HOST_EVENT64] = "host_event64",
+	[EC_FEATURE_EXEC_IN_RAM] = "exec_in_ram",
+	[EC_FEATURE_CEC] = "cec",
+	[EC_FEATURE_MOTION_SENSE_TIGHT_TIMESTAMPS] = "motion_sense_tight_timestamps",
+	[EC_FEATURE_REFINED_TABLET_MODE_HYSTERESIS] = "refined_tablet_mode_hysteresis",
+	[EC_FEATURE_EFS2] = "efs2",
+	[EC_FEATURE_SCP] = "scp",
+	[EC_FEATURE_ISH] = "ish",
+	[EC_FEATURE_TYPEC_CMD] = "typec_cmd",
+	[EC_FEATURE_TYPEC_REQUIRE_AP_MODE_ENTRY] = "typec_require_ap_mode_entry",
+	[EC_FEATURE_TYPEC_MUX_REQUIRE_AP_ACK] = "typec_mux_require_ap_ack",
+};
+
+struct key_desc {
+	enum section_id section;
+	const char *key;
+	enum key_type type;
+	size_t offset;		/* into the profile, or into the section's item */
+	size_t size;		/* KT_STR: field size; KT_ENUM: 1 or 4 bytes */
+	uint64_t min, max;
+	const char *const *names;	/* KT_ENUM */
+};
+
+#define P(field) offsetof(struct ec_profile, field)
+#define T(field) offsetof(struct ec_temp_profile, field)
+#define PD(field) offsetof(struct ec_pd_port_profile, field)
+#define STR(sec, k, field) \
+	{ sec, k, KT_STR, P(field), sizeof(((struct ec_profile *)0)->field), 0, 0, NULL }
+#define NUM(sec, k, kt, off, lo, hi) { sec, k, kt, off, 0, lo, hi, NULL }
+
+static const struct key_desc key_table[] = {
+	STR(SEC_EC, "board", board),
+	STR(SEC_EC, "version_ro", version_ro),
+	STR(SEC_EC, "version_rw", version_rw),
+	STR(SEC_EC, "fwid_ro", fwid_ro),
+	STR(SEC_EC, "fwid_rw", fwid_rw),
+	{ SEC_EC, "current_image", KT_ENUM, P(current_image), 4, 0, 0, image_names },
+	STR(SEC_EC, "build_info", build_info),
+	NUM(SEC_EC, "board_version", KT_U16, P(board_version), 0, 0xFFFF),
+	NUM(SEC_EC, "memmap_direct", KT_BOOL, P(memmap_direct), 0, 1),
+	{ SEC_EC, "features", KT_FEATURES, P(features), 0, 0, 0, NULL },
+	{ SEC_EC, "disable_commands", KT_CMDLIST, P(disabled), 0, 0, 0, NULL },
+
+	STR(SEC_CHIP, "vendor", chip_vendor),
+	STR(SEC_CHIP, "name", chip_name),
+	STR(SEC_CHIP, "revision", chip_revision),
+
+	NUM(SEC_FLASH, "size", KT_U32, P(flash_size), 0, UINT32_MAX),
+	NUM(SEC_FLASH, "write_block", KT_U32, P(flash_write_block), 0, UINT32_MAX),
+	NUM(SEC_FLASH, "erase_block", KT_U32, P(flash_erase_block), 0, UINT32_MAX),
+	NUM(SEC_FLASH, "protect_block", KT_U32, P(flash_protect_block), 0, UINT32_MAX),
+	NUM(SEC_FLASH, "write_ideal", KT_U32, P(flash_write_ideal), 0, UINT32_MAX),
+	NUM(SEC_FLASH, "flags", KT_U32, P(flash_flags), 0, 3),
+	NUM(SEC_FLASH, "protect_flags", KT_U32, P(flash_protect_flags), 0, 0xFFF),
+
+	NUM(SEC_PROTOCOL, "max_request_packet", KT_U16, P(max_request_packet),
+	    EC_PACKET_MIN, EC_PACKET_MAX),
+	NUM(SEC_PROTOCOL, "max_response_packet", KT_U16, P(max_response_packet),
+	    EC_PACKET_MIN, EC_PACKET_MAX),
+
+	{ SEC_STATE, "lid", KT_ENUM, P(lid_open), 1, 0, 0, lid_names },
+	NUM(SEC_STATE, "ac", KT_BOOL, P(ac_present), 0, 1),
+	NUM(SEC_STATE, "load", KT_U32, P(load_percent), 0, 100),
+
+	NUM(SEC_BATTERY, "design_capacity", KT_U32, P(batt_design_mah), 1, 32767),
+	/* Up to 30 V: the charge voltage (+8 %) must still fit an s16. */
+	NUM(SEC_BATTERY, "design_voltage", KT_U32, P(batt_design_mv), 1, 30000),
+	NUM(SEC_BATTERY, "full_capacity", KT_U32, P(batt_full_mah), 1, 32767),
+	NUM(SEC_BATTERY, "cycle_count", KT_U32, P(batt_cycle_count), 0, 100000),
+	NUM(SEC_BATTERY, "charge", KT_U32, P(batt_initial_percent), 0, 100),
+	NUM(SEC_BATTERY, "charge_current", KT_U32, P(batt_charge_ma), 0, 20000),
+	NUM(SEC_BATTERY, "idle_current", KT_U32, P(batt_idle_ma), 0, 20000),
+	NUM(SEC_BATTERY, "load_current", KT_U32, P(batt_load_ma), 0, 20000),
+	NUM(SEC_BATTERY, "low", KT_U32, P(batt_low_percent), 0, 100),
+	NUM(SEC_BATTERY, "critical", KT_U32, P(batt_critical_percent), 0, 100),
+	STR(SEC_BATTERY, "manufacturer", batt_manufacturer),
+	STR(SEC_BATTERY, "model", batt_model),
+	STR(SEC_BATTERY, "serial", batt_serial),
+	STR(SEC_BATTERY, "type", batt_type),
+	NUM(SEC_BATTERY, "adapter_watts", KT_U32, P(adapter_watts), 0, 1000),
+
+	{ SEC_TEMP, "name", KT_STR, T(name), EC_NAME_LEN, 0, 0, NULL },
+	{ SEC_TEMP, "type", KT_ENUM, T(type), 1, 0, 0, temp_type_names },
+	NUM(SEC_TEMP, "ambient", KT_KELVIN, T(ambient_k), 200, 453),
+	NUM(SEC_TEMP, "load_rise", KT_U32, T(load_rise_k), 0, 200),
+	NUM(SEC_TEMP, "fan_drop", KT_U32, T(fan_drop_k), 0, 200),
+	NUM(SEC_TEMP, "warn", KT_KELVIN, T(thresh_k[EC_TEMP_THRESH_WARN]), 0, 453),
+	NUM(SEC_TEMP, "high", KT_KELVIN, T(thresh_k[EC_TEMP_THRESH_HIGH]), 0, 453),
+	NUM(SEC_TEMP, "halt", KT_KELVIN, T(thresh_k[EC_TEMP_THRESH_HALT]), 0, 453),
+	NUM(SEC_TEMP, "fan_off", KT_KELVIN, T(fan_off_k), 0, 453),
+	NUM(SEC_TEMP, "fan_max", KT_KELVIN, T(fan_max_k), 0, 453),
+
+	NUM(SEC_FAN, "max_rpm", KT_U32, 0, 1, 65000),
+
+	{ SEC_LED, "id", KT_ENUM, offsetof(struct ec_led_profile, id), 1, 0, 0, led_names },
+	{ SEC_LED, "range", KT_LED_RANGE, offsetof(struct ec_led_profile, range), 0, 0, 0, NULL },
+
+	NUM(SEC_USBPD_PORT, "connected", KT_BOOL, PD(connected), 0, 1),
+	{ SEC_USBPD_PORT, "partner", KT_ENUM, PD(partner_source), 1, 0, 0, partner_names },
+	NUM(SEC_USBPD_PORT, "dp", KT_BOOL, PD(dp), 0, 1),
+	NUM(SEC_USBPD_PORT, "polarity", KT_BOOL, PD(polarity), 0, 1),
+	NUM(SEC_USBPD_PORT, "voltage", KT_U32, PD(voltage_mv), 0, 48000),
+	NUM(SEC_USBPD_PORT, "current", KT_U32, PD(current_ma), 0, 5000),
+
+	NUM(SEC_FAULTS, "busy", KT_PROB, P(fault_busy_ppm), 0, EC_PPM),
+	NUM(SEC_FAULTS, "in_progress", KT_PROB, P(fault_in_progress_ppm), 0, EC_PPM),
+	NUM(SEC_FAULTS, "timeout", KT_PROB, P(fault_timeout_ppm), 0, EC_PPM),
+	NUM(SEC_FAULTS, "timeout_delay", KT_DURATION, P(fault_timeout_ns), 0, 60 * 1000000000ull),
+	NUM(SEC_FAULTS, "seed", KT_U64, P(fault_seed), 0, UINT64_MAX),
+};
+
+struct parser {
+	const char *file;
+	unsigned int line;
+	char *err;
+	size_t errlen;
+	struct ec_profile *prof;
+	enum section_id section;
+	void *item;		/* current item of a repeatable section */
+	bool have_battery;
+};
+
+static int perr(struct parser *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int perr(struct parser *ps, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!ps->err || !ps->errlen)
+		return -EINVAL;
+	n = snprintf(ps->err, ps->errlen, "%s:%u: ", ps->file, ps->line);
+	if (n < 0 || (size_t)n >= ps->errlen)
+		return -EINVAL;
+	va_start(ap, fmt);
+	vsnprintf(ps->err + n, ps->errlen - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+static char *trim(char *s)
+{
+	char *end;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	end = s + strlen(s);
+	while (end > s && isspace((unsigned char)end[-1]))
+		*--end = '\0';
+	return s;
+}
+
+/* A whole unsigned number (decimal, 0x hex) with an optional unit suffix. */
+static int parse_u64(const char *text, uint64_t *out, const char **suffix)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)*text))
+		return -1;
+	errno = 0;
+	*out = strtoull(text, &end, 0);
+	if (errno)
+		return -1;
+	if (suffix)
+		*suffix = end;
+	else if (*end)
+		return -1;
+	return 0;
+}
+
+static int parse_bool(const char *v, bool *out)
+{
+	static const char *const yes[] = { "yes", "true", "on", "1" };
+	static const char *const no[] = { "no", "false", "off", "0" };
+	size_t i;
+
+	for (i = 0; i < 4; i++) {
+		if (!strcmp(v, yes[i])) {
+			*out = true;
+			return 0;
+		}
+		if (!strcmp(v, no[i])) {
+			*out = false;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* "0.25", "1", "0": a probability, as parts per million. */
+static int parse_prob(const char *v, uint64_t *ppm)
+{
+	uint64_t whole = 0, frac = 0, scale = EC_PPM;
+	const char *p = v;
+
+	if (!isdigit((unsigned char)*p))
+		return -1;
+	while (isdigit((unsigned char)*p)) {
+		whole = whole * 10 + (uint64_t)(*p++ - '0');
+		if (whole > 1)
+			return -1;
+	}
+	if (*p == '.') {
+		p++;
+		if (!isdigit((unsigned char)*p))
+			return -1;
+		while (isdigit((unsigned char)*p)) {
+			scale /= 10;
+			frac += (uint64_t)(*p++ - '0') * scale;
+			if (!scale && p[-1] != '0')
+				return -1;
+		}
+	}
+	if (*p)
+		return -1;
+	*ppm = whole * EC_PPM + frac;
+	return *ppm > EC_PPM ? -1 : 0;
+}
+
+static int parse_duration(const char *v, uint64_t *ns)
+{
+	const char *suffix;
+	uint64_t n, mult;
+
+	if (parse_u64(v, &n, &suffix))
+		return -1;
+	if (!strcmp(suffix, "ns"))
+		mult = 1;
+	else if (!strcmp(suffix, "us"))
+		mult = 1000;
+	else if (!strcmp(suffix, "ms"))
+		mult = 1000000;
+	else if (!strcmp(suffix, "s"))
+		mult = 1000000000;
+	else
+		return -1;
+	if (n > UINT64_MAX / mult)
+		return -1;
+	*ns = n * mult;
+	return 0;
+}
+
+static int parse_kelvin(const char *v, uint64_t *k)
+{
+	const char *suffix;
+	uint64_t n;
+
+	if (parse_u64(v, &n, &suffix) || n > 1000)
+		return -1;
+	if (!*suffix || !strcmp(suffix, "K"))
+		*k = n;
+	else if (!strcmp(suffix, "C"))
+		*k = n + 273;
+	else
+		return -1;
+	return 0;
+}
+
+static int lookup_name(const char *const *names, const char *v)
+{
+	int i;
+
+	for (i = 0; names[i]; i++)
+		if (!strcmp(names[i], v))
+			return i;
+	return -1;
+}
+
+static int parse_features(struct parser *ps, char *v, uint32_t *flags)
+{
+	char *tok, *save = NULL;
+
+	flags[0] = flags[1] = 0;
+	for (tok = strtok_r(v, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *name = trim(tok);
+		uint64_t bit;
+		size_t i;
+
+		if (!*name)
+			continue;
+		if (!parse_u64(name, &bit, NULL)) {
+			if (bit >= EC_FEATURE_COUNT)
+				return perr(ps, "feature bit %s out of range (0..63)", name);
+		} else {
+			for (i = 0; i < sizeof(feature_names) / sizeof(feature_names[0]); i++)
+				if (feature_names[i] && !strcmp(feature_names[i], name))
+					break;
+			if (i == sizeof(feature_names) / sizeof(feature_names[0]))
+				return perr(ps, "unknown feature '%s'", name);
+			bit = i;
+		}
+		flags[bit / 32] |= 1u << (bit % 32);
+	}
+	return 0;
+}
+
+static int parse_cmdlist(struct parser *ps, char *v)
+{
+	struct ec_profile *prof = ps->prof;
+	char *tok, *save = NULL;
+
+	for (tok = strtok_r(v, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *name = trim(tok);
+		uint64_t cmd;
+
+		if (!*name)
+			continue;
+		if (parse_u64(name, &cmd, NULL) || cmd > 0x3FFF)
+			return perr(ps, "bad command number '%s' (0..0x3fff)", name);
+		if (prof->n_disabled >= EC_MAX_DISABLED_CMDS)
+			return perr(ps, "too many disabled commands (max %d)", EC_MAX_DISABLED_CMDS);
+		prof->disabled[prof->n_disabled++] = (uint16_t)cmd;
+	}
+	return 0;
+}
+
+static int parse_led_range(struct parser *ps, char *v, uint8_t *range)
+{
+	char *tok, *save = NULL;
+	unsigned int n = 0;
+
+	for (tok = strtok_r(v, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		uint64_t x;
+
+		if (n >= EC_LED_COLOR_COUNT)
+			return perr(ps, "range needs exactly 6 values (red,green,blue,yellow,white,amber)");
+		if (parse_u64(trim(tok), &x, NULL) || x > 255)
+			return perr(ps, "bad brightness '%s' (0..255)", trim(tok));
+		range[n++] = (uint8_t)x;
+	}
+	if (n != EC_LED_COLOR_COUNT)
+		return perr(ps, "range needs exactly 6 values (red,green,blue,yellow,white,amber)");
+	return 0;
+}
+
+static int apply_key(struct parser *ps, const struct key_desc *kd, char *v)
+{
+	uint8_t *base = ps->item ? ps->item : (uint8_t *)ps->prof;
+	uint8_t *field = base + kd->offset;
+	uint64_t n = 0;
+	bool b;
+	int idx;
+
+	switch (kd->type) {
+	case KT_STR:
+		if (strlen(v) >= kd->size)
+			return perr(ps, "value of '%s' too long (max %zu characters)", kd->key,
+				    kd->size - 1);
+		ec_copy_str((char *)field, kd->size, v);
+		return 0;
+	case KT_BOOL:
+		if (parse_bool(v, &b))
+			return perr(ps, "'%s' must be yes or no, not '%s'", kd->key, v);
+		*(bool *)field = b;
+		return 0;
+	case KT_ENUM:
+		idx = lookup_name(kd->names, v);
+		if (idx < 0)
+			return perr(ps, "unknown value '%s' for '%s'", v, kd->key);
+		if (kd->size == 1)
+			*field = (uint8_t)idx;
+		else
+			*(uint32_t *)(void *)field = (uint32_t)idx;
+		return 0;
+	case KT_FEATURES:
+		return parse_features(ps, v, (uint32_t *)(void *)field);
+	case KT_CMDLIST:
+		return parse_cmdlist(ps, v);
+	case KT_LED_RANGE:
+		return parse_led_range(ps, v, field);
+	case KT_KELVIN:
+		if (parse_kelvin(v, &n))
+			return perr(ps, "bad temperature '%s' for '%s' (kelvin, or a C suffix)", v,
+				    kd->key);
+		break;
+	case KT_DURATION:
+		if (parse_duration(v, &n))
+			return perr(ps, "bad duration '%s' for '%s' (use ns, us, ms or s)", v,
+				    kd->key);
+		break;
+	case KT_PROB:
+		if (parse_prob(v, &n))
+			return perr(ps, "bad probability '%s' for '%s' (0..1)", v, kd->key);
+		break;
+	default:
+		if (parse_u64(v, &n, NULL))
+			return perr(ps, "bad number '%s' for '%s'", v, kd->key);
+		break;
+	}
+	if (n < kd->min || n > kd->max)
+		return perr(ps, "'%s' out of range (%llu..%llu)", kd->key,
+			    (unsigned long long)kd->min, (unsigned long long)kd->max);
+	switch (kd->type) {
+	case KT_U16:
+		*(uint16_t *)(void *)field = (uint16_t)n;
+		break;
+	case KT_DURATION:
+	case KT_U64:
+		*(uint64_t *)(void *)field = n;
+		break;
+	default:
+		*(uint32_t *)(void *)field = (uint32_t)n;
+		break;
+	}
+	return 0;
+}
+
+static int open_section(struct parser *ps, const char *name)
+{
+	struct ec_profile *prof = ps->prof;
+	size_t i;
+
+	ps->item = NULL;
+	for (i = 1; i < sizeof(section_names) / sizeof(section_names[0]); i++)
+		if (!strcmp(section_names[i], name))
+			break;
+	if (i == sizeof(section_names) / sizeof(section_names[0]))
+		return perr(ps, "unknown section [%s]", name);
+	ps->section = (enum section_id)i;
+
+	switch (ps->section) {
+	case SEC_BATTERY:
+		prof->has_battery = true;
+		break;
+	case SEC_TEMP:
+		if (prof->n_temps >= EC_MAX_TEMPS)
+			return perr(ps, "too many [temp] sections (max %d)", EC_MAX_TEMPS);
+		ps->item = &prof->temps[prof->n_temps++];
+		break;
+	case SEC_FAN:
+		if (prof->n_fans >= EC_MAX_FANS)
+			return perr(ps, "too many [fan] sections (max %d)", EC_MAX_FANS);
+		ps->item = &prof->fan_max_rpm[prof->n_fans++];
+		break;
+	case SEC_LED:
+		if (prof->n_leds >= EC_MAX_LEDS)
+			return perr(ps, "too many [led] sections (max %d)", EC_MAX_LEDS);
+		ps->item = &prof->leds[prof->n_leds++];
+		break;
+	case SEC_USBPD_PORT:
+		if (prof->n_pd_ports >= EC_MAX_PD_PORTS)
+			return perr(ps, "too many [usbpd_port] sections (max %d)", EC_MAX_PD_PORTS);
+		ps->item = &prof->pd_ports[prof->n_pd_ports++];
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* [gpio]: "NAME = 0|1 [out]" */
+static int parse_gpio(struct parser *ps, const char *key, char *v)
+{
+	struct ec_profile *prof = ps->prof;
+	struct ec_gpio_profile *g;
+	char *dir;
+	uint64_t val;
+
+	if (prof->n_gpios >= EC_MAX_GPIOS)
+		return perr(ps, "too many GPIOs (max %d)", EC_MAX_GPIOS);
+	if (strlen(key) >= EC_NAME_LEN)
+		return perr(ps, "GPIO name '%s' too long (max %d characters)", key, EC_NAME_LEN - 1);
+	dir = strpbrk(v, " \t");
+	if (dir) {
+		*dir++ = '\0';
+		dir = trim(dir);
+	}
+	if (parse_u64(v, &val, NULL) || val > 1)
+		return perr(ps, "GPIO %s value must be 0 or 1, not '%s'", key, v);
+	if (dir && strcmp(dir, "out") && strcmp(dir, "in"))
+		return perr(ps, "GPIO %s direction must be 'in' or 'out', not '%s'", key, dir);
+	g = &prof->gpios[prof->n_gpios++];
+	ec_copy_str(g->name, sizeof(g->name), key);
+	g->value = (uint8_t)val;
+	g->output = dir && !strcmp(dir, "out");
+	return 0;
+}
+
+/* [latency]: "default = 200us" or "<command> = 2ms" */
+static int parse_latency(struct parser *ps, const char *key, const char *v)
+{
+	struct ec_profile *prof = ps->prof;
+	uint64_t ns, cmd;
+
+	if (parse_duration(v, &ns) || ns > 10 * 1000000000ull)
+		return perr(ps, "bad latency '%s' (use ns, us, ms or s; at most 10s)", v);
+	if (!strcmp(key, "default")) {
+		prof->latency_ns = ns;
+		return 0;
+	}
+	if (parse_u64(key, &cmd, NULL) || cmd > 0xFFFF)
+		return perr(ps, "latency key must be 'default' or a command number, not '%s'", key);
+	if (prof->n_latency_rules >= EC_MAX_LATENCY_RULES)
+		return perr(ps, "too many latency rules (max %d)", EC_MAX_LATENCY_RULES);
+	prof->latency_rules[prof->n_latency_rules].command = (uint16_t)cmd;
+	prof->latency_rules[prof->n_latency_rules].ns = ns;
+	prof->n_latency_rules++;
+	return 0;
+}
+
+/* [passthru]: "<device 1..3> = <version string>" */
+static int parse_passthru(struct parser *ps, const char *key, const char *v)
+{
+	uint64_t dev;
+
+	if (parse_u64(key, &dev, NULL) || dev < 1 || dev > EC_PASSTHRU_DEVICES_MAX)
+		return perr(ps, "passthru device must be 1, 2 or 3, not '%s'", key);
+	if (!*v || strlen(v) >= EC_VERSION_STRING_LEN)
+		return perr(ps, "passthru version string must be 1..%d characters",
+			    EC_VERSION_STRING_LEN - 1);
+	ec_copy_str(ps->prof->passthru_version[dev], EC_VERSION_STRING_LEN, v);
+	return 0;
+}
+
+static int parse_line(struct parser *ps, char *line)
+{
+	char *s = trim(line), *eq, *key, *v;
+	size_t i;
+
+	if (!*s || *s == '#' || *s == ';')
+		return 0;
+	if (*s == '[') {
+		char *close = strchr(s, ']');
+
+		if (!close || close[1])
+			return perr(ps, "malformed section header '%s'", s);
+		*close = '\0';
+		return open_section(ps, trim(s + 1));
+	}
+	eq = strchr(s, '=');
+	if (!eq)
+		return perr(ps, "expected 'key = value', got '%s'", s);
+	*eq = '\0';
+	key = trim(s);
+	v = trim(eq + 1);
+	if (!*key)
+		return perr(ps, "missing key before '='");
+	if (ps->section == SEC_NONE)
+		return perr(ps, "key '%s' outside any section", key);
+	if (ps->section == SEC_GPIO)
+		return parse_gpio(ps, key, v);
+	if (ps->section == SEC_LATENCY)
+		return parse_latency(ps, key, v);
+	if (ps->section == SEC_PASSTHRU)
+		return parse_passthru(ps, key, v);
+	for (i = 0; i < sizeof(key_table) / sizeof(key_table[0]); i++)
+		if (key_table[i].section == ps->section && !strcmp(key_table[i].key, key))
+			return apply_key(ps, &key_table[i], v);
+	return perr(ps, "unknown key '%s' in [%s]", key, section_names[ps->section]);
+}
+
+static void profile_defaults(struct ec_profile *prof)
+{
+	memset(prof, 0, sizeof(*prof));
+	ec_copy_str(prof->board, sizeof(prof->board), "unnamed");
+	ec_copy_str(prof->version_ro, sizeof(prof->version_ro), "sim_v1.0.0-ro");
+	ec_copy_str(prof->version_rw, sizeof(prof->version_rw), "sim_v1.0.0-rw");
+	prof->current_image = EC_IMAGE_RW;
+	prof->max_request_packet = 544;
+	prof->max_response_packet = 544;
+	prof->memmap_direct = true;
+	prof->lid_open = true;
+	prof->ac_present = true;
+	prof->batt_initial_percent = 80;
+	prof->batt_charge_ma = 2000;
+	prof->batt_idle_ma = 500;
+	prof->batt_load_ma = 2500;
+	prof->batt_low_percent = 10;
+	prof->batt_critical_percent = 5;
+	prof->fault_timeout_ns = 1000000000ull;
+}
+
+/* Cross-key rules, checked once the whole file is read. */
+static int profile_validate(struct parser *ps)
+{
+	struct ec_profile *prof = ps->prof;
+	unsigned int i;
+
+	if (prof->has_battery) {
+		if (!prof->batt_design_mah || !prof->batt_design_mv)
+			return perr(ps, "[battery] needs design_capacity and design_voltage");
+		if (!prof->batt_full_mah)
+			prof->batt_full_mah = prof->batt_design_mah;
+		if (prof->batt_critical_percent > prof->batt_low_percent)
+			return perr(ps, "[battery] critical must not exceed low");
+	}
+	for (i = 0; i < prof->n_fans; i++)
+		if (!prof->fan_max_rpm[i])
+			return perr(ps, "[fan] %u needs max_rpm", i);
+	for (i = 0; i < prof->n_temps; i++)
+		if (!prof->temps[i].name[0] || !prof->temps[i].ambient_k)
+			return perr(ps, "[temp] %u needs name and ambient", i);
+	if ((uint64_t)prof->fault_busy_ppm + prof->fault_in_progress_ppm +
+	    prof->fault_timeout_ppm > EC_PPM)
+		return perr(ps, "[faults] probabilities add up to more than 1");
+	return 0;
+}
+
+/**
+ * ec_profile_parse_text() - parse profile text into @out.
+ * @text:   the whole profile, NUL-terminated
+ * @name:   file name used in error messages
+ * @out:    filled on success (and partly on failure)
+ * @err:    on failure "<name>:<line>: <problem>"; may be NULL
+ * @errlen: size of @err
+ *
+ * Return: 0 or -EINVAL.
+ */
+int ec_profile_parse_text(const char *text, const char *name, struct ec_profile *out,
+			  char *err, size_t errlen)
+{
+	struct parser ps = {
+		.file = name, .err = err, .errlen = errlen, .prof = out,
+	};
+	char line[PROFILE_LINE_MAX];
+	const char *p = text;
+	int ret;
+
+	profile_defaults(out);
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+		ps.line++;
+		if (len >= sizeof(line))
+			return perr(&ps, "line longer than %d characters", PROFILE_LINE_MAX - 1);
+		memcpy(line, p, len);
+		line[len] = '\0';
+		if (memchr(line, '\0', len))
+			return perr(&ps, "NUL byte in line");
+		ret = parse_line(&ps, line);
+		if (ret)
+			return ret;
+		p += len + (nl ? 1 : 0);
+	}
+	return profile_validate(&ps);
+}
+
+/**
+ * ec_profile_cmd_disabled() - does the profile switch @command off?
+ * @profile: the profile
+ * @command: host command number
+ *
+ * Return: true when listed in disable_commands.
+ */
+bool ec_profile_cmd_disabled(const struct ec_profile *profile, uint32_t command)
+{
+	unsigned int i;
+
+	for (i = 0; i < profile->n_disabled; i++)
+		if (profile->disabled[i] == command)
+			return true;
+	return false;
+}
+
+/**
+ * ec_profile_load() - parse a board profile file.
+ * @path:   file to read
+ * @out:    the parsed profile on success
+ * @err:    on failure, "<file>:<line>: <problem>" (or "<file>: <problem>")
+ * @errlen: size of @err
+ *
+ * Return: 0, -EINVAL for a malformed file, -EFBIG for one over 64 KiB,
+ * -ENOMEM, or the -errno of opening/reading it.
+ */
+int ec_profile_load(const char *path, struct ec_profile **out, char *err, size_t errlen)
+{
+	struct ec_profile *prof = NULL;
+	char *text = NULL;
+	size_t len;
+	FILE *f;
+	int ret;
+
+	if (!path || !out)
+		return -EINVAL;
+	f = fopen(path, "r");
+	if (!f) {
+		ret = -errno;
+		if (err && errlen)
+			snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+		return ret;
+	}
+	text = malloc(PROFILE_MAX_BYTES + 1);
+	prof = malloc(sizeof(*prof));
+	if (!text || !prof) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	len = fread(text, 1, PROFILE_MAX_BYTES + 1, f);
+	if (ferror(f)) {
+		ret = -EIO;
+		if (err && errlen)
+			snprintf(err, errlen, "%s: read error", path);
+		goto out;
+	}
+	if (len > PROFILE_MAX_BYTES) {
+		ret = -EFBIG;
+		if (err && errlen)
+			snprintf(err, errlen, "%s: larger than %d bytes", path, PROFILE_MAX_BYTES);
+		goto out;
+	}
+	text[len] = '\0';
+	if (strlen(text) != len) {
+		/* Find the line of the first NUL so the message can name it. */
+		unsigned int line = 1;
+		size_t i;
+
+		for (i = 0; i < len && text[i]; i++)
+			line += text[i] == '\n';
+		ret = -EINVAL;
+		if (err && errlen)
+			snprintf(err, errlen, "%s:%u: NUL byte in line", path, line);
+		goto out;
+	}
+	ret = ec_profile_parse_text(text, path, prof, err, errlen);
+	if (ret)
+		goto out;
+	*out = prof;
+	prof = NULL;
+out:
+	fclose(f);
+	free(text);
+	free(prof);
+	return ret;
+}
+
+/**
+ * ec_profile_default() - the built-in typical-laptop profile: the text of
+ * profiles/laptop.profile, compiled in at build time.
+ * @out: the profile on success
+ *
+ * Return: 0, -ENOMEM, or -EINVAL if the built-in text were broken.
+ */
+int ec_profile_default(struct ec_profile **out)
+{
+	struct ec_profile *prof;
+	int ret;
+
+	if (!out)
+		return -EINVAL;
+	prof = malloc(sizeof(*prof));
+	if (!prof)
+		return -ENOMEM;
+	ret = ec_profile_parse_text(ec_builtin_laptop_profile, "laptop.profile", prof, NULL, 0);
+	if (ret) {
+		free(prof);
+		return ret;
+	}
+	*out = prof;
+	return 0;
+}
+
+/**
+ * ec_profile_free() - free a profile.
+ * @profile: the profile, or NULL
+ */
+void ec_profile_free(struct ec_profile *profile)
+{
+	free(profile);
+}

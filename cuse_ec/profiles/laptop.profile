@@ -1,0 +1,129 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# A typical Chromebook-style laptop: one battery, one fan, three
+# temperature sensors, two USB-C ports, LPC with direct memory-map access.
+# This file is compiled into the model as its default profile.
+
+[ec]
+board = laptop
+version_ro = laptop_v2.0.1234-ro
+version_rw = laptop_v2.0.1234-rw
+fwid_ro = Google_Laptop.15000.0.0
+fwid_rw = Google_Laptop.15000.1.0
+current_image = rw
+build_info = laptop_v2.0.1234-rw 2026-01-15 10:00:00 builder@cuse-ec
+board_version = 3
+memmap_direct = yes
+features = flash, pwm_fan, pwm_keyb, led, keyb, port80, thermal, host_events, gpio, i2c, charger, battery, smart_battery, hang_detect, usb_pd, usb_mux, rtc, device_event, unified_wake_masks, host_event64, efs2, typec_cmd
+
+[chip]
+vendor = nuvoton
+name = npcx796fc
+revision = B
+
+[flash]
+size = 524288
+write_block = 4
+erase_block = 4096
+protect_block = 4096
+write_ideal = 256
+flags = 0
+protect_flags = 0
+
+[protocol]
+max_request_packet = 256
+max_response_packet = 256
+
+[state]
+lid = open
+ac = yes
+load = 20
+
+[battery]
+design_capacity = 4800
+design_voltage = 11550
+full_capacity = 4650
+cycle_count = 42
+charge = 80
+charge_current = 2400
+idle_current = 450
+load_current = 2600
+low = 10
+critical = 5
+manufacturer = SMP
+model = L20M3PG1
+serial = 0x1a2b
+type = LION
+adapter_watts = 65
+
+[temp]
+name = CPU
+type = cpu
+ambient = 318
+load_rise = 40
+fan_drop = 20
+warn = 358
+high = 368
+halt = 378
+fan_off = 323
+fan_max = 353
+
+[temp]
+name = Charger
+type = board
+ambient = 310
+load_rise = 10
+fan_drop = 5
+warn = 348
+high = 358
+halt = 368
+fan_off = 0
+fan_max = 0
+
+[temp]
+name = Battery
+type = battery
+ambient = 303
+load_rise = 5
+fan_drop = 2
+high = 333
+halt = 343
+
+[fan]
+max_rpm = 6000
+
+[led]
+id = battery
+range = 1, 0, 0, 0, 1, 1
+
+[led]
+id = power
+range = 0, 0, 0, 0, 1, 0
+
+[gpio]
+EC_WP_L = 1
+LID_OPEN = 1
+AC_PRESENT = 1
+POWER_BUTTON_L = 1
+ENTERING_RW = 1 out
+PCH_SYS_PWROK = 1 out
+EN_PP5000 = 1 out
+USB_C0_OC_ODL = 1
+
+[usbpd_port]
+connected = yes
+partner = source
+voltage = 20000
+current = 3250
+
+[usbpd_port]
+connected = no
+
+[latency]
+default = 0ns
+
+[faults]
+busy = 0
+in_progress = 0
+timeout = 0
+timeout_delay = 1s
+seed = 1

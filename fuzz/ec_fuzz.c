@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ec_fuzz.c - libFuzzer target for the EC model's command dispatcher.
+ *
+ * The input is a script of 8-byte records: an opcode selects a host command
+ * (random command, version, request bytes and response room) or something
+ * the world does to the EC (stimulus, event, panic, time passing). Every
+ * host command gets a response buffer with a guard zone behind resp_max and
+ * an exactly-sized request buffer, so ASan sees over-reads and this code
+ * sees over-writes. One EC per input, freed at the end: leaks show up too.
+ *
+ * The same entry point is replayed over tests/ec/corpus by tests/ec/
+ * fuzz_replay in `make check`, without libFuzzer.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ec.h"
+#include "ec_internal.h"
+
+#define GUARD 32
+#define GUARD_FILL 0xCD
+#define RECORD 8
+
+struct fuzz_ctx {
+	uint64_t now;
+};
+
+static uint64_t fuzz_now(void *ctx)
+{
+	return ((struct fuzz_ctx *)ctx)->now;
+}
+
+static void fuzz_sleep(void *ctx, uint64_t ns)
+{
+	((struct fuzz_ctx *)ctx)->now += ns;
+}
+
+/* Commands worth hitting often: the table's, plus edges and passthrough. */
+static uint32_t fuzz_command(const uint8_t *r)
+{
+	size_t n;
+	const struct ec_cmd_entry *table = ec_cmd_table_entries(&n);
+	uint32_t raw = (uint32_t)r[1] | (uint32_t)r[2] << 8;
+
+	switch (r[3] & 3) {
+	case 0:
+		return table[raw % n].command;
+	case 1:
+		return table[raw % n].command + EC_CMD_PASSTHRU_OFFSET(1 + (r[3] >> 2) % 3);
+	case 2:
+		return raw;
+	default:
+		return raw | (uint32_t)r[4] << 16 | (uint32_t)r[5] << 24;
+	}
+}
+
+static void fuzz_host_command(struct ec *ec, const uint8_t *r, const uint8_t *data,
+			      size_t data_len)
+{
+	uint32_t cmd = fuzz_command(r);
+	uint32_t version = r[4] < 0xF0 ? r[4] % 4 : r[4];
+	size_t req_len = r[5] % 64 ? r[5] % 64 : 0;
+	size_t resp_max = r[6] | (size_t)(r[7] & 1) << 8;
+	uint8_t *req, *resp;
+	uint32_t status = 0;
+	size_t i;
+	int ret;
+
+	if (req_len > data_len)
+		req_len = data_len;
+	if (resp_max > ec_max_response(ec))
+		resp_max = ec_max_response(ec);
+	req = malloc(req_len ? req_len : 1);
+	resp = malloc(resp_max + GUARD);
+	if (!req || !resp)
+		abort();
+	memcpy(req, data, req_len);
+	memset(resp, GUARD_FILL, resp_max + GUARD);
+
+	ret = ec_host_command(ec, cmd, version, req_len ? req : NULL, req_len, resp, resp_max,
+			      &status);
+	for (i = resp_max; i < resp_max + GUARD; i++)
+		if (resp[i] != GUARD_FILL)
+			abort();	/* wrote past resp_max */
+	if (ret > (int)resp_max)
+		abort();
+	if (ret > 0 && status != EC_RES_SUCCESS)
+		abort();
+	if (ret == -EMSGSIZE && req_len <= ec_max_request(ec))
+		abort();
+	if (ret < 0 && ret != -ETIMEDOUT && ret != -EMSGSIZE)
+		abort();
+	if (status > EC_RES_BUSY)
+		abort();
+	free(req);
+	free(resp);
+}
+
+static void fuzz_world(struct ec *ec, struct fuzz_ctx *ctx, struct ec_subscriber *sub,
+		       const uint8_t *r)
+{
+	uint8_t buf[300];
+
+	switch (r[1] % 8) {
+	case 0:
+		ec_apply_stimulus(ec, (enum ec_stimulus)(r[2] % 6));
+		break;
+	case 1:
+		/* Payload bytes beyond the record read as zero. */
+		memset(buf, 0, 20);
+		memcpy(buf, r + 3, RECORD - 3);
+		ec_inject_event(ec, r[2] % 16, buf, r[3] % 20);
+		break;
+	case 2:
+		ec_inject_panic(ec, r + 2, r[2] % (RECORD - 1));
+		break;
+	case 3:
+		/*
+		 * Up to ~1.8 hours per record in 0.1 s units (or microseconds):
+		 * long enough to cross battery and thermal thresholds, short
+		 * enough to keep executions fast.
+		 */
+		ctx->now += (uint64_t)(r[2] | r[3] << 8) * (r[4] % 2 ? 100000000ull : 1000ull);
+		break;
+	case 4:
+		ec_subscriber_set_mask(ec, sub, (uint32_t)r[2] | (uint32_t)r[3] << 8);
+		break;
+	case 5:
+		ec_subscriber_pop(ec, sub, buf, r[2] % 24);
+		break;
+	case 6:
+		ec_read_memmap(ec, r[2] | (uint32_t)(r[3] & 1) << 8, r[4], buf);
+		break;
+	default:
+		ec_set_load(ec, r[2] % 120);
+		break;
+	}
+}
+
+/**
+ * LLVMFuzzerTestOneInput() - run one input script against a fresh EC.
+ * @data: the script
+ * @size: its length
+ *
+ * Return: 0 (libFuzzer's convention); a violated invariant aborts.
+ */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fuzz_ctx ctx = { .now = 1 };
+	struct ec_clock clock = { fuzz_now, fuzz_sleep, &ctx };
+	struct ec_profile *prof;
+	struct ec_subscriber *sub;
+	struct ec *ec;
+	size_t off;
+
+	if (ec_profile_default(&prof))
+		abort();
+	/* The first byte may pick a smaller, passthrough-capable profile shape. */
+	if (size && (data[0] & 1)) {
+		prof->max_request_packet = 64 + data[0];
+		prof->max_response_packet = 64 + data[0];
+		snprintf(prof->passthru_version[2], sizeof(prof->passthru_version[2]), "pd");
+		prof->memmap_direct = false;
+	}
+	if (ec_create(prof, &clock, &ec))
+		abort();
+	ec_profile_free(prof);
+	if (ec_subscribe(ec, NULL, NULL, &sub))
+		abort();
+	for (off = 1; off + RECORD <= size; off += RECORD) {
+		const uint8_t *r = data + off;
+
+		if (r[0] < 0xC0)
+			fuzz_host_command(ec, r, data + off + RECORD, size - off - RECORD);
+		else
+			fuzz_world(ec, &ctx, sub, r);
+	}
+	ec_destroy(ec);
+	return 0;
+}

@@ -1,0 +1,862 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ec_commands.h - ChromiumOS EC host commands as this project uses them:
+ * command numbers, status codes, memory-map offsets and the wire layouts of
+ * each request and response.
+ *
+ * Written for this project from the publicly documented interface facts
+ * (numbers and byte layouts). All multi-byte fields are little-endian on
+ * the wire; every struct is packed and its size pinned by _Static_assert so
+ * a layout slip breaks the build rather than a client.
+ */
+#ifndef CROS_EC_EC_COMMANDS_H
+#define CROS_EC_EC_COMMANDS_H
+
+#include <stdint.h>
+
+#define EC_PACKED __attribute__((packed))
+#define EC_VER_MASK(v) (1u << (v))
+
+/* ---- EC status codes (the XCMD "result" field) ---- */
+enum ec_status {
+	EC_RES_SUCCESS = 0,
+	EC_RES_INVALID_COMMAND = 1,
+	EC_RES_ERROR = 2,
+	EC_RES_INVALID_PARAM = 3,
+	EC_RES_ACCESS_DENIED = 4,
+	EC_RES_INVALID_RESPONSE = 5,
+	EC_RES_INVALID_VERSION = 6,
+	EC_RES_INVALID_CHECKSUM = 7,
+	EC_RES_IN_PROGRESS = 8,
+	EC_RES_UNAVAILABLE = 9,
+	EC_RES_TIMEOUT = 10,
+	EC_RES_OVERFLOW = 11,
+	EC_RES_INVALID_HEADER = 12,
+	EC_RES_REQUEST_TRUNCATED = 13,
+	EC_RES_RESPONSE_TOO_BIG = 14,
+	EC_RES_BUS_ERROR = 15,
+	EC_RES_BUSY = 16,
+};
+
+/* ---- Host command numbers ---- */
+#define EC_CMD_HELLO			0x0001
+#define EC_CMD_GET_VERSION		0x0002
+#define EC_CMD_GET_BUILD_INFO		0x0004
+#define EC_CMD_GET_CHIP_INFO		0x0005
+#define EC_CMD_GET_BOARD_VERSION	0x0006
+#define EC_CMD_READ_MEMMAP		0x0007
+#define EC_CMD_GET_CMD_VERSIONS		0x0008
+#define EC_CMD_GET_COMMS_STATUS		0x0009
+#define EC_CMD_GET_PROTOCOL_INFO	0x000B
+#define EC_CMD_GET_FEATURES		0x000D
+#define EC_CMD_FLASH_INFO		0x0010
+#define EC_CMD_FLASH_PROTECT		0x0015
+#define EC_CMD_SYSINFO			0x001C
+#define EC_CMD_PWM_SET_FAN_TARGET_RPM	0x0021
+#define EC_CMD_PWM_SET_FAN_DUTY		0x0024
+#define EC_CMD_LED_CONTROL		0x0029
+#define EC_CMD_RTC_GET_VALUE		0x0044
+#define EC_CMD_THERMAL_GET_THRESHOLD	0x0051
+#define EC_CMD_THERMAL_AUTO_FAN_CTRL	0x0052
+#define EC_CMD_GET_NEXT_EVENT		0x0067
+#define EC_CMD_TEMP_SENSOR_GET_INFO	0x0070
+#define EC_CMD_GPIO_GET			0x0093
+#define EC_CMD_CHARGE_CONTROL		0x0096
+#define EC_CMD_CONSOLE_SNAPSHOT		0x0097
+#define EC_CMD_CONSOLE_READ		0x0098
+#define EC_CMD_POWER_INFO		0x009D
+#define EC_CMD_CHARGE_STATE		0x00A0
+#define EC_CMD_GET_PANIC_INFO		0x00D3
+#define EC_CMD_RESEND_RESPONSE		0x00DB
+#define EC_CMD_USB_PD_CONTROL		0x0101
+#define EC_CMD_USB_PD_PORTS		0x0102
+#define EC_CMD_USB_PD_POWER_INFO	0x0103
+#define EC_CMD_USB_PD_MUX_INFO		0x011A
+#define EC_CMD_GET_UPTIME_INFO		0x0121
+#define EC_CMD_TYPEC_STATUS		0x0133
+#define EC_CMD_BATTERY_GET_STATIC	0x0600
+#define EC_CMD_BATTERY_GET_DYNAMIC	0x0601
+
+/* Commands addressed to a device behind the EC: cmd + EC_CMD_PASSTHRU_OFFSET(n). */
+#define EC_CMD_PASSTHRU_OFFSET(n)	(0x4000 * (n))
+#define EC_CMD_PASSTHRU_MAX(n)		(EC_CMD_PASSTHRU_OFFSET(n) + 0x3FFF)
+#define EC_PASSTHRU_DEVICES_MAX		3
+
+/* ---- Memory map (256 bytes, read by READMEM or EC_CMD_READ_MEMMAP) ---- */
+#define EC_MEMMAP_SIZE			256
+#define EC_MEMMAP_TEXT_MAX		8
+#define EC_MEMMAP_TEMP_SENSOR		0x00	/* 16 x u8, K - 200 */
+#define EC_MEMMAP_FAN			0x10	/* 4 x u16 RPM */
+#define EC_MEMMAP_TEMP_SENSOR_B		0x18	/* 8 x u8, thermal version >= 2 */
+#define EC_MEMMAP_ID			0x20	/* 'E' 'C' */
+#define EC_MEMMAP_ID_VERSION		0x22
+#define EC_MEMMAP_THERMAL_VERSION	0x23
+#define EC_MEMMAP_BATTERY_VERSION	0x24
+#define EC_MEMMAP_SWITCHES_VERSION	0x25
+#define EC_MEMMAP_EVENTS_VERSION	0x26
+#define EC_MEMMAP_HOST_CMD_FLAGS	0x27
+#define EC_MEMMAP_SWITCHES		0x30
+#define EC_MEMMAP_HOST_EVENTS		0x34	/* u32 */
+#define EC_MEMMAP_BATT_VOLT		0x40	/* u32, mV */
+#define EC_MEMMAP_BATT_RATE		0x44	/* u32, mA */
+#define EC_MEMMAP_BATT_CAP		0x48	/* u32, mAh */
+#define EC_MEMMAP_BATT_FLAG		0x4C	/* u8 */
+#define EC_MEMMAP_BATT_COUNT		0x4D	/* u8 */
+#define EC_MEMMAP_BATT_INDEX		0x4E	/* u8 */
+#define EC_MEMMAP_BATT_DCAP		0x50	/* u32, mAh */
+#define EC_MEMMAP_BATT_DVLT		0x54	/* u32, mV */
+#define EC_MEMMAP_BATT_LFCC		0x58	/* u32, mAh */
+#define EC_MEMMAP_BATT_CCNT		0x5C	/* u32 */
+#define EC_MEMMAP_BATT_MFGR		0x60	/* 8-byte strings from here */
+#define EC_MEMMAP_BATT_MODEL		0x68
+#define EC_MEMMAP_BATT_SERIAL		0x70
+#define EC_MEMMAP_BATT_TYPE		0x78
+
+#define EC_TEMP_SENSOR_ENTRIES		16
+#define EC_TEMP_SENSOR_B_ENTRIES	8
+#define EC_MAX_TEMP_SENSOR_ENTRIES	(EC_TEMP_SENSOR_ENTRIES + EC_TEMP_SENSOR_B_ENTRIES)
+#define EC_TEMP_SENSOR_NOT_PRESENT	0xFF
+#define EC_TEMP_SENSOR_ERROR		0xFE
+#define EC_TEMP_SENSOR_NOT_POWERED	0xFD
+#define EC_TEMP_SENSOR_NOT_CALIBRATED	0xFC
+#define EC_TEMP_SENSOR_OFFSET		200
+
+#define EC_FAN_SPEED_ENTRIES		4
+#define EC_FAN_SPEED_NOT_PRESENT	0xFFFF
+#define EC_FAN_SPEED_STALLED_DEPRECATED	0xFFFE
+
+#define EC_BATT_FLAG_AC_PRESENT		0x01
+#define EC_BATT_FLAG_BATT_PRESENT	0x02
+#define EC_BATT_FLAG_DISCHARGING	0x04
+#define EC_BATT_FLAG_CHARGING		0x08
+#define EC_BATT_FLAG_LEVEL_CRITICAL	0x10
+#define EC_BATT_FLAG_INVALID_DATA	0x20
+
+#define EC_SWITCH_LID_OPEN		0x01
+#define EC_SWITCH_POWER_BUTTON_PRESSED	0x02
+#define EC_SWITCH_DEDICATED_RECOVERY	0x10
+
+#define EC_HOST_CMD_FLAG_LPC_ARGS_SUPPORTED	0x01
+#define EC_HOST_CMD_FLAG_VERSION_3		0x02
+
+/* ---- Host events (bit = event - 1) ---- */
+enum ec_host_event {
+	EC_HOST_EVENT_NONE = 0,
+	EC_HOST_EVENT_LID_CLOSED = 1,
+	EC_HOST_EVENT_LID_OPEN = 2,
+	EC_HOST_EVENT_POWER_BUTTON = 3,
+	EC_HOST_EVENT_AC_CONNECTED = 4,
+	EC_HOST_EVENT_AC_DISCONNECTED = 5,
+	EC_HOST_EVENT_BATTERY_LOW = 6,
+	EC_HOST_EVENT_BATTERY_CRITICAL = 7,
+	EC_HOST_EVENT_BATTERY = 8,
+	EC_HOST_EVENT_THERMAL_THRESHOLD = 9,
+	EC_HOST_EVENT_DEVICE = 10,
+	EC_HOST_EVENT_THERMAL = 11,
+	EC_HOST_EVENT_USB_CHARGER = 12,
+	EC_HOST_EVENT_KEY_PRESSED = 13,
+	EC_HOST_EVENT_INTERFACE_READY = 14,
+	EC_HOST_EVENT_KEYBOARD_RECOVERY = 15,
+	EC_HOST_EVENT_THERMAL_SHUTDOWN = 16,
+	EC_HOST_EVENT_BATTERY_SHUTDOWN = 17,
+	EC_HOST_EVENT_THROTTLE_START = 18,
+	EC_HOST_EVENT_THROTTLE_STOP = 19,
+	EC_HOST_EVENT_HANG_DETECT = 20,
+	EC_HOST_EVENT_HANG_REBOOT = 21,
+	EC_HOST_EVENT_PD_MCU = 22,
+	EC_HOST_EVENT_BATTERY_STATUS = 23,
+	EC_HOST_EVENT_PANIC = 24,
+	EC_HOST_EVENT_KEYBOARD_FASTBOOT = 25,
+	EC_HOST_EVENT_RTC = 26,
+	EC_HOST_EVENT_MKBP = 27,
+	EC_HOST_EVENT_USB_MUX = 28,
+	EC_HOST_EVENT_MODE_CHANGE = 29,
+};
+#define EC_HOST_EVENT_MASK(e) (1u << ((e) - 1))
+
+/* ---- Features (EC_CMD_GET_FEATURES bit numbers) ---- */
+enum ec_feature_code {
+	EC_FEATURE_LIMITED = 0,
+	EC_FEATURE_FLASH = 1,
+	EC_FEATURE_PWM_FAN = 2,
+	EC_FEATURE_PWM_KEYB = 3,
+	EC_FEATURE_LIGHTBAR = 4,
+	EC_FEATURE_LED = 5,
+	EC_FEATURE_MOTION_SENSE = 6,
+	EC_FEATURE_KEYB = 7,
+	EC_FEATURE_PSTORE = 8,
+	EC_FEATURE_PORT80 = 9,
+	EC_FEATURE_THERMAL = 10,
+	EC_FEATURE_BKLIGHT_SWITCH = 11,
+	EC_FEATURE_WIFI_SWITCH = 12,
+	EC_FEATURE_HOST_EVENTS = 13,
+	EC_FEATURE_GPIO = 14,
+	EC_FEATURE_I2C = 15,
+	EC_FEATURE_CHARGER = 16,
+	EC_FEATURE_BATTERY = 17,
+	EC_FEATURE_SMART_BATTERY = 18,
+	EC_FEATURE_HANG_DETECT = 19,
+	EC_FEATURE_PMU = 20,
+	EC_FEATURE_SUB_MCU = 21,
+	EC_FEATURE_USB_PD = 22,
+	EC_FEATURE_USB_MUX = 23,
+	EC_FEATURE_MOTION_SENSE_FIFO = 24,
+	EC_FEATURE_VSTORE = 25,
+	EC_FEATURE_USBC_SS_MUX_VIRTUAL = 26,
+	EC_FEATURE_RTC = 27,
+	EC_FEATURE_FINGERPRINT = 28,
+	EC_FEATURE_TOUCHPAD = 29,
+	EC_FEATURE_RWSIG = 30,
+	EC_FEATURE_DEVICE_EVENT = 31,
+	EC_FEATURE_UNIFIED_WAKE_MASKS = 32,
+	EC_FEATURE_HOST_EVENT64 = 33,
+	EC_FEATURE_EXEC_IN_RAM = 34,
+	EC_FEATURE_CEC = 35,
+	EC_FEATURE_MOTION_SENSE_TIGHT_TIMESTAMPS = 36,
+	EC_FEATURE_REFINED_TABLET_MODE_HYSTERESIS = 37,
+	EC_FEATURE_EFS2 = 38,
+	EC_FEATURE_SCP = 39,
+	EC_FEATURE_ISH = 40,
+	EC_FEATURE_TYPEC_CMD = 41,
+	EC_FEATURE_TYPEC_REQUIRE_AP_MODE_ENTRY = 42,
+	EC_FEATURE_TYPEC_MUX_REQUIRE_AP_ACK = 43,
+	EC_FEATURE_COUNT = 64,
+};
+
+/* ---- 0x01 HELLO ---- */
+struct ec_params_hello {
+	uint32_t in_data;
+} EC_PACKED;
+struct ec_response_hello {
+	uint32_t out_data;	/* in_data + EC_HELLO_MAGIC */
+} EC_PACKED;
+#define EC_HELLO_MAGIC 0x01020304u
+
+/* ---- 0x02 GET_VERSION ---- */
+enum ec_image {
+	EC_IMAGE_UNKNOWN = 0,
+	EC_IMAGE_RO = 1,
+	EC_IMAGE_RW = 2,
+	EC_IMAGE_RO_B = 3,
+	EC_IMAGE_RW_B = 4,
+};
+#define EC_VERSION_STRING_LEN 32
+struct ec_response_get_version {
+	char version_string_ro[32];
+	char version_string_rw[32];
+	char reserved[32];
+	uint32_t current_image;
+} EC_PACKED;
+struct ec_response_get_version_v1 {
+	char version_string_ro[32];
+	char version_string_rw[32];
+	char cros_fwid_ro[32];
+	uint32_t current_image;
+	char cros_fwid_rw[32];
+} EC_PACKED;
+
+/* ---- 0x05 GET_CHIP_INFO ---- */
+struct ec_response_get_chip_info {
+	char vendor[32];
+	char name[32];
+	char revision[32];
+} EC_PACKED;
+
+/* ---- 0x06 GET_BOARD_VERSION ---- */
+struct ec_response_board_version {
+	uint16_t board_version;
+} EC_PACKED;
+
+/* ---- 0x07 READ_MEMMAP ---- */
+struct ec_params_read_memmap {
+	uint8_t offset;
+	uint8_t size;
+} EC_PACKED;
+
+/* ---- 0x08 GET_CMD_VERSIONS ---- */
+struct ec_params_get_cmd_versions {
+	uint8_t cmd;
+} EC_PACKED;
+struct ec_params_get_cmd_versions_v1 {
+	uint16_t cmd;
+} EC_PACKED;
+struct ec_response_get_cmd_versions {
+	uint32_t version_mask;
+} EC_PACKED;
+
+/* ---- 0x09 GET_COMMS_STATUS ---- */
+#define EC_COMMS_STATUS_PROCESSING 0x01
+struct ec_response_get_comms_status {
+	uint32_t flags;
+} EC_PACKED;
+
+/* ---- 0x0B GET_PROTOCOL_INFO ---- */
+#define EC_PROTOCOL_INFO_IN_PROGRESS_SUPPORTED 0x01
+struct ec_response_get_protocol_info {
+	uint32_t protocol_versions;	/* bit n = protocol version n */
+	uint16_t max_request_packet_size;
+	uint16_t max_response_packet_size;
+	uint32_t flags;
+} EC_PACKED;
+/* A protocol v3 packet header (request and response alike) is 8 bytes. */
+#define EC_HOST_PACKET_HEADER_SIZE 8
+
+/* ---- 0x0D GET_FEATURES ---- */
+struct ec_response_get_features {
+	uint32_t flags[2];
+} EC_PACKED;
+
+/* ---- 0x10 FLASH_INFO ---- */
+#define EC_FLASH_INFO_ERASE_TO_0	0x01
+#define EC_FLASH_INFO_SELECT_REQUIRED	0x02
+struct ec_response_flash_info {
+	uint32_t flash_size;
+	uint32_t write_block_size;
+	uint32_t erase_block_size;
+	uint32_t protect_block_size;
+} EC_PACKED;
+struct ec_response_flash_info_1 {
+	uint32_t flash_size;
+	uint32_t write_block_size;
+	uint32_t erase_block_size;
+	uint32_t protect_block_size;
+	uint32_t write_ideal_size;
+	uint32_t flags;
+} EC_PACKED;
+
+/* ---- 0x15 FLASH_PROTECT (v1) ---- */
+#define EC_FLASH_PROTECT_RO_AT_BOOT		0x0001
+#define EC_FLASH_PROTECT_RO_NOW			0x0002
+#define EC_FLASH_PROTECT_ALL_NOW		0x0004
+#define EC_FLASH_PROTECT_GPIO_ASSERTED		0x0008
+#define EC_FLASH_PROTECT_ERROR_STUCK		0x0010
+#define EC_FLASH_PROTECT_ERROR_INCONSISTENT	0x0020
+#define EC_FLASH_PROTECT_ALL_AT_BOOT		0x0040
+#define EC_FLASH_PROTECT_RW_AT_BOOT		0x0080
+#define EC_FLASH_PROTECT_RW_NOW			0x0100
+struct ec_params_flash_protect {
+	uint32_t mask;
+	uint32_t flags;
+} EC_PACKED;
+struct ec_response_flash_protect {
+	uint32_t flags;
+	uint32_t valid_flags;
+	uint32_t writable_flags;
+} EC_PACKED;
+
+/* ---- 0x1C SYSINFO ---- */
+#define SYSTEM_IS_LOCKED	0x01
+#define SYSTEM_IS_FORCE_LOCKED	0x02
+#define SYSTEM_JUMP_ENABLED	0x04
+struct ec_response_sysinfo {
+	uint32_t reset_flags;
+	uint32_t current_image;
+	uint32_t flags;
+} EC_PACKED;
+#define EC_RESET_FLAG_POWER_ON	(1u << 1)
+
+/* ---- 0x21 / 0x24 fan control ---- */
+struct ec_params_pwm_set_fan_target_rpm_v0 {
+	uint32_t rpm;
+} EC_PACKED;
+struct ec_params_pwm_set_fan_target_rpm_v1 {
+	uint32_t rpm;
+	uint8_t fan_idx;
+} EC_PACKED;
+struct ec_params_pwm_set_fan_duty_v0 {
+	uint32_t percent;
+} EC_PACKED;
+struct ec_params_pwm_set_fan_duty_v1 {
+	uint32_t percent;
+	uint8_t fan_idx;
+} EC_PACKED;
+
+/* ---- 0x29 LED_CONTROL (v1) ---- */
+enum ec_led_id {
+	EC_LED_ID_BATTERY_LED = 0,
+	EC_LED_ID_POWER_LED,
+	EC_LED_ID_ADAPTER_LED,
+	EC_LED_ID_LEFT_LED,
+	EC_LED_ID_RIGHT_LED,
+	EC_LED_ID_RECOVERY_HW_REINIT_LED,
+	EC_LED_ID_SYSRQ_DEBUG_LED,
+	EC_LED_ID_COUNT,
+};
+enum ec_led_colors {
+	EC_LED_COLOR_RED = 0,
+	EC_LED_COLOR_GREEN,
+	EC_LED_COLOR_BLUE,
+	EC_LED_COLOR_YELLOW,
+	EC_LED_COLOR_WHITE,
+	EC_LED_COLOR_AMBER,
+	EC_LED_COLOR_COUNT,
+};
+#define EC_LED_FLAGS_QUERY	0x01
+#define EC_LED_FLAGS_AUTO	0x02
+struct ec_params_led_control {
+	uint8_t led_id;
+	uint8_t flags;
+	uint8_t brightness[EC_LED_COLOR_COUNT];
+} EC_PACKED;
+struct ec_response_led_control {
+	uint8_t brightness_range[EC_LED_COLOR_COUNT];
+} EC_PACKED;
+
+/* ---- 0x44 RTC_GET_VALUE ---- */
+struct ec_response_rtc {
+	uint32_t time;	/* seconds since the epoch */
+} EC_PACKED;
+
+/* ---- 0x51 THERMAL_GET_THRESHOLD (v1) / 0x52 THERMAL_AUTO_FAN_CTRL ---- */
+enum ec_temp_thresholds {
+	EC_TEMP_THRESH_WARN = 0,
+	EC_TEMP_THRESH_HIGH,
+	EC_TEMP_THRESH_HALT,
+	EC_TEMP_THRESH_COUNT,
+};
+struct ec_params_thermal_get_threshold_v1 {
+	uint32_t sensor_num;
+} EC_PACKED;
+/* All temperatures in kelvin; 0 = threshold unused. */
+struct ec_thermal_config {
+	uint32_t temp_host[EC_TEMP_THRESH_COUNT];
+	uint32_t temp_host_release[EC_TEMP_THRESH_COUNT];
+	uint32_t temp_fan_off;
+	uint32_t temp_fan_max;
+} EC_PACKED;
+struct ec_params_auto_fan_ctrl_v1 {
+	uint8_t fan_idx;
+} EC_PACKED;
+
+/* ---- 0x67 GET_NEXT_EVENT / MKBP ---- */
+enum ec_mkbp_event {
+	EC_MKBP_EVENT_KEY_MATRIX = 0,
+	EC_MKBP_EVENT_HOST_EVENT = 1,
+	EC_MKBP_EVENT_SENSOR_FIFO = 2,
+	EC_MKBP_EVENT_BUTTON = 3,
+	EC_MKBP_EVENT_SWITCH = 4,
+	EC_MKBP_EVENT_FINGERPRINT = 5,
+	EC_MKBP_EVENT_SYSRQ = 6,
+	EC_MKBP_EVENT_HOST_EVENT64 = 7,
+	EC_MKBP_EVENT_CEC_EVENT = 8,
+	EC_MKBP_EVENT_CEC_MESSAGE = 9,
+	EC_MKBP_EVENT_DP_ALT_MODE_ENTERED = 10,
+	EC_MKBP_EVENT_ONLINE_CALIBRATION = 11,
+	EC_MKBP_EVENT_PCHG = 12,
+	EC_MKBP_EVENT_COUNT,
+};
+#define EC_MKBP_HAS_MORE_EVENTS		0x80
+#define EC_MKBP_EVENT_TYPE_MASK		0x7F
+/* Payload room after the type byte: v0 13 bytes, v1 and v2 16 bytes. */
+#define EC_MKBP_DATA_SIZE_V0		13
+#define EC_MKBP_DATA_SIZE_V1		16
+/* Bits in the BUTTON and SWITCH payloads. */
+#define EC_MKBP_POWER_BUTTON		0
+#define EC_MKBP_VOL_UP			1
+#define EC_MKBP_VOL_DOWN		2
+#define EC_MKBP_LID_OPEN		0
+#define EC_MKBP_TABLET_MODE		1
+struct ec_response_get_next_event_v1 {
+	uint8_t event_type;
+	uint8_t data[EC_MKBP_DATA_SIZE_V1];
+} EC_PACKED;
+
+/* ---- 0x70 TEMP_SENSOR_GET_INFO ---- */
+enum ec_temp_sensor_type {
+	TEMP_SENSOR_TYPE_CPU = 0,
+	TEMP_SENSOR_TYPE_BOARD,
+	TEMP_SENSOR_TYPE_CASE,
+	TEMP_SENSOR_TYPE_BATTERY,
+	TEMP_SENSOR_TYPE_COUNT,
+};
+struct ec_params_temp_sensor_get_info {
+	uint8_t id;
+} EC_PACKED;
+struct ec_response_temp_sensor_get_info {
+	char sensor_name[32];
+	uint8_t sensor_type;
+} EC_PACKED;
+
+/* ---- 0x93 GPIO_GET ---- */
+enum gpio_get_subcmd {
+	EC_GPIO_GET_BY_NAME = 0,
+	EC_GPIO_GET_COUNT = 1,
+	EC_GPIO_GET_INFO = 2,
+};
+struct ec_params_gpio_get {
+	char name[32];
+} EC_PACKED;
+struct ec_response_gpio_get {
+	uint8_t val;
+} EC_PACKED;
+struct ec_params_gpio_get_v1 {
+	uint8_t subcmd;
+	union {
+		struct {
+			char name[32];
+		} EC_PACKED get_value_by_name;
+		struct {
+			uint8_t index;
+		} EC_PACKED get_info;
+	};
+} EC_PACKED;
+/* The v1 response is the union of its forms: always 40 bytes on the wire. */
+struct ec_response_gpio_get_v1 {
+	union {
+		struct {
+			uint8_t val;
+		} get_value_by_name, get_count;
+		struct {
+			uint8_t val;
+			char name[32];
+			uint8_t pad[3];
+			uint32_t flags;
+		} get_info;
+	};
+} EC_PACKED;
+#define GPIO_INPUT	0x0100
+#define GPIO_OUTPUT	0x0200
+
+/* ---- 0x96 CHARGE_CONTROL (v2) ---- */
+enum ec_charge_control_mode {
+	CHARGE_CONTROL_NORMAL = 0,
+	CHARGE_CONTROL_IDLE,
+	CHARGE_CONTROL_DISCHARGE,
+	CHARGE_CONTROL_COUNT,
+};
+enum ec_charge_control_cmd {
+	EC_CHARGE_CONTROL_CMD_SET = 0,
+	EC_CHARGE_CONTROL_CMD_GET,
+};
+struct ec_params_charge_control {
+	uint32_t mode;
+	uint8_t cmd;
+	uint8_t reserved;
+	int8_t sustain_soc_lower;	/* -1 = sustainer off */
+	int8_t sustain_soc_upper;
+} EC_PACKED;
+struct ec_response_charge_control {
+	uint32_t mode;
+	int8_t sustain_soc_lower;
+	int8_t sustain_soc_upper;
+	uint8_t flags;
+	uint8_t reserved;
+} EC_PACKED;
+
+/* ---- 0x98 CONSOLE_READ (v1 adds a sub-command) ---- */
+enum ec_console_read_subcmd {
+	CONSOLE_READ_NEXT = 0,
+	CONSOLE_READ_RECENT,
+};
+struct ec_params_console_read_v1 {
+	uint8_t subcmd;
+} EC_PACKED;
+
+/* ---- 0x9D POWER_INFO (v1) ---- */
+enum system_power_source {
+	POWER_SOURCE_UNKNOWN = 0,
+	POWER_SOURCE_BATTERY = 1,
+	POWER_SOURCE_AC = 2,
+	POWER_SOURCE_AC_BATTERY = 3,
+};
+struct ec_response_power_info_v1 {
+	uint8_t system_power_source;
+	uint8_t battery_soc;
+	uint8_t ac_adapter_100pct;	/* W */
+	uint8_t ac_adapter_10ms;	/* W */
+	uint8_t battery_1cd;		/* W */
+	uint8_t rop_avg;		/* W */
+	uint8_t rop_peak;		/* W */
+	uint8_t nominal_charger_eff;	/* % */
+	uint8_t rop_avg_eff;		/* % */
+	uint8_t rop_peak_eff;		/* % */
+	uint8_t soc_avg_eff;		/* % */
+	uint8_t soc_peak_eff;		/* % */
+	uint8_t batt_dbpt_support_level;
+	uint8_t batt_dbpt_max_peak_power;
+	uint8_t batt_dbpt_sus_peak_power;
+} EC_PACKED;
+
+/* ---- 0xA0 CHARGE_STATE ---- */
+enum charge_state_command {
+	CHARGE_STATE_CMD_GET_STATE = 0,
+	CHARGE_STATE_CMD_GET_PARAM,
+	CHARGE_STATE_CMD_SET_PARAM,
+	CHARGE_STATE_NUM_CMDS,
+};
+enum charge_state_params {
+	CS_PARAM_CHG_VOLTAGE = 0,
+	CS_PARAM_CHG_CURRENT,
+	CS_PARAM_CHG_INPUT_CURRENT,
+	CS_PARAM_CHG_STATUS,
+	CS_PARAM_CHG_OPTION,
+	CS_PARAM_LIMIT_POWER,
+	CS_NUM_BASE_PARAMS,
+};
+struct ec_params_charge_state {
+	uint8_t cmd;
+	uint8_t reserved[3];
+	uint32_t param;
+	uint32_t value;
+} EC_PACKED;
+struct ec_response_charge_state {
+	int32_t ac;
+	int32_t chg_voltage;		/* mV */
+	int32_t chg_current;		/* mA */
+	int32_t chg_input_current;	/* mA */
+	int32_t batt_state_of_charge;	/* % */
+} EC_PACKED;
+
+/* ---- 0x101 USB_PD_CONTROL ---- */
+enum usb_pd_control_role {
+	USB_PD_CTRL_ROLE_NO_CHANGE = 0,
+	USB_PD_CTRL_ROLE_TOGGLE_ON,
+	USB_PD_CTRL_ROLE_TOGGLE_OFF,
+	USB_PD_CTRL_ROLE_FORCE_SINK,
+	USB_PD_CTRL_ROLE_FORCE_SOURCE,
+	USB_PD_CTRL_ROLE_FREEZE,
+	USB_PD_CTRL_ROLE_COUNT,
+};
+enum usb_pd_control_mux {
+	USB_PD_CTRL_MUX_NO_CHANGE = 0,
+	USB_PD_CTRL_MUX_NONE,
+	USB_PD_CTRL_MUX_USB,
+	USB_PD_CTRL_MUX_DP,
+	USB_PD_CTRL_MUX_DOCK,
+	USB_PD_CTRL_MUX_AUTO,
+	USB_PD_CTRL_MUX_COUNT,
+};
+enum usb_pd_control_swap {
+	USB_PD_CTRL_SWAP_NONE = 0,
+	USB_PD_CTRL_SWAP_DATA,
+	USB_PD_CTRL_SWAP_POWER,
+	USB_PD_CTRL_SWAP_VCONN,
+	USB_PD_CTRL_SWAP_COUNT,
+};
+#define PD_CTRL_RESP_ENABLED_COMMS		0x01
+#define PD_CTRL_RESP_ENABLED_CONNECTED		0x02
+#define PD_CTRL_RESP_ENABLED_PD_CAPABLE		0x04
+#define PD_CTRL_RESP_ROLE_POWER			0x01	/* 1 = source */
+#define PD_CTRL_RESP_ROLE_DATA			0x02	/* 1 = DFP */
+#define PD_CTRL_RESP_ROLE_VCONN			0x04
+#define PD_CTRL_RESP_ROLE_DR_POWER		0x08
+#define PD_CTRL_RESP_ROLE_DR_DATA		0x10
+#define PD_CTRL_RESP_ROLE_USB_COMM		0x20
+#define PD_CTRL_RESP_ROLE_UNCONSTRAINED		0x40
+struct ec_params_usb_pd_control {
+	uint8_t port;
+	uint8_t role;
+	uint8_t mux;
+	uint8_t swap;
+} EC_PACKED;
+struct ec_response_usb_pd_control {
+	uint8_t enabled;
+	uint8_t role;
+	uint8_t polarity;
+	uint8_t state;
+} EC_PACKED;
+struct ec_response_usb_pd_control_v1 {
+	uint8_t enabled;
+	uint8_t role;
+	uint8_t polarity;
+	char state[32];
+} EC_PACKED;
+struct ec_response_usb_pd_control_v2 {
+	uint8_t enabled;
+	uint8_t role;
+	uint8_t polarity;
+	char state[32];
+	uint8_t cc_state;
+	uint8_t dp_mode;
+	uint8_t reserved;
+	uint8_t control_flags;
+	uint8_t cable_speed;
+	uint8_t cable_gen;
+} EC_PACKED;
+
+/* ---- 0x102 USB_PD_PORTS ---- */
+struct ec_response_usb_pd_ports {
+	uint8_t num_ports;
+} EC_PACKED;
+
+/* ---- 0x103 USB_PD_POWER_INFO ---- */
+#define PD_POWER_CHARGING_PORT 0xFF
+enum usb_power_roles {
+	USB_PD_PORT_POWER_DISCONNECTED = 0,
+	USB_PD_PORT_POWER_SOURCE,
+	USB_PD_PORT_POWER_SINK,
+	USB_PD_PORT_POWER_SINK_NOT_CHARGING,
+};
+enum usb_chg_type {
+	USB_CHG_TYPE_NONE = 0,
+	USB_CHG_TYPE_PD,
+	USB_CHG_TYPE_C,
+	USB_CHG_TYPE_PROPRIETARY,
+	USB_CHG_TYPE_BC12_DCP,
+	USB_CHG_TYPE_BC12_CDP,
+	USB_CHG_TYPE_BC12_SDP,
+	USB_CHG_TYPE_OTHER,
+	USB_CHG_TYPE_VBUS,
+	USB_CHG_TYPE_UNKNOWN,
+};
+struct ec_params_usb_pd_power_info {
+	uint8_t port;
+} EC_PACKED;
+struct usb_chg_measures {
+	uint16_t voltage_max;	/* mV */
+	uint16_t voltage_now;	/* mV */
+	uint16_t current_max;	/* mA */
+	uint16_t current_lim;	/* mA */
+} EC_PACKED;
+struct ec_response_usb_pd_power_info {
+	uint8_t role;
+	uint8_t type;
+	uint8_t dualrole;
+	uint8_t reserved1;
+	struct usb_chg_measures meas;
+	uint32_t max_power;	/* uW */
+} EC_PACKED;
+
+/* ---- 0x11A USB_PD_MUX_INFO ---- */
+#define USB_PD_MUX_USB_ENABLED		0x01
+#define USB_PD_MUX_DP_ENABLED		0x02
+#define USB_PD_MUX_POLARITY_INVERTED	0x04
+#define USB_PD_MUX_HPD_IRQ		0x08
+#define USB_PD_MUX_HPD_LVL		0x10
+#define USB_PD_MUX_SAFE_MODE		0x20
+struct ec_params_usb_pd_mux_info {
+	uint8_t port;
+} EC_PACKED;
+struct ec_response_usb_pd_mux_info {
+	uint8_t flags;
+} EC_PACKED;
+
+/* ---- 0x121 GET_UPTIME_INFO ---- */
+struct ap_reset_log_entry {
+	uint16_t reset_cause;
+	uint16_t reserved;
+	uint32_t reset_time_ms;
+} EC_PACKED;
+struct ec_response_uptime_info {
+	uint32_t time_since_ec_boot_ms;
+	uint32_t ap_resets_since_ec_boot;
+	uint32_t ec_reset_flags;
+	struct ap_reset_log_entry recent_ap_reset[4];
+} EC_PACKED;
+
+/* ---- 0x133 TYPEC_STATUS ---- */
+enum pd_power_role { PD_ROLE_SINK = 0, PD_ROLE_SOURCE = 1 };
+enum pd_data_role { PD_ROLE_UFP = 0, PD_ROLE_DFP = 1, PD_ROLE_DISCONNECTED = 2 };
+enum pd_vconn_role { PD_ROLE_VCONN_OFF = 0, PD_ROLE_VCONN_SRC = 1 };
+enum pd_cc_states {
+	PD_CC_NONE = 0,
+	PD_CC_UFP_AUDIO_ACC,
+	PD_CC_UFP_DEBUG_ACC,
+	PD_CC_UFP_ATTACHED,
+	PD_CC_DFP_ATTACHED,
+	PD_CC_DFP_DEBUG_ACC,
+};
+struct ec_params_typec_status {
+	uint8_t port;
+} EC_PACKED;
+struct ec_response_typec_status {
+	uint8_t pd_enabled;
+	uint8_t dev_connected;
+	uint8_t sop_connected;
+	uint8_t source_cap_count;
+	uint8_t power_role;
+	uint8_t data_role;
+	uint8_t vconn_role;
+	uint8_t sink_cap_count;
+	uint8_t polarity;
+	uint8_t cc_state;
+	uint8_t dp_pin;
+	uint8_t mux_state;
+	char tc_state[32];
+	uint32_t events;
+	uint16_t sop_revision;
+	uint16_t sop_prime_revision;
+	uint32_t source_cap_pdos[7];
+	uint32_t sink_cap_pdos[7];
+} EC_PACKED;
+
+/* ---- 0x600 / 0x601 battery ---- */
+struct ec_params_battery_static_info {
+	uint8_t index;
+} EC_PACKED;
+struct ec_response_battery_static_info {
+	uint16_t design_capacity;	/* mAh */
+	uint16_t design_voltage;	/* mV */
+	char manufacturer[EC_MEMMAP_TEXT_MAX];
+	char model[EC_MEMMAP_TEXT_MAX];
+	char serial[EC_MEMMAP_TEXT_MAX];
+	char type[EC_MEMMAP_TEXT_MAX];
+	uint32_t cycle_count;
+} EC_PACKED;
+#define EC_BATTERY_STATIC_EXT_LEN 12
+struct ec_response_battery_static_info_v1 {
+	uint16_t design_capacity;
+	uint16_t design_voltage;
+	uint32_t cycle_count;
+	char manufacturer_ext[EC_BATTERY_STATIC_EXT_LEN];
+	char model_ext[EC_BATTERY_STATIC_EXT_LEN];
+	char serial_ext[EC_BATTERY_STATIC_EXT_LEN];
+	char type_ext[EC_BATTERY_STATIC_EXT_LEN];
+} EC_PACKED;
+struct ec_params_battery_dynamic_info {
+	uint8_t index;
+} EC_PACKED;
+struct ec_response_battery_dynamic_info {
+	int16_t actual_voltage;		/* mV */
+	int16_t actual_current;		/* mA, negative = discharging */
+	int16_t remaining_capacity;	/* mAh */
+	int16_t full_capacity;		/* mAh */
+	int16_t flags;			/* EC_BATT_FLAG_* */
+	int16_t desired_voltage;	/* mV */
+	int16_t desired_current;	/* mA */
+} EC_PACKED;
+
+/* Sizes every client depends on (see docs/cros_ec_chardev_abi.md). */
+_Static_assert(sizeof(struct ec_response_get_version) == 100, "GET_VERSION v0");
+_Static_assert(sizeof(struct ec_response_get_version_v1) == 132, "GET_VERSION v1");
+_Static_assert(sizeof(struct ec_response_get_chip_info) == 96, "GET_CHIP_INFO");
+_Static_assert(sizeof(struct ec_response_board_version) == 2, "GET_BOARD_VERSION");
+_Static_assert(sizeof(struct ec_params_read_memmap) == 2, "READ_MEMMAP");
+_Static_assert(sizeof(struct ec_params_get_cmd_versions) == 1, "GET_CMD_VERSIONS v0");
+_Static_assert(sizeof(struct ec_params_get_cmd_versions_v1) == 2, "GET_CMD_VERSIONS v1");
+_Static_assert(sizeof(struct ec_response_get_cmd_versions) == 4, "GET_CMD_VERSIONS resp");
+_Static_assert(sizeof(struct ec_response_get_protocol_info) == 12, "GET_PROTOCOL_INFO");
+_Static_assert(sizeof(struct ec_response_get_features) == 8, "GET_FEATURES");
+_Static_assert(sizeof(struct ec_response_flash_info) == 16, "FLASH_INFO v0");
+_Static_assert(sizeof(struct ec_response_flash_info_1) == 24, "FLASH_INFO v1");
+_Static_assert(sizeof(struct ec_params_flash_protect) == 8, "FLASH_PROTECT params");
+_Static_assert(sizeof(struct ec_response_flash_protect) == 12, "FLASH_PROTECT resp");
+_Static_assert(sizeof(struct ec_response_sysinfo) == 12, "SYSINFO");
+_Static_assert(sizeof(struct ec_params_pwm_set_fan_target_rpm_v1) == 5, "FAN_TARGET_RPM v1");
+_Static_assert(sizeof(struct ec_params_pwm_set_fan_duty_v1) == 5, "FAN_DUTY v1");
+_Static_assert(sizeof(struct ec_params_led_control) == 8, "LED_CONTROL params");
+_Static_assert(sizeof(struct ec_response_led_control) == 6, "LED_CONTROL resp");
+_Static_assert(sizeof(struct ec_response_rtc) == 4, "RTC");
+_Static_assert(sizeof(struct ec_thermal_config) == 32, "THERMAL_GET_THRESHOLD v1");
+_Static_assert(sizeof(struct ec_response_get_next_event_v1) == 17, "GET_NEXT_EVENT v1");
+_Static_assert(sizeof(struct ec_response_temp_sensor_get_info) == 33, "TEMP_SENSOR_GET_INFO");
+_Static_assert(sizeof(struct ec_params_gpio_get) == 32, "GPIO_GET v0 params");
+_Static_assert(sizeof(struct ec_params_gpio_get_v1) == 33, "GPIO_GET v1 params");
+_Static_assert(sizeof(struct ec_response_gpio_get_v1) == 40, "GPIO_GET v1 resp");
+_Static_assert(sizeof(struct ec_params_charge_control) == 8, "CHARGE_CONTROL v2 params");
+_Static_assert(sizeof(struct ec_response_charge_control) == 8, "CHARGE_CONTROL v2 resp");
+_Static_assert(sizeof(struct ec_response_power_info_v1) == 15, "POWER_INFO v1");
+_Static_assert(sizeof(struct ec_params_charge_state) == 12, "CHARGE_STATE params");
+_Static_assert(sizeof(struct ec_response_charge_state) == 20, "CHARGE_STATE resp");
+_Static_assert(sizeof(struct ec_params_usb_pd_control) == 4, "USB_PD_CONTROL params");
+_Static_assert(sizeof(struct ec_response_usb_pd_control) == 4, "USB_PD_CONTROL v0");
+_Static_assert(sizeof(struct ec_response_usb_pd_control_v1) == 35, "USB_PD_CONTROL v1");
+_Static_assert(sizeof(struct ec_response_usb_pd_control_v2) == 41, "USB_PD_CONTROL v2");
+_Static_assert(sizeof(struct ec_response_usb_pd_power_info) == 16, "USB_PD_POWER_INFO");
+_Static_assert(sizeof(struct ec_response_uptime_info) == 44, "GET_UPTIME_INFO");
+_Static_assert(sizeof(struct ec_response_typec_status) == 108, "TYPEC_STATUS");
+_Static_assert(sizeof(struct ec_response_battery_static_info) == 40, "BATTERY_GET_STATIC v0");
+_Static_assert(sizeof(struct ec_response_battery_static_info_v1) == 56, "BATTERY_GET_STATIC v1");
+_Static_assert(sizeof(struct ec_response_battery_dynamic_info) == 14, "BATTERY_GET_DYNAMIC");
+
+#endif /* CROS_EC_EC_COMMANDS_H */

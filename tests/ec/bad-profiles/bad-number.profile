@@ -1,0 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# expect-line: 5
+# expect-error: bad number '12abc' for 'size'
+[flash]
+size = 12abc

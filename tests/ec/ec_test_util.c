@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ec_test_util.c - fake clock, EC construction and a guarded host-command
+ * wrapper for the EC model's unit tests.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ec_test_util.h"
+
+#define GUARD_BYTES 64
+#define GUARD_FILL 0xA5
+
+static uint64_t fake_now(void *ctx)
+{
+	return ((struct fake_clock *)ctx)->now;
+}
+
+static void fake_sleep(void *ctx, uint64_t ns)
+{
+	struct fake_clock *fc = ctx;
+
+	fc->now += ns;
+	fc->slept += ns;
+}
+
+void fake_clock_init(struct fake_clock *fc)
+{
+	fc->now = 1000 * NS_PER_S;
+	fc->slept = 0;
+	fc->clock.now_ns = fake_now;
+	fc->clock.sleep_ns = fake_sleep;
+	fc->clock.ctx = fc;
+}
+
+void fake_clock_advance(struct fake_clock *fc, uint64_t ns)
+{
+	fc->now += ns;
+}
+
+const char *test_path(const char *rel)
+{
+	static char buf[4096];
+	const char *top = getenv("top_srcdir");
+
+	snprintf(buf, sizeof(buf), "%s/%s", top ? top : TOP_SRCDIR_FALLBACK, rel);
+	return buf;
+}
+
+struct ec *make_ec_file(const char *profile_file, struct fake_clock *fc)
+{
+	struct ec_profile *prof = NULL;
+	struct ec *ec = NULL;
+	char err[256] = "";
+	int ret;
+
+	if (profile_file)
+		ret = ec_profile_load(test_path(profile_file), &prof, err, sizeof(err));
+	else
+		ret = ec_profile_default(&prof);
+	ck_assert_msg(ret == 0, "profile %s: %d %s", profile_file ? profile_file : "default",
+		      ret, err);
+	ret = ec_create(prof, fc ? &fc->clock : NULL, &ec);
+	ck_assert_int_eq(ret, 0);
+	ec_profile_free(prof);
+	return ec;
+}
+
+struct ec *make_ec_text(const char *text, struct fake_clock *fc)
+{
+	struct ec_profile *prof = malloc(sizeof(*prof));
+	struct ec *ec = NULL;
+	char err[256] = "";
+	int ret;
+
+	ck_assert_ptr_nonnull(prof);
+	ret = ec_profile_parse_text(text, "inline", prof, err, sizeof(err));
+	ck_assert_msg(ret == 0, "inline profile: %s", err);
+	ret = ec_create(prof, fc ? &fc->clock : NULL, &ec);
+	ck_assert_int_eq(ret, 0);
+	free(prof);
+	return ec;
+}
+
+int hc(struct ec *ec, uint32_t cmd, uint32_t ver, const void *req, size_t req_len,
+       void *resp, size_t resp_max, uint32_t *status)
+{
+	uint8_t *buf = malloc(resp_max + GUARD_BYTES);
+	size_t i;
+	int ret;
+
+	ck_assert_ptr_nonnull(buf);
+	memset(buf, GUARD_FILL, resp_max + GUARD_BYTES);
+	ret = ec_host_command(ec, cmd, ver, req, req_len, buf, resp_max, status);
+	for (i = resp_max; i < resp_max + GUARD_BYTES; i++)
+		ck_assert_msg(buf[i] == GUARD_FILL, "cmd 0x%x v%u wrote past resp_max %zu",
+			      cmd, ver, resp_max);
+	if (ret > 0) {
+		ck_assert_int_le(ret, (int)resp_max);
+		ck_assert_uint_eq(*status, EC_RES_SUCCESS);
+	}
+	if (*status != EC_RES_SUCCESS)
+		ck_assert_int_le(ret, 0);
+	if (resp && resp_max)
+		memcpy(resp, buf, resp_max);
+	free(buf);
+	return ret;
+}
+
+uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+uint16_t le16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}

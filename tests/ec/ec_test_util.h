@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ec_test_util.h - shared helpers for the EC model's unit tests: a fake
+ * clock the test moves by hand, and ECs built from shipped or inline
+ * profiles.
+ */
+#ifndef EC_TEST_UTIL_H
+#define EC_TEST_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ec.h"
+#include "ec_internal.h"
+
+#define NS_PER_S 1000000000ull
+
+/**
+ * struct fake_clock - time that only moves when the test (or injected
+ * latency, through sleep_ns) moves it.
+ * @now:   current time in ns
+ * @slept: total ns the EC asked to sleep
+ * @clock: the ec_clock pointing at this struct
+ */
+struct fake_clock {
+	uint64_t now;
+	uint64_t slept;
+	struct ec_clock clock;
+};
+
+/** fake_clock_init() - start @fc at an arbitrary non-zero time. */
+void fake_clock_init(struct fake_clock *fc);
+/** fake_clock_advance() - move @fc forward by @ns. */
+void fake_clock_advance(struct fake_clock *fc, uint64_t ns);
+
+/** test_path() - $top_srcdir/@rel in a static buffer (tests run from anywhere). */
+const char *test_path(const char *rel);
+
+/**
+ * make_ec_file() - an EC from a shipped profile (NULL = the built-in default)
+ * on @fc; fails the test on error.
+ */
+struct ec *make_ec_file(const char *profile_file, struct fake_clock *fc);
+/** make_ec_text() - an EC from inline profile text on @fc; fails the test on error. */
+struct ec *make_ec_text(const char *text, struct fake_clock *fc);
+
+/**
+ * hc() - run a host command with a guard zone after @resp_max and check the
+ * EC wrote nothing past it; returns ec_host_command()'s value.
+ */
+int hc(struct ec *ec, uint32_t cmd, uint32_t ver, const void *req, size_t req_len,
+       void *resp, size_t resp_max, uint32_t *status);
+
+/** le32() / le16() - little-endian reads from a byte buffer. */
+uint32_t le32(const uint8_t *p);
+uint16_t le16(const uint8_t *p);
+
+#endif /* EC_TEST_UTIL_H */
