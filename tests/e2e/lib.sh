@@ -1,0 +1,220 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# tests/e2e/lib.sh - helpers for end-to-end tests that need a real /dev/cuse.
+#
+# Source it from a bash test script:  . "$top_srcdir/tests/e2e/lib.sh"
+#
+# The usual shape is two files: a `.test` script that make check runs on the
+# host, and a guest script holding the actual checks, run in ONE boot:
+#
+#   foo.test:        . "$top_srcdir/tests/e2e/lib.sh"
+#                    e2e_run_checks "$top_srcdir/tests/e2e/foo-guest.sh"
+#   foo-guest.sh:    . "$top_srcdir/tests/e2e/lib.sh"
+#                    e2e_start_daemon "$e2e_bin/cuse_mini" -f --name=x
+#                    e2e_wait_for_node /dev/x 10 || e2e_fatal "no /dev/x"
+#                    e2e_check "client passes" "$e2e_bin/cuse_mini_client" /dev/x
+#                    e2e_stop_daemon; e2e_check_status "daemon exit" 0 $?
+#                    e2e_done
+#
+# Helpers (all prefixed e2e_):
+#   e2e_cuse_available      true if /dev/cuse is usable here (host or guest)
+#   e2e_uml_available       true if scripts/uml-run can boot a guest here
+#   e2e_skip_or_fail MSG    exit 77 (skip), or 1 when $CI is set: in CI a
+#                           missing environment is a failure, not a skip
+#   e2e_run_guest [uml-run options --] CMD...
+#                           run CMD in a UML guest that sees the source and
+#                           build trees; harness failures (124/125) become
+#                           99 (automake "hard error"), the rest pass through
+#   e2e_run_checks SCRIPT [ARGS...]
+#                           run SCRIPT with bash right here if /dev/cuse is
+#                           usable, else inside a guest, else skip/fail
+#   e2e_wait_for_node PATH [SECS]      wait (bounded, default 10 s) for PATH
+#   e2e_wait_for_gone PATH [SECS]      wait (bounded) for PATH to vanish
+#   e2e_start_daemon CMD...  start CMD in the background; its pid is in
+#                           e2e_daemon_pid (the latest one) and e2e_daemon_pids;
+#                           under valgrind when CUSE_EC_VALGRIND=1 (memory
+#                           errors or definite leaks -> daemon status 97)
+#   e2e_stop_daemon [SIG [PID]]  signal the latest daemon (or PID) with SIG
+#                           (default TERM), wait up to 10 s (then KILL),
+#                           return its exit status (128+N if killed by N)
+#   e2e_check DESC CMD...   run CMD, print ok/not ok, count failures
+#   e2e_check_status DESC WANT GOT     compare two exit statuses
+#   e2e_fatal MSG           print, stop the daemon, exit 1
+#   e2e_done                print a summary; exit 0 if no check failed
+#
+# Variables: top_srcdir / top_builddir (from make check's environment, or
+# derived from this file's location), e2e_bin (= $top_builddir/tests/e2e),
+# UML_OUT (a writable results dir; inside uml-run it is the --out dir).
+# e2e_node_timeout: seconds to wait for a daemon's node (10, or 60 under
+# valgrind, which starts slowly in UML).
+# UML_RUN_TIMEOUT overrides the per-guest timeout (seconds, default 300).
+
+# The e2e_* variables are read by the scripts that source this file.
+# shellcheck disable=SC2034
+
+if [[ -z ${top_srcdir:-} ]]; then
+	top_srcdir=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+fi
+top_builddir=${top_builddir:-$PWD}
+e2e_bin=$top_builddir/tests/e2e
+e2e_uml_run=$top_srcdir/scripts/uml-run
+e2e_checks=0
+e2e_failures=0
+e2e_daemon_pid=
+e2e_daemon_pids=()
+e2e_node_timeout=10
+[[ ${CUSE_EC_VALGRIND:-0} == 1 ]] && e2e_node_timeout=60
+
+e2e_cuse_available() {
+	[[ -c /dev/cuse && -r /dev/cuse && -w /dev/cuse ]]
+}
+
+e2e_uml_available() {
+	command -v "${UML_KERNEL:-linux.uml}" >/dev/null 2>&1 &&
+		PATH=$PATH:/usr/sbin:/sbin command -v insmod >/dev/null 2>&1
+}
+
+e2e_skip_or_fail() {
+	if [[ -n ${CI:-} ]]; then
+		echo "FAIL (CI is set, so no skipping): $*" >&2
+		exit 1
+	fi
+	echo "SKIP: $*" >&2
+	exit 77
+}
+
+e2e_run_guest() {
+	local status
+
+	"$e2e_uml_run" --timeout "${UML_RUN_TIMEOUT:-300}" \
+		--share "$top_srcdir" --share "$top_builddir" "$@"
+	status=$?
+	case $status in
+	124|125)
+		echo "e2e: uml-run harness failure (status $status)" >&2
+		return 99
+		;;
+	esac
+	return $status
+}
+
+e2e_run_checks() {
+	local script=$1
+
+	shift
+	if e2e_cuse_available; then
+		bash "$script" "$@"
+		return
+	fi
+	if ! e2e_uml_available; then
+		e2e_skip_or_fail "no usable /dev/cuse and no user-mode-linux (install the Debian packages 'user-mode-linux' and 'kmod')"
+	fi
+	if [[ -n ${UML_OUT:-} ]]; then
+		e2e_run_guest --out "$UML_OUT" -- bash "$script" "$@"
+	else
+		e2e_run_guest -- bash "$script" "$@"
+	fi
+}
+
+e2e_wait_for_node() {
+	local path=$1 secs=${2:-10} i
+
+	for (( i = 0; i < secs * 20; i++ )); do
+		[[ -e $path ]] && return 0
+		sleep 0.05
+	done
+	[[ -e $path ]]
+}
+
+e2e_wait_for_gone() {
+	local path=$1 secs=${2:-10} i
+
+	for (( i = 0; i < secs * 20; i++ )); do
+		[[ -e $path ]] || return 0
+		sleep 0.05
+	done
+	[[ ! -e $path ]]
+}
+
+e2e_start_daemon() {
+	if [[ ${CUSE_EC_VALGRIND:-0} == 1 ]]; then
+		set -- valgrind -q --error-exitcode=97 --leak-check=full \
+			--errors-for-leak-kinds=definite "$@"
+	fi
+	"$@" &
+	e2e_daemon_pid=$!
+	e2e_daemon_pids+=("$e2e_daemon_pid")
+}
+
+e2e_stop_daemon() {
+	local sig=${1:-TERM} pid=${2:-$e2e_daemon_pid} i p left=()
+
+	[[ -n $pid ]] || return 0
+	[[ $pid == "$e2e_daemon_pid" ]] && e2e_daemon_pid=
+	for p in "${e2e_daemon_pids[@]}"; do
+		[[ $p == "$pid" ]] || left+=("$p")
+	done
+	e2e_daemon_pids=("${left[@]}")
+	kill "-$sig" "$pid" 2>/dev/null
+	for (( i = 0; i < 200; i++ )); do
+		kill -0 "$pid" 2>/dev/null || break
+		# A zombie still answers kill -0; it is done, wait reaps it.
+		[[ $(ps -o stat= -p "$pid" 2>/dev/null) == Z* ]] && break
+		sleep 0.05
+	done
+	if kill -0 "$pid" 2>/dev/null &&
+	   [[ $(ps -o stat= -p "$pid" 2>/dev/null) != Z* ]]; then
+		echo "e2e: daemon $pid ignored SIG$sig for 10 s, killing it" >&2
+		kill -KILL "$pid" 2>/dev/null
+	fi
+	wait "$pid"
+}
+
+e2e_report() {
+	local ok=$1 desc=$2
+
+	e2e_checks=$(( e2e_checks + 1 ))
+	if (( ok )); then
+		echo "ok $e2e_checks - $desc"
+	else
+		e2e_failures=$(( e2e_failures + 1 ))
+		echo "not ok $e2e_checks - $desc"
+	fi
+}
+
+e2e_check() {
+	local desc=$1
+
+	shift
+	if "$@"; then
+		e2e_report 1 "$desc"
+	else
+		e2e_report 0 "$desc (status $?)"
+	fi
+}
+
+e2e_check_status() {
+	local desc=$1 want=$2 got=$3
+
+	if [[ $want == "$got" ]]; then
+		e2e_report 1 "$desc"
+	else
+		e2e_report 0 "$desc (want status $want, got $got)"
+	fi
+}
+
+e2e_fatal() {
+	local pid
+
+	echo "e2e: fatal: $*" >&2
+	for pid in "${e2e_daemon_pids[@]}"; do
+		e2e_stop_daemon KILL "$pid" >/dev/null 2>&1
+	done
+	exit 1
+}
+
+e2e_done() {
+	echo "$(( e2e_checks - e2e_failures )) of $e2e_checks checks passed"
+	(( e2e_checks > 0 && e2e_failures == 0 ))
+	exit
+}
