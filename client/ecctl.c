@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ecctl.c - a small ectool-like CLI for /dev/cros_ec, built on the
+ * project's client library.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "client/ec_client.h"
+#include "client/ecctl_cli.h"
+
+int main(int argc, char **argv)
+{
+	struct ec_client_error error;
+	struct ecctl_opts opts;
+	struct ec_client *c;
+	char path[PATH_MAX];
+	char msg[160];
+	int ret;
+
+	if (ecctl_parse_args(argc, argv, &opts, msg, sizeof(msg))) {
+		fprintf(stderr, "ecctl: %s\n", msg);
+		return ECCTL_EXIT_USAGE;
+	}
+	if (opts.help) {
+		ecctl_usage(stdout, "ecctl");
+		return ECCTL_EXIT_OK;
+	}
+	if (opts.version) {
+		printf("ecctl (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+		return ECCTL_EXIT_OK;
+	}
+
+	/* A --device path without a '/' is relative, not a name under /dev. */
+	if (opts.device_is_path && !strchr(opts.device, '/')) {
+		if (snprintf(path, sizeof(path), "./%s", opts.device) >= (int)sizeof(path)) {
+			fprintf(stderr, "ecctl: device path too long\n");
+			return ECCTL_EXIT_USAGE;
+		}
+		opts.device = path;
+	}
+	ret = ec_client_open_diag(opts.device, 0, &error, &c);
+	if (ret) {
+		/* The step's message already names the system call and its errno text. */
+		fprintf(stderr, "ecctl: %s: %s [%s]\n", opts.device, error.message,
+			ec_errno_name(-ret));
+		return ECCTL_EXIT_DEVICE;
+	}
+	ret = ecctl_run(c, &opts, stdout, stderr);
+	ec_client_close(c);
+	if (fflush(stdout)) {
+		fprintf(stderr, "ecctl: writing output: %s\n", strerror(errno));
+		return ECCTL_EXIT_DEVICE;
+	}
+	return ret;
+}

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ecctl_cli.h - ecctl's argument parsing and command runner, kept out of
+ * main() so that tests can drive both against a fake device.
+ */
+#ifndef ECCTL_CLI_H
+#define ECCTL_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "client/ec_client.h"
+
+/* Exit statuses, as the man page documents them. */
+#define ECCTL_EXIT_OK		0
+#define ECCTL_EXIT_DEVICE	1	/* the device or the EC failed */
+#define ECCTL_EXIT_USAGE	2	/* bad option, command or argument */
+
+#define ECCTL_RAW_MAX 1024	/* request bytes `ecctl raw` accepts */
+
+enum ecctl_command {
+	ECCTL_CMD_NONE = 0,
+	ECCTL_CMD_HELLO,
+	ECCTL_CMD_VERSION,
+	ECCTL_CMD_CHIPINFO,
+	ECCTL_CMD_PROTOINFO,
+	ECCTL_CMD_CMDVERSIONS,
+	ECCTL_CMD_BATTERY,
+	ECCTL_CMD_TEMPS,
+	ECCTL_CMD_FANS,
+	ECCTL_CMD_CONSOLE,
+	ECCTL_CMD_EVENTS,
+	ECCTL_CMD_UPTIME,
+	ECCTL_CMD_PANICINFO,
+	ECCTL_CMD_USBPD_PORTS,
+	ECCTL_CMD_USBPD_POWER,
+	ECCTL_CMD_RAW,
+};
+
+/**
+ * struct ecctl_opts - a parsed command line.
+ * @device:      device name or path (default "cros_ec")
+ * @device_is_path: @device came from --device (a path even without a '/')
+ * @json:        print JSON instead of ectool-like text
+ * @help:        --help was given
+ * @version:     --version was given
+ * @command:     what to run
+ * @host_cmd:    cmdversions / raw: host command number
+ * @host_ver:    raw: command version
+ * @raw_req:     raw: request bytes
+ * @raw_len:     raw: number of request bytes
+ * @event_mask:  events: EVENTMASK value
+ * @event_count: events: how many to read
+ * @timeout_ms:  events: wait per event (negative = forever)
+ * @port:        usbpd power: port, or -1 for every port
+ */
+struct ecctl_opts {
+	const char *device;
+	bool device_is_path;
+	bool json;
+	bool help;
+	bool version;
+	enum ecctl_command command;
+	uint32_t host_cmd;
+	uint32_t host_ver;
+	uint8_t raw_req[ECCTL_RAW_MAX];
+	size_t raw_len;
+	uint32_t event_mask;
+	unsigned int event_count;
+	int timeout_ms;
+	int port;
+};
+
+/**
+ * ecctl_parse_u32() - parse a whole decimal or 0x-hex unsigned number.
+ * @s:   the text
+ * @out: the value
+ *
+ * Return: 0, or -EINVAL (empty, sign, junk) / -ERANGE (above 32 bits).
+ */
+int ecctl_parse_u32(const char *s, uint32_t *out);
+
+/**
+ * ecctl_parse_hex() - parse hex bytes ("0a0B ff", optional "0x", spaces,
+ * colons or commas between byte pairs).
+ * @s:   the text
+ * @buf: receives the bytes
+ * @max: room in @buf
+ * @len: bytes parsed
+ *
+ * Return: 0, -EINVAL (odd digit count or non-hex) or -E2BIG (more than @max).
+ */
+int ecctl_parse_hex(const char *s, uint8_t *buf, size_t max, size_t *len);
+
+/**
+ * ecctl_parse_args() - parse ecctl's command line.
+ * @argc:   argument count
+ * @argv:   arguments (argv[0] is the program)
+ * @opts:   filled in
+ * @err:    on failure, one line saying what is wrong
+ * @errlen: size of @err
+ *
+ * Return: 0, or -EINVAL for a bad option, command or argument.
+ */
+int ecctl_parse_args(int argc, char *const argv[], struct ecctl_opts *opts,
+		     char *err, size_t errlen);
+
+/**
+ * ecctl_usage() - print --help text.
+ * @out:  where
+ * @prog: program name
+ */
+void ecctl_usage(FILE *out, const char *prog);
+
+/**
+ * ecctl_run() - run the parsed command on an opened client.
+ * @c:    the client
+ * @opts: the command line
+ * @out:  normal output
+ * @err:  error messages
+ *
+ * Return: ECCTL_EXIT_OK or ECCTL_EXIT_DEVICE.
+ */
+int ecctl_run(struct ec_client *c, const struct ecctl_opts *opts, FILE *out, FILE *err);
+
+#endif /* ECCTL_CLI_H */

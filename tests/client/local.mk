@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Client library and ecctl tests: Check unit tests against an in-process
+# fake device (a canned EC, and the project's EC model), plus a script that
+# runs the real ecctl binary on bad input.
+
+client_test_cflags = $(AM_CFLAGS) $(CHECK_CFLAGS) -pthread
+
+check_PROGRAMS += tests/client/test_client tests/client/test_client_model
+tests_client_test_client_SOURCES = \
+	tests/client/test_client.c \
+	tests/client/fake_dev.c \
+	tests/client/fake_dev.h
+tests_client_test_client_CFLAGS = $(client_test_cflags)
+tests_client_test_client_LDADD = client/libecclient.la $(CHECK_LIBS) -lpthread
+
+tests_client_test_client_model_SOURCES = \
+	tests/client/test_client_model.c \
+	tests/client/fake_dev.c \
+	tests/client/fake_dev.h
+tests_client_test_client_model_CFLAGS = $(client_test_cflags)
+tests_client_test_client_model_LDADD = client/libecclient.la cuse_ec/libecmodel.la \
+	$(CHECK_LIBS) -lpthread -lm
+
+# ecctl-e2e.test boots user-mode-linux (or uses the host's /dev/cuse) and
+# drives the real daemon with the real ecctl; its guest half is sourced data.
+client_tests = tests/client/ecctl-usage.test tests/client/ecctl-e2e.test
+TESTS += tests/client/test_client tests/client/test_client_model $(client_tests)
+dist_noinst_SCRIPTS += $(client_tests)
+EXTRA_DIST += tests/client/ecctl-e2e-guest.sh

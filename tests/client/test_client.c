@@ -1,0 +1,1151 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_client.c - the client library and ecctl against the fake device:
+ * start-up (and each step's failure), the raw ioctls, typed helpers and
+ * their output, argument parsing, concurrency and unplug.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cros_ec/cros_ec_dev.h>
+#include <cros_ec/ec_commands.h>
+
+#include "client/ec_client.h"
+#include "client/ecctl_cli.h"
+#include "tests/client/fake_dev.h"
+
+/* Ends the argument lists of the variadic helpers below. */
+#define END ((const char *)NULL)
+
+/*
+ * Per-test fixture. Check runs each test in its own forked process, so a
+ * file-scope fixture is private to one test.
+ */
+static struct canned_ec *canned;
+static struct fake_dev dev;
+
+static void setup(void)
+{
+	canned = calloc(1, sizeof(*canned));
+	ck_assert_ptr_nonnull(canned);
+	canned_ec_init(canned);
+	fake_dev_init(&dev, &canned_backend, canned);
+}
+
+static void teardown(void)
+{
+	fake_dev_destroy(&dev);
+	free(canned);
+}
+
+static struct ec_client *attach_ok(unsigned int flags)
+{
+	struct ec_client_error err;
+	struct ec_client *c = NULL;
+	int ret;
+
+	ret = ec_client_attach(&fake_transport, &dev, flags, &err, &c);
+	ck_assert_msg(ret == 0, "attach failed: %d %s", ret, err.message);
+	return c;
+}
+
+static int attach_fail(struct ec_client_error *err)
+{
+	struct ec_client *c = NULL;
+	int ret = ec_client_attach(&fake_transport, &dev, 0, err, &c);
+
+	ck_assert_ptr_null(c);
+	return ret;
+}
+
+/* ---- start-up ---- */
+
+START_TEST(startup_ok)
+{
+	struct ec_client *c = attach_ok(0);
+
+	ck_assert_uint_eq(ec_client_max_request(c), 0x88 - 8);
+	ck_assert_uint_eq(ec_client_max_response(c), 0x108 - 8);
+	ck_assert(ec_client_has_direct_memmap(c));
+	ck_assert_str_eq(ec_client_version_text(c), "1.0.0\nro-1.2\nrw-1.3\nread-write\n");
+	ec_client_close(c);
+}
+END_TEST
+
+START_TEST(startup_raw_skips_everything)
+{
+	struct ec_client *c;
+
+	dev.version_override = "garbage";
+	dev.v1_ret = 0;
+	c = attach_ok(EC_CLIENT_RAW);
+	ck_assert_uint_eq(dev.ioctl_calls, 0);
+	ck_assert_uint_eq(ec_client_max_request(c), EC_CLIENT_DEFAULT_MAX_PAYLOAD);
+	ck_assert_str_eq(ec_client_version_text(c), "");
+	ec_client_close(c);
+}
+END_TEST
+
+static const char *const bad_texts[] = {
+	"1.0.1\nro\nrw\nread-write\n", "1.0.\n", "", "2.0.0\n", "1.0.00\n", " 1.0.0\n",
+	"1.0.0x\n",
+};
+
+START_TEST(startup_bad_version_text)
+{
+	struct ec_client_error err;
+
+	dev.version_override = bad_texts[_i];
+	ck_assert_int_eq(attach_fail(&err), -EPROTO);
+	ck_assert_int_eq(err.step, EC_STEP_VERSION_TEXT);
+	ck_assert_int_eq(err.err, -EPROTO);
+	ck_assert_ptr_nonnull(strstr(err.message, "step 1"));
+	ck_assert_ptr_nonnull(strstr(err.message, "expected \"1.0.0\""));
+}
+END_TEST
+
+START_TEST(startup_text_without_newline_ok)
+{
+	struct ec_client *c;
+
+	dev.version_override = "1.0.0";
+	c = attach_ok(0);
+	ec_client_close(c);
+}
+END_TEST
+
+START_TEST(startup_read_error)
+{
+	struct ec_client_error err;
+
+	fake_dev_set_gone(&dev, ENODEV);
+	ck_assert_int_eq(attach_fail(&err), -ENODEV);
+	ck_assert_int_eq(err.step, EC_STEP_VERSION_TEXT);
+	ck_assert_ptr_nonnull(strstr(err.message, "reading the version text failed"));
+}
+END_TEST
+
+START_TEST(startup_v1_accepted)
+{
+	struct ec_client_error err;
+
+	dev.v1_ret = 0;
+	ck_assert_int_eq(attach_fail(&err), -EPROTO);
+	ck_assert_int_eq(err.step, EC_STEP_V1_PROBE);
+	ck_assert_ptr_nonnull(strstr(err.message, "succeeded"));
+}
+END_TEST
+
+START_TEST(startup_v1_other_errno)
+{
+	struct ec_client_error err;
+
+	dev.v1_ret = -EIO;
+	ck_assert_int_eq(attach_fail(&err), -EIO);
+	ck_assert_int_eq(err.step, EC_STEP_V1_PROBE);
+	ck_assert_ptr_nonnull(strstr(err.message, "expected ENOTTY"));
+}
+END_TEST
+
+START_TEST(startup_no_ec_id)
+{
+	struct ec_client_error err;
+
+	canned->memmap[EC_MEMMAP_ID + 1] = 'X';
+	ck_assert_int_eq(attach_fail(&err), -EPROTO);
+	ck_assert_int_eq(err.step, EC_STEP_MEMMAP_ID);
+	ck_assert_ptr_nonnull(strstr(err.message, "expected \"EC\""));
+}
+END_TEST
+
+START_TEST(startup_readmem_enotty_falls_back)
+{
+	struct ec_client *c;
+	uint8_t buf[4];
+
+	dev.readmem_err = -ENOTTY;
+	c = attach_ok(0);
+	ck_assert(!ec_client_has_direct_memmap(c));
+	/* Later reads go through READ_MEMMAP and see the same bytes. */
+	ck_assert_int_eq(ec_client_readmem(c, EC_MEMMAP_BATT_VOLT, 4, buf), 4);
+	ck_assert_int_eq(buf[0] | buf[1] << 8, 12100);
+	ec_client_close(c);
+}
+END_TEST
+
+START_TEST(startup_readmem_enotty_no_fallback)
+{
+	struct ec_client_error err;
+
+	dev.readmem_err = -ENOTTY;
+	canned->ver_mask[EC_CMD_READ_MEMMAP] = 0;
+	ck_assert_int_eq(attach_fail(&err), -EOPNOTSUPP);
+	ck_assert_int_eq(err.step, EC_STEP_MEMMAP_ID);
+	ck_assert_ptr_nonnull(strstr(err.message, "READ_MEMMAP"));
+}
+END_TEST
+
+START_TEST(startup_readmem_other_error)
+{
+	struct ec_client_error err;
+
+	dev.readmem_err = -EFAULT;
+	ck_assert_int_eq(attach_fail(&err), -EFAULT);
+	ck_assert_int_eq(err.step, EC_STEP_MEMMAP_ID);
+}
+END_TEST
+
+static const size_t bad_protoinfo_len[] = { 0, 8, 11 };
+
+START_TEST(startup_protoinfo_wrong_size)
+{
+	struct ec_client_error err;
+
+	canned->protoinfo_len = bad_protoinfo_len[_i];
+	ck_assert_int_eq(attach_fail(&err), -EPROTO);
+	ck_assert_int_eq(err.step, EC_STEP_PROTOCOL_INFO);
+	ck_assert_ptr_nonnull(strstr(err.message, "expected 12"));
+}
+END_TEST
+
+START_TEST(startup_protoinfo_ec_error)
+{
+	struct ec_client_error err;
+
+	canned->fail_command = EC_CMD_GET_PROTOCOL_INFO;
+	canned->fail_status = EC_RES_ACCESS_DENIED;
+	ck_assert_int_eq(attach_fail(&err), -EPROTO);
+	ck_assert_int_eq(err.step, EC_STEP_PROTOCOL_INFO);
+	ck_assert_ptr_nonnull(strstr(err.message, "ACCESS_DENIED"));
+}
+END_TEST
+
+START_TEST(startup_protoinfo_tiny_packets)
+{
+	struct ec_client_error err;
+
+	canned->max_req_pkt = 8;
+	canned->max_resp_pkt = 0x108;
+	/* Max request 0 makes every XCMD with a request EMSGSIZE; protoinfo has none. */
+	ck_assert_int_eq(attach_fail(&err), -EPROTO);
+	ck_assert_int_eq(err.step, EC_STEP_PROTOCOL_INFO);
+	ck_assert_ptr_nonnull(strstr(err.message, "not above 8"));
+}
+END_TEST
+
+START_TEST(attach_bad_args)
+{
+	struct ec_client_error err;
+	struct ec_transport_ops partial = { .read = fake_transport.read };
+	struct ec_client *c = NULL;
+
+	ck_assert_int_eq(ec_client_attach(NULL, &dev, 0, &err, &c), -EINVAL);
+	ck_assert_int_eq(err.step, EC_STEP_OPEN);
+	ck_assert_int_eq(ec_client_attach(&partial, &dev, 0, &err, &c), -EINVAL);
+	ck_assert_int_eq(ec_client_attach(&fake_transport, &dev, 0, NULL, NULL), -EINVAL);
+	ck_assert_ptr_null(c);
+	ec_client_close(NULL);
+}
+END_TEST
+
+/* ---- opening real files through the fd transport ---- */
+
+START_TEST(open_bad_names)
+{
+	struct ec_client_error err;
+	struct ec_client *c = NULL;
+	char longname[5000];
+
+	ck_assert_int_eq(ec_client_open_diag(NULL, 0, &err, &c), -EINVAL);
+	ck_assert_int_eq(ec_client_open_diag("", 0, &err, &c), -EINVAL);
+	ck_assert_int_eq(ec_client_open_diag("no_such_cros_ec_node", 0, &err, &c), -ENOENT);
+	ck_assert_int_eq(err.step, EC_STEP_OPEN);
+	ck_assert_ptr_nonnull(strstr(err.message, "/dev/no_such_cros_ec_node"));
+	memset(longname, 'a', sizeof(longname) - 1);
+	longname[0] = '/';
+	longname[sizeof(longname) - 1] = '\0';
+	ck_assert_int_eq(ec_client_open_diag(longname, 0, &err, &c), -ENAMETOOLONG);
+	ck_assert_ptr_null(c);
+}
+END_TEST
+
+START_TEST(open_dev_null_is_not_an_ec)
+{
+	struct ec_client_error err;
+	struct ec_client *c = NULL;
+
+	ck_assert_int_eq(ec_client_open_diag("null", 0, &err, &c), -EPROTO);
+	ck_assert_int_eq(err.step, EC_STEP_VERSION_TEXT);
+	ck_assert_int_eq(ec_client_open_diag("/dev/null", EC_CLIENT_NONBLOCK, &err, &c), -EPROTO);
+	ck_assert_int_eq(ec_client_open("/dev/null", 0, &c), -EPROTO);
+	ck_assert_int_eq(ec_client_open(NULL, 0, &c), -EINVAL);
+	ck_assert_int_eq(ec_client_open("null", 0, NULL), -EINVAL);
+	ck_assert_ptr_null(c);
+}
+END_TEST
+
+START_TEST(open_regular_file)
+{
+	char path[] = "/tmp/ec_client_test_XXXXXX";
+	struct ec_client_error err;
+	struct ec_client *c = NULL;
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, "1.0.0\nro\nrw\nread-only\n", 22), 22);
+	close(fd);
+	/*
+	 * A plain file passes steps 1 and 2 (ioctl -> ENOTTY) but READMEM and
+	 * its READ_MEMMAP fallback both fail ENOTTY in step 3.
+	 */
+	ck_assert_int_eq(ec_client_open_diag(path, 0, &err, &c), -ENOTTY);
+	ck_assert_int_eq(err.step, EC_STEP_MEMMAP_ID);
+	/* Raw open skips start-up and lets ioctls fail one by one. */
+	ck_assert_int_eq(ec_client_open_diag(path, EC_CLIENT_RAW, &err, &c), 0);
+	ck_assert_int_ge(ec_client_fd(c), 0);
+	/* A regular file always polls readable. */
+	ck_assert_int_ne(ec_client_poll(c, 0) & POLLIN, 0);
+	ck_assert_int_eq(ec_client_xcmd(c, EC_CMD_HELLO, 0, NULL, 0, NULL, 0, NULL), -ENOTTY);
+	ck_assert_int_eq(ec_client_set_event_mask(c, 1), -ENOTTY);
+	ec_client_close(c);
+	unlink(path);
+}
+END_TEST
+
+/* ---- raw ioctls ---- */
+
+START_TEST(xcmd_basic_and_errors)
+{
+	struct ec_client *c = attach_ok(0);
+	struct ec_params_hello req = { .in_data = 5 };
+	struct ec_response_hello resp;
+	uint8_t big[70000];
+	uint32_t result = 99;
+	unsigned int before;
+
+	ck_assert_int_eq(ec_client_xcmd(c, EC_CMD_HELLO, 0, &req, sizeof(req), &resp,
+					sizeof(resp), &result), 4);
+	ck_assert_uint_eq(result, EC_RES_SUCCESS);
+	ck_assert_uint_eq(resp.out_data, 5 + EC_HELLO_MAGIC);
+
+	/* EC-level errors: a return >= 0 with the status set. */
+	ck_assert_int_eq(ec_client_xcmd(c, 0x3333, 0, NULL, 0, NULL, 0, &result), 0);
+	ck_assert_uint_eq(result, EC_RES_INVALID_COMMAND);
+	ck_assert_int_eq(ec_client_xcmd(c, EC_CMD_HELLO, 3, &req, sizeof(req), &resp,
+					sizeof(resp), &result), 0);
+	ck_assert_uint_eq(result, EC_RES_INVALID_VERSION);
+	ck_assert_int_eq(ec_client_xcmd(c, 0x3333, 0, NULL, 0, NULL, 0, NULL), -EREMOTEIO);
+
+	/* Refused locally, without a round trip. */
+	before = dev.ioctl_calls;
+	memset(big, 0, sizeof(big));
+	ck_assert_int_eq(ec_client_xcmd(c, EC_CMD_HELLO, 0, big, ec_client_max_request(c) + 1,
+					NULL, 0, &result), -EMSGSIZE);
+	ck_assert_int_eq(ec_client_xcmd(c, EC_CMD_HELLO, 0, big, sizeof(big), NULL, 0,
+					&result), -EINVAL);
+	ck_assert_int_eq(ec_client_xcmd(c, EC_CMD_HELLO, 0, NULL, 0, big, sizeof(big),
+					&result), -EINVAL);
+	ck_assert_int_eq(ec_client_xcmd(c, EC_CMD_HELLO, 0, NULL, 4, NULL, 0, &result), -EINVAL);
+	ck_assert_int_eq(ec_client_xcmd(c, EC_CMD_HELLO, 0, NULL, 0, NULL, 4, &result), -EINVAL);
+	ck_assert_int_eq(ec_client_xcmd(NULL, EC_CMD_HELLO, 0, NULL, 0, NULL, 0, &result),
+			 -EINVAL);
+	ck_assert_uint_eq(dev.ioctl_calls, before);
+
+	/* Big insize takes the heap path; the device clamps it. */
+	ck_assert_int_eq(ec_client_xcmd(c, EC_CMD_GET_VERSION, 1, NULL, 0, big, 60000, &result),
+			 (int)sizeof(struct ec_response_get_version_v1));
+	ck_assert_str_eq((char *)big, "ro-1.2");
+	ec_client_close(c);
+}
+END_TEST
+
+START_TEST(readmem_ranges)
+{
+	struct ec_client *c = attach_ok(0);
+	unsigned int before;
+	uint8_t buf[256];
+	int pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		ck_assert_int_eq(ec_client_readmem(c, 256, 1, buf), -EINVAL);
+		ck_assert_int_eq(ec_client_readmem(c, 0, 256, buf), -EINVAL);
+		ck_assert_int_eq(ec_client_readmem(c, 200, 100, buf), -EINVAL);
+		ck_assert_int_eq(ec_client_readmem(c, 0xffffffffu, 2, buf), -EINVAL);
+		ck_assert_int_eq(ec_client_readmem(c, 0, 1, NULL), -EINVAL);
+		ck_assert_int_eq(ec_client_readmem(c, 255, 1, buf), 1);
+		/* A string: the count includes the NUL, and nothing past it is written. */
+		memset(buf, 0x5a, sizeof(buf));
+		ck_assert_int_eq(ec_client_readmem(c, EC_MEMMAP_BATT_MFGR, 0, buf), 5);
+		ck_assert_str_eq((char *)buf, "ACME");
+		ck_assert_uint_eq(buf[5], 0x5a);
+		ec_client_close(c);
+		/* Second pass: the same through READ_MEMMAP, on a fresh open file. */
+		fake_dev_destroy(&dev);
+		fake_dev_init(&dev, &canned_backend, canned);
+		c = attach_ok(EC_CLIENT_NO_MEMMAP);
+		ck_assert(!ec_client_has_direct_memmap(c));
+	}
+	/* A small EC: a 255-byte read arrives in pieces, all of it. */
+	ck_assert_int_eq(ec_client_readmem(c, 1, 255, buf), 255);
+	ck_assert_mem_eq(buf, canned->memmap + 1, 255);
+	ec_client_close(c);
+	canned->max_resp_pkt = 8 + 40;
+	fake_dev_destroy(&dev);
+	fake_dev_init(&dev, &canned_backend, canned);
+	c = attach_ok(EC_CLIENT_NO_MEMMAP);
+	ck_assert_uint_eq(ec_client_max_response(c), 40);
+	before = dev.ioctl_calls;
+	ck_assert_int_eq(ec_client_readmem(c, 1, 255, buf), 255);
+	ck_assert_mem_eq(buf, canned->memmap + 1, 255);
+	ck_assert_uint_eq(dev.ioctl_calls - before, 7);
+	/* A string stops at the piece holding its NUL. */
+	before = dev.ioctl_calls;
+	ck_assert_int_eq(ec_client_readmem(c, EC_MEMMAP_BATT_MFGR, 0, buf), 5);
+	ck_assert_str_eq((char *)buf, "ACME");
+	ck_assert_uint_eq(dev.ioctl_calls - before, 1);
+	/* A string with no NUL before the end of what the EC returns. */
+	memset(canned->memmap + 0xf0, 'x', 16);
+	ck_assert_int_eq(ec_client_readmem(c, 0xf0, 0, buf), -EPROTO);
+	ec_client_close(c);
+}
+END_TEST
+
+START_TEST(events_read_timeout_and_unplug)
+{
+	struct ec_client *c = attach_ok(0);
+	const uint8_t payload[4] = { 1, 2, 3, 4 };
+	uint8_t ev[32];
+
+	ck_assert_int_eq(ec_client_set_event_mask(c, 1u << EC_MKBP_EVENT_BUTTON), 0);
+	ck_assert_uint_eq(dev.event_mask, 1u << EC_MKBP_EVENT_BUTTON);
+	fake_dev_push_event(&dev, EC_MKBP_EVENT_BUTTON, payload, sizeof(payload));
+	ck_assert_int_eq(ec_client_read_event(c, ev, sizeof(ev), 1000), 5);
+	ck_assert_uint_eq(ev[0], EC_MKBP_EVENT_BUTTON);
+	ck_assert_mem_eq(ev + 1, payload, 4);
+	/* Truncated to the caller's length. */
+	fake_dev_push_event(&dev, EC_MKBP_EVENT_BUTTON, payload, sizeof(payload));
+	ck_assert_int_eq(ec_client_read_event(c, ev, 2, 1000), 2);
+	ck_assert_int_eq(ec_client_read_event(c, ev, sizeof(ev), 30), -ETIMEDOUT);
+	ck_assert_int_eq(ec_client_read_event(c, ev, sizeof(ev), 0), -ETIMEDOUT);
+	ck_assert_int_eq(ec_client_read_event(c, NULL, 1, 0), -EINVAL);
+	ck_assert_int_eq(ec_client_read_event(c, ev, 0, 0), -EINVAL);
+	ck_assert_int_eq(ec_client_poll(c, 0), 0);
+	ck_assert_int_eq(ec_client_poll(c, 10), 0);
+	fake_dev_push_event(&dev, EC_MKBP_EVENT_BUTTON, payload, 1);
+	ck_assert_int_eq(ec_client_poll(c, -1), POLLIN | POLLRDNORM);
+	ck_assert_int_eq(ec_client_read_event(c, ev, sizeof(ev), 0), 2);
+	ck_assert_int_eq(ec_client_poll(NULL, 0), -EINVAL);
+	ck_assert_int_eq(ec_client_fd(c), -1);
+	fake_dev_set_gone(&dev, ENODEV);
+	ck_assert_int_eq(ec_client_poll(c, 0), POLLERR | POLLHUP);
+	ck_assert_int_eq(ec_client_read_event(c, ev, sizeof(ev), 1000), -ENODEV);
+	ck_assert_int_eq(ec_client_set_event_mask(c, 1), -ENODEV);
+	ec_client_close(c);
+}
+END_TEST
+
+struct reader_arg {
+	struct ec_client *c;
+	int ret;
+};
+
+static void *blocked_reader(void *p)
+{
+	struct reader_arg *arg = p;
+	uint8_t ev[32];
+
+	arg->ret = ec_client_read_event(arg->c, ev, sizeof(ev), -1);
+	return NULL;
+}
+
+START_TEST(events_blocked_reader_woken_by_unplug)
+{
+	struct reader_arg arg = { .c = attach_ok(0) };
+	pthread_t t;
+
+	ck_assert_int_eq(ec_client_set_event_mask(arg.c, 0xff), 0);
+	ck_assert_int_eq(pthread_create(&t, NULL, blocked_reader, &arg), 0);
+	usleep(50 * 1000);
+	fake_dev_set_gone(&dev, ENODEV);
+	ck_assert_int_eq(pthread_join(t, NULL), 0);
+	ck_assert_int_eq(arg.ret, -ENODEV);
+	ec_client_close(arg.c);
+}
+END_TEST
+
+/* ---- names ---- */
+
+START_TEST(result_names)
+{
+	static const char *const expect[] = {
+		"SUCCESS", "INVALID_COMMAND", "ERROR", "INVALID_PARAM", "ACCESS_DENIED",
+		"INVALID_RESPONSE", "INVALID_VERSION", "INVALID_CHECKSUM", "IN_PROGRESS",
+		"UNAVAILABLE", "TIMEOUT", "OVERFLOW", "INVALID_HEADER", "REQUEST_TRUNCATED",
+		"RESPONSE_TOO_BIG", "BUS_ERROR", "BUSY",
+	};
+	char buf[96];
+	uint32_t r;
+
+	for (r = 0; r < 17; r++)
+		ck_assert_str_eq(ec_result_name(r), expect[r]);
+	ck_assert_str_eq(ec_result_name(17), "UNKNOWN");
+	ck_assert_str_eq(ec_result_name(0xffffffffu), "UNKNOWN");
+	ck_assert_int_eq(ec_result_to_errno(EC_RES_SUCCESS), 0);
+	ck_assert_int_eq(ec_result_to_errno(EC_RES_INVALID_COMMAND), -EOPNOTSUPP);
+	ck_assert_int_eq(ec_result_to_errno(EC_RES_BUSY), -EBUSY);
+	ck_assert_int_eq(ec_result_to_errno(12345), -EIO);
+
+	ck_assert(ec_client_err_is_ec(EC_CLIENT_EC_ERR(EC_RES_BUSY), &r));
+	ck_assert_uint_eq(r, EC_RES_BUSY);
+	ck_assert(!ec_client_err_is_ec(-ENODEV, &r));
+	ck_assert(!ec_client_err_is_ec(-4095, NULL));
+	ck_assert_str_eq(ec_client_strerror(EC_CLIENT_EC_ERR(3), buf, sizeof(buf)),
+			 "EC error INVALID_PARAM (3)");
+	ck_assert_ptr_nonnull(strstr(ec_client_strerror(-ENODEV, buf, sizeof(buf)), "ENODEV"));
+	ck_assert_str_eq(ec_client_strerror(0, buf, sizeof(buf)), "success");
+	ck_assert_str_eq(ec_errno_name(ENOTTY), "ENOTTY");
+	ck_assert_str_eq(ec_errno_name(99999), "E?");
+	ck_assert_str_eq(ec_client_step_name(EC_STEP_PROTOCOL_INFO), "protocol info");
+	ck_assert_str_eq(ec_client_step_name((enum ec_client_step)77), "unknown");
+	ck_assert_str_eq(ec_client_image_name(EC_IMAGE_RO), "read-only");
+	ck_assert_str_eq(ec_client_image_name(9), "invalid");
+	ck_assert_ptr_null(ec_client_temp_status_name(100));
+	ck_assert_str_eq(ec_client_temp_status_name(EC_TEMP_SENSOR_NOT_CALIBRATED), "not calibrated");
+}
+END_TEST
+
+/* ---- argument parsing ---- */
+
+START_TEST(parse_numbers)
+{
+	static const char *const bad_u32[] = {
+		"", "-1", "+1", " 1", "12x", "0x", "4294967296", "99999999999999999999", "1 ",
+	};
+	uint8_t buf[4];
+	uint32_t v;
+	size_t len, i;
+
+	ck_assert_int_eq(ecctl_parse_u32("0", &v), 0);
+	ck_assert_uint_eq(v, 0);
+	ck_assert_int_eq(ecctl_parse_u32("0x1F", &v), 0);
+	ck_assert_uint_eq(v, 0x1f);
+	ck_assert_int_eq(ecctl_parse_u32("4294967295", &v), 0);
+	ck_assert_uint_eq(v, 0xffffffffu);
+	for (i = 0; i < sizeof(bad_u32) / sizeof(bad_u32[0]); i++)
+		ck_assert_msg(ecctl_parse_u32(bad_u32[i], &v) < 0, "accepted '%s'", bad_u32[i]);
+	ck_assert_int_eq(ecctl_parse_u32("4294967296", &v), -ERANGE);
+	ck_assert_int_eq(ecctl_parse_u32(NULL, &v), -EINVAL);
+
+	ck_assert_int_eq(ecctl_parse_hex("0a0B", buf, sizeof(buf), &len), 0);
+	ck_assert_uint_eq(len, 2);
+	ck_assert_uint_eq(buf[1], 0x0b);
+	ck_assert_int_eq(ecctl_parse_hex("0x01 02:03,04", buf, sizeof(buf), &len), 0);
+	ck_assert_uint_eq(len, 4);
+	ck_assert_uint_eq(buf[3], 4);
+	ck_assert_int_eq(ecctl_parse_hex("", buf, sizeof(buf), &len), 0);
+	ck_assert_uint_eq(len, 0);
+	ck_assert_int_eq(ecctl_parse_hex("abc", buf, sizeof(buf), &len), -EINVAL);
+	ck_assert_int_eq(ecctl_parse_hex("zz", buf, sizeof(buf), &len), -EINVAL);
+	ck_assert_int_eq(ecctl_parse_hex("0g", buf, sizeof(buf), &len), -EINVAL);
+	ck_assert_int_eq(ecctl_parse_hex("0 1", buf, sizeof(buf), &len), -EINVAL);
+	ck_assert_int_eq(ecctl_parse_hex("0102030405", buf, sizeof(buf), &len), -E2BIG);
+	ck_assert_int_eq(ecctl_parse_hex(NULL, buf, sizeof(buf), &len), -EINVAL);
+}
+END_TEST
+
+static int parse(struct ecctl_opts *o, char *err, const char *a0, ...)
+{
+	char *argv[16];
+	va_list ap;
+	int argc = 0;
+	const char *a;
+
+	argv[argc++] = (char *)"ecctl";
+	va_start(ap, a0);
+	for (a = a0; a; a = va_arg(ap, const char *))
+		argv[argc++] = (char *)a;
+	va_end(ap);
+	argv[argc] = NULL;
+	err[0] = '\0';
+	return ecctl_parse_args(argc, argv, o, err, 160);
+}
+
+#define PARSE_OK(...) ck_assert_msg(parse(&o, err, __VA_ARGS__, END) == 0, "%s", err)
+#define PARSE_BAD(substr, ...) do {						\
+	ck_assert_int_eq(parse(&o, err, __VA_ARGS__, END), -EINVAL);		\
+	ck_assert_msg(strstr(err, substr), "message '%s' lacks '%s'", err, substr); \
+} while (0)
+
+START_TEST(parse_args_good)
+{
+	struct ecctl_opts o;
+	char err[160];
+
+	PARSE_OK("hello");
+	ck_assert_int_eq(o.command, ECCTL_CMD_HELLO);
+	ck_assert_str_eq(o.device, "cros_ec");
+	ck_assert(!o.json);
+	PARSE_OK("--name", "cros_pd", "--json", "version");
+	ck_assert_str_eq(o.device, "cros_pd");
+	ck_assert(o.json);
+	PARSE_OK("--device=/tmp/x", "-j", "temps");
+	ck_assert_str_eq(o.device, "/tmp/x");
+	PARSE_OK("-n", "cros_fp", "-d", "/dev/y", "fans");
+	ck_assert_str_eq(o.device, "/dev/y");
+	ck_assert(o.device_is_path);
+	PARSE_OK("-d", "/dev/y", "-n", "cros_fp", "fans");
+	ck_assert_str_eq(o.device, "cros_fp");
+	ck_assert(!o.device_is_path);
+	PARSE_OK("cmdversions", "0x601");
+	ck_assert_uint_eq(o.host_cmd, 0x601);
+	PARSE_OK("events");
+	ck_assert_uint_eq(o.event_count, 1);
+	ck_assert_int_eq(o.timeout_ms, 10000);
+	PARSE_OK("events", "0x18", "3", "-1");
+	ck_assert_uint_eq(o.event_mask, 0x18);
+	ck_assert_uint_eq(o.event_count, 3);
+	ck_assert_int_eq(o.timeout_ms, -1);
+	PARSE_OK("usbpd", "ports");
+	ck_assert_int_eq(o.command, ECCTL_CMD_USBPD_PORTS);
+	PARSE_OK("usbpd", "power");
+	ck_assert_int_eq(o.command, ECCTL_CMD_USBPD_POWER);
+	ck_assert_int_eq(o.port, -1);
+	PARSE_OK("usbpd", "power", "1");
+	ck_assert_int_eq(o.port, 1);
+	PARSE_OK("raw", "0x01", "0", "d0c0b0a0");
+	ck_assert_uint_eq(o.raw_len, 4);
+	ck_assert_uint_eq(o.raw_req[0], 0xd0);
+	PARSE_OK("raw", "2", "1");
+	ck_assert_uint_eq(o.raw_len, 0);
+	PARSE_OK("--", "hello");
+	PARSE_OK("--help");
+	ck_assert(o.help);
+	PARSE_OK("-V", "whatever");
+	ck_assert(o.version);
+}
+END_TEST
+
+START_TEST(parse_args_bad)
+{
+	char hex[2 * ECCTL_RAW_MAX + 3];
+	struct ecctl_opts o;
+	char err[160];
+
+	ck_assert_int_eq(ecctl_parse_args(1, (char *[]){ (char *)"ecctl", NULL }, &o, err,
+					  sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "no command"));
+	PARSE_BAD("unknown option '--bogus'", "--bogus", "hello");
+	PARSE_BAD("unknown option '-x'", "-x", "hello");
+	PARSE_BAD("needs a value", "--name");
+	PARSE_BAD("needs a value", "--device");
+	PARSE_BAD("non-empty", "--name=", "hello");
+	PARSE_BAD("must not contain '/'", "--name", "a/b", "hello");
+	PARSE_BAD("no command", "--json");
+	PARSE_BAD("unknown command 'frobnicate'", "frobnicate");
+	PARSE_BAD("wrong number of arguments", "hello", "extra");
+	PARSE_BAD("wrong number of arguments", "cmdversions");
+	PARSE_BAD("bad command number", "cmdversions", "0x10000");
+	PARSE_BAD("bad command number", "cmdversions", "abc");
+	PARSE_BAD("bad mask", "events", "zz");
+	PARSE_BAD("mask must not be 0", "events", "0");
+	PARSE_BAD("bad count", "events", "1", "0");
+	PARSE_BAD("bad count", "events", "1", "1000000");
+	PARSE_BAD("bad timeout", "events", "1", "1", "-2");
+	PARSE_BAD("bad timeout", "events", "1", "1", "soon");
+	PARSE_BAD("wrong number of arguments", "events", "1", "1", "1", "1");
+	PARSE_BAD("wrong number of arguments", "usbpd");
+	PARSE_BAD("unknown sub-command 'foo'", "usbpd", "foo");
+	PARSE_BAD("takes no argument", "usbpd", "ports", "1");
+	PARSE_BAD("bad port", "usbpd", "power", "300");
+	PARSE_BAD("bad port", "usbpd", "power", "-1");
+	PARSE_BAD("wrong number of arguments", "raw", "1");
+	PARSE_BAD("bad command number", "raw", "x", "0");
+	PARSE_BAD("bad version", "raw", "1", "32");
+	PARSE_BAD("bad hex bytes", "raw", "1", "0", "abc");
+	memset(hex, 'a', sizeof(hex) - 1);
+	hex[sizeof(hex) - 1] = '\0';
+	PARSE_BAD("more than 1024", "raw", "1", "0", hex);
+}
+END_TEST
+
+/* ---- typed helpers and ecctl output ---- */
+
+struct captured {
+	char *out, *err;
+	size_t out_len, err_len;
+	int status;
+};
+
+static void run_cli(struct ec_client *c, struct captured *cap, const char *a0, ...)
+{
+	char *argv[16], err[160];
+	struct ecctl_opts o;
+	FILE *out, *errf;
+	va_list ap;
+	int argc = 0;
+	const char *a;
+
+	argv[argc++] = (char *)"ecctl";
+	va_start(ap, a0);
+	for (a = a0; a; a = va_arg(ap, const char *))
+		argv[argc++] = (char *)a;
+	va_end(ap);
+	ck_assert_msg(ecctl_parse_args(argc, argv, &o, err, sizeof(err)) == 0, "%s", err);
+	out = open_memstream(&cap->out, &cap->out_len);
+	errf = open_memstream(&cap->err, &cap->err_len);
+	ck_assert(out && errf);
+	cap->status = ecctl_run(c, &o, out, errf);
+	fclose(out);
+	fclose(errf);
+}
+
+static void free_cap(struct captured *cap)
+{
+	free(cap->out);
+	free(cap->err);
+}
+
+#define EXPECT_OUT(cap, text) \
+	ck_assert_msg(strstr((cap).out, text), "output lacks '%s':\n%s", text, (cap).out)
+
+START_TEST(cli_outputs)
+{
+	struct ec_client *c = attach_ok(0);
+	struct captured cap;
+
+	run_cli(c, &cap, "hello", END);
+	ck_assert_int_eq(cap.status, ECCTL_EXIT_OK);
+	ck_assert_str_eq(cap.out, "EC says hello!\n");
+	free_cap(&cap);
+
+	run_cli(c, &cap, "version", END);
+	EXPECT_OUT(cap, "RO version:    ro-1.2\n");
+	EXPECT_OUT(cap, "RW version:    rw-1.3\n");
+	EXPECT_OUT(cap, "RO cros fwid:  fwid-ro\n");
+	EXPECT_OUT(cap, "Firmware copy: read-write\n");
+	EXPECT_OUT(cap, "Build info:    canned_v1.0 2026-12-03\n");
+	free_cap(&cap);
+
+	run_cli(c, &cap, "chipinfo", END);
+	EXPECT_OUT(cap, "  vendor:    acme\n");
+	EXPECT_OUT(cap, "  name:      nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn\n");
+	EXPECT_OUT(cap, "  revision:  B1\n");
+	free_cap(&cap);
+
+	run_cli(c, &cap, "protoinfo", END);
+	EXPECT_OUT(cap, "protocol versions: 3\n");
+	EXPECT_OUT(cap, "max request:   136 bytes\n");
+	EXPECT_OUT(cap, "max response:  264 bytes\n");
+	free_cap(&cap);
+
+	run_cli(c, &cap, "cmdversions", "2", END);
+	ck_assert_str_eq(cap.out, "Command 0x0002 supports version mask 0x00000003\n");
+	free_cap(&cap);
+	run_cli(c, &cap, "cmdversions", "0x600", END);
+	ck_assert_str_eq(cap.out, "Command 0x0600 supports version mask 0x00000003\n");
+	free_cap(&cap);
+	run_cli(c, &cap, "cmdversions", "0x555", END);
+	ck_assert_str_eq(cap.out, "Command 0x0555 supports version mask 0x00000000\n");
+	free_cap(&cap);
+
+	run_cli(c, &cap, "battery", END);
+	EXPECT_OUT(cap, "  OEM name:               ACME Power\n");
+	EXPECT_OUT(cap, "  Model number:           MODEL-123456\n");
+	EXPECT_OUT(cap, "  Design capacity:        5000 mAh\n");
+	EXPECT_OUT(cap, "  Cycle count             42\n");
+	EXPECT_OUT(cap, "  Present voltage         12100 mV\n");
+	EXPECT_OUT(cap, "  Desired voltage         13200 mV\n");
+	EXPECT_OUT(cap, "  Flags                   0x0b AC_PRESENT BATT_PRESENT CHARGING\n");
+	free_cap(&cap);
+
+	run_cli(c, &cap, "temps", END);
+	EXPECT_OUT(cap, "Sensor 0              300 K (= 27 C)\n");
+	EXPECT_OUT(cap, "Sensor 1              310 K (= 37 C)\n");
+	EXPECT_OUT(cap, "sensor 2 error\n");
+	EXPECT_OUT(cap, "Sensor 16             320 K (= 47 C)\n");
+	free_cap(&cap);
+
+	run_cli(c, &cap, "fans", END);
+	ck_assert_str_eq(cap.out, "Fan 0 RPM: 3000\n");
+	free_cap(&cap);
+
+	run_cli(c, &cap, "console", END);
+	ck_assert_str_eq(cap.out, canned->console);
+	free_cap(&cap);
+
+	run_cli(c, &cap, "uptime", END);
+	EXPECT_OUT(cap, "EC uptime: 123.456 seconds\n");
+	EXPECT_OUT(cap, "AP resets since EC boot: 2\n");
+	EXPECT_OUT(cap, "\t1.500: cause 7\n");
+	EXPECT_OUT(cap, "EC reset flags at last EC boot: 0x00000400\n");
+	free_cap(&cap);
+
+	run_cli(c, &cap, "panicinfo", END);
+	ck_assert_str_eq(cap.out, "No panic data.\n");
+	free_cap(&cap);
+	memset(canned->panic, 0xab, 18);
+	canned->panic_len = 18;
+	run_cli(c, &cap, "panicinfo", END);
+	EXPECT_OUT(cap, "Panic data (18 bytes):\nab ab");
+	EXPECT_OUT(cap, "ab\nab ab\n");
+	free_cap(&cap);
+
+	run_cli(c, &cap, "usbpd", "ports", END);
+	ck_assert_str_eq(cap.out, "Number of USB PD ports: 2\n");
+	free_cap(&cap);
+	run_cli(c, &cap, "usbpd", "power", END);
+	EXPECT_OUT(cap, "Port 0: SNK PD DRP 20000mV / 3000mA, max 20000mV / 3000mA / 60000mW\n");
+	EXPECT_OUT(cap, "Port 1: Disconnected\n");
+	free_cap(&cap);
+
+	run_cli(c, &cap, "raw", "1", "0", "01000000", END);
+	ck_assert_int_eq(cap.status, ECCTL_EXIT_OK);
+	EXPECT_OUT(cap, "Result: 0 (SUCCESS)\nResponse (4 bytes):\n05 03 02 01\n");
+	free_cap(&cap);
+	run_cli(c, &cap, "raw", "0x3333", "0", END);
+	ck_assert_int_eq(cap.status, ECCTL_EXIT_DEVICE);
+	EXPECT_OUT(cap, "Result: 1 (INVALID_COMMAND)");
+	free_cap(&cap);
+	ec_client_close(c);
+}
+END_TEST
+
+START_TEST(cli_json_outputs)
+{
+	struct ec_client *c = attach_ok(0);
+	struct captured cap;
+
+	run_cli(c, &cap, "--json", "hello", END);
+	ck_assert_str_eq(cap.out, "{\"hello\":true,\"out_data\":2712847316}\n");
+	free_cap(&cap);
+	run_cli(c, &cap, "--json", "fans", END);
+	ck_assert_str_eq(cap.out, "{\"fans\":[{\"id\":0,\"rpm\":3000}]}\n");
+	free_cap(&cap);
+	run_cli(c, &cap, "--json", "console", END);
+	EXPECT_OUT(cap, "{\"console\":\"[0.001 boot]\\n[0.200 power on]\\n[1.000 \\\"quoted\\\"");
+	free_cap(&cap);
+	run_cli(c, &cap, "--json", "temps", END);
+	EXPECT_OUT(cap, "{\"id\":2,\"name\":\"Sensor 2\",\"status\":\"error\"}");
+	EXPECT_OUT(cap, "{\"id\":16,\"name\":\"Sensor 16\",\"kelvin\":320,\"celsius\":47}");
+	free_cap(&cap);
+	run_cli(c, &cap, "--json", "battery", END);
+	EXPECT_OUT(cap, "\"present\":true,\"manufacturer\":\"ACME Power\"");
+	EXPECT_OUT(cap, "\"cycle_count\":42");
+	free_cap(&cap);
+	run_cli(c, &cap, "-j", "raw", "1", "0", "01000000", END);
+	ck_assert_str_eq(cap.out, "{\"result\":0,\"result_name\":\"SUCCESS\",\"data\":\"05030201\"}\n");
+	free_cap(&cap);
+	run_cli(c, &cap, "-j", "usbpd", "power", "0", END);
+	EXPECT_OUT(cap, "{\"ports\":[{\"port\":0,\"role\":\"SNK\",\"type\":\"PD\"");
+	free_cap(&cap);
+	ec_client_close(c);
+}
+END_TEST
+
+START_TEST(cli_variants)
+{
+	struct ec_client *c;
+	struct captured cap;
+
+	/* No PWM fan feature: clients see no fans. */
+	canned->features0 = 0;
+	/* GET_VERSION v0 only: no fwid lines. */
+	canned->ver_mask[EC_CMD_GET_VERSION] = EC_VER_MASK(0);
+	/* No battery commands: memory-map strings, 8 bytes at most. */
+	canned->ver_mask[EC_CMD_BATTERY_GET_STATIC] = 0;
+	canned->ver_mask[EC_CMD_BATTERY_GET_DYNAMIC] = 0;
+	/* Thermal version 1: the second bank is not read. */
+	canned->memmap[EC_MEMMAP_THERMAL_VERSION] = 1;
+	/* No build info. */
+	canned->ver_mask[EC_CMD_GET_BUILD_INFO] = 0;
+	/* Fan stalled (second fan), then list end. */
+	canned->memmap[EC_MEMMAP_FAN + 2] = 0xfe;
+	canned->memmap[EC_MEMMAP_FAN + 3] = 0xff;
+	c = attach_ok(0);
+
+	run_cli(c, &cap, "fans", END);
+	ck_assert_str_eq(cap.out, "No fans\n");
+	free_cap(&cap);
+	canned->features0 = 1u << EC_FEATURE_PWM_FAN;
+	run_cli(c, &cap, "fans", END);
+	ck_assert_str_eq(cap.out, "Fan 0 RPM: 3000\nFan 1 stalled!\n");
+	free_cap(&cap);
+
+	run_cli(c, &cap, "version", END);
+	ck_assert_ptr_null(strstr(cap.out, "fwid"));
+	EXPECT_OUT(cap, "Build info:    \n");
+	free_cap(&cap);
+
+	run_cli(c, &cap, "battery", END);
+	EXPECT_OUT(cap, "  OEM name:               ACME\n");
+	EXPECT_OUT(cap, "  Model number:           BAT12345\n");
+	ck_assert_ptr_null(strstr(cap.out, "Desired"));
+	free_cap(&cap);
+
+	run_cli(c, &cap, "temps", END);
+	ck_assert_ptr_null(strstr(cap.out, "Sensor 16"));
+	free_cap(&cap);
+
+	canned->memmap[EC_MEMMAP_BATT_FLAG] = EC_BATT_FLAG_AC_PRESENT;
+	run_cli(c, &cap, "battery", END);
+	ck_assert_str_eq(cap.out, "Battery not present\n");
+	free_cap(&cap);
+
+	canned->pd_ports = 0;
+	run_cli(c, &cap, "usbpd", "power", END);
+	ck_assert_str_eq(cap.out, "No USB PD ports\n");
+	free_cap(&cap);
+	ec_client_close(c);
+}
+END_TEST
+
+START_TEST(cli_without_cmd_versions)
+{
+	struct ec_client *c = attach_ok(0);
+	struct captured cap;
+
+	/* An EC that refuses GET_CMD_VERSIONS: v0 and the memory map only. */
+	canned->fail_command = EC_CMD_GET_CMD_VERSIONS;
+	canned->fail_status = EC_RES_INVALID_COMMAND;
+	run_cli(c, &cap, "version", END);
+	ck_assert_int_eq(cap.status, ECCTL_EXIT_OK);
+	EXPECT_OUT(cap, "RO version:    ro-1.2\n");
+	ck_assert_ptr_null(strstr(cap.out, "fwid"));
+	free_cap(&cap);
+	run_cli(c, &cap, "battery", END);
+	ck_assert_int_eq(cap.status, ECCTL_EXIT_OK);
+	EXPECT_OUT(cap, "  OEM name:               ACME\n");
+	free_cap(&cap);
+	run_cli(c, &cap, "cmdversions", "1", END);
+	ck_assert_int_eq(cap.status, ECCTL_EXIT_DEVICE);
+	ck_assert_str_eq(cap.err, "ecctl: cmdversions: EC error INVALID_COMMAND (1)\n");
+	free_cap(&cap);
+	ec_client_close(c);
+}
+END_TEST
+
+START_TEST(cli_events)
+{
+	struct ec_client *c = attach_ok(0);
+	const uint8_t sw[] = { 0x01, 0, 0, 0 };
+	struct captured cap;
+
+	fake_dev_push_event(&dev, EC_MKBP_EVENT_SWITCH, sw, sizeof(sw));
+	fake_dev_push_event(&dev, EC_MKBP_EVENT_BUTTON, sw, 1);
+	run_cli(c, &cap, "events", "0x18", "2", "1000", END);
+	ck_assert_int_eq(cap.status, ECCTL_EXIT_OK);
+	ck_assert_str_eq(cap.out, "Event type 4 (4 bytes): 01 00 00 00\nEvent type 3 (1 bytes): 01\n");
+	free_cap(&cap);
+	run_cli(c, &cap, "events", "0x18", "1", "20", END);
+	ck_assert_int_eq(cap.status, ECCTL_EXIT_DEVICE);
+	ck_assert_ptr_nonnull(strstr(cap.err, "ETIMEDOUT"));
+	free_cap(&cap);
+	fake_dev_push_event(&dev, EC_MKBP_EVENT_BUTTON, sw, 1);
+	run_cli(c, &cap, "-j", "events", "0x18", "1", "1000", END);
+	ck_assert_str_eq(cap.out, "{\"events\":[{\"type\":3,\"data\":\"01\"}]}\n");
+	free_cap(&cap);
+	ec_client_close(c);
+}
+END_TEST
+
+START_TEST(cli_errors)
+{
+	static const char *const cmds[] = {
+		"hello", "version", "chipinfo", "protoinfo", "battery", "temps", "fans",
+		"console", "uptime", "panicinfo",
+	};
+	struct ec_client *c = attach_ok(0);
+	char hex[2 * 200 + 1];	/* 200 bytes: above the canned max request of 128 */
+	struct captured cap;
+	size_t i;
+
+	/* EC says no: exit 1 and the EC status named. */
+	canned->fail_command = EC_CMD_GET_CHIP_INFO;
+	canned->fail_status = EC_RES_ACCESS_DENIED;
+	run_cli(c, &cap, "chipinfo", END);
+	ck_assert_int_eq(cap.status, ECCTL_EXIT_DEVICE);
+	ck_assert_str_eq(cap.err, "ecctl: chipinfo: EC error ACCESS_DENIED (4)\n");
+	free_cap(&cap);
+	canned->fail_command = EC_CMD_CONSOLE_SNAPSHOT;
+	canned->fail_status = EC_RES_BUSY;
+	run_cli(c, &cap, "console", END);
+	ck_assert_str_eq(cap.err, "ecctl: console: EC error BUSY (16)\n");
+	free_cap(&cap);
+	canned->fail_command = EC_CMD_USB_PD_POWER_INFO;
+	canned->fail_status = EC_RES_INVALID_PARAM;
+	run_cli(c, &cap, "usbpd", "power", "7", END);
+	ck_assert_int_eq(cap.status, ECCTL_EXIT_DEVICE);
+	free_cap(&cap);
+	canned->fail_command = 0;
+
+	/* A request larger than the EC's max request never leaves the client. */
+	memset(hex, 'a', sizeof(hex) - 1);
+	hex[sizeof(hex) - 1] = '\0';
+	run_cli(c, &cap, "raw", "1", "0", hex, END);
+	ck_assert_int_eq(cap.status, ECCTL_EXIT_DEVICE);
+	ck_assert_ptr_nonnull(strstr(cap.err, "EMSGSIZE"));
+	free_cap(&cap);
+
+	/* The device is gone: every command fails with ENODEV, exit 1. */
+	fake_dev_set_gone(&dev, ENODEV);
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		run_cli(c, &cap, cmds[i], END);
+		ck_assert_int_eq(cap.status, ECCTL_EXIT_DEVICE);
+		ck_assert_msg(strstr(cap.err, "ENODEV"), "%s: '%s'", cmds[i], cap.err);
+		free_cap(&cap);
+	}
+	ec_client_close(c);
+}
+END_TEST
+
+START_TEST(hello_wrong_answer)
+{
+	struct ec_client *c = attach_ok(0);
+	struct captured cap;
+	uint32_t out;
+
+	canned->hello_add = 1;
+	ck_assert_int_eq(ec_client_hello(c, 1, &out), -EPROTO);
+	ck_assert_uint_eq(out, 2);
+	run_cli(c, &cap, "hello", END);
+	ck_assert_int_eq(cap.status, ECCTL_EXIT_DEVICE);
+	ck_assert_str_eq(cap.err, "ecctl: hello: expected 0xa1b2c3d4, got 0xa0b0c0d1\n");
+	free_cap(&cap);
+	/* A version the EC does not have comes back as that EC error. */
+	canned->ver_mask[EC_CMD_HELLO] = EC_VER_MASK(1);
+	ck_assert_int_eq(ec_client_hello(c, 1, &out), EC_CLIENT_EC_ERR(EC_RES_INVALID_VERSION));
+	ec_client_close(c);
+}
+END_TEST
+
+/* ---- concurrency ---- */
+
+struct hammer_arg {
+	struct ec_client *c;
+	unsigned int ok, enodev, other;
+};
+
+static void *hammer(void *p)
+{
+	struct hammer_arg *arg = p;
+	uint8_t buf[8];
+	int i, ret;
+
+	for (i = 0; i < 2000; i++) {
+		if (i & 1)
+			ret = ec_client_hello(arg->c, (uint32_t)i, NULL);
+		else
+			ret = ec_client_readmem(arg->c, EC_MEMMAP_ID, 2, buf);
+		if (ret > 0)
+			ret = ret == 2 && buf[0] == 'E' && buf[1] == 'C' ? 0 : -EIO;
+		if (!ret)
+			arg->ok++;
+		else if (ret == -ENODEV)
+			arg->enodev++;
+		else
+			arg->other++;
+	}
+	return NULL;
+}
+
+START_TEST(concurrent_calls_then_unplug)
+{
+	struct hammer_arg args[8];
+	pthread_t threads[8];
+	struct ec_client *c = attach_ok(0);
+	unsigned int i, ok = 0, enodev = 0;
+
+	for (i = 0; i < 8; i++) {
+		args[i] = (struct hammer_arg){ .c = c };
+		ck_assert_int_eq(pthread_create(&threads[i], NULL, hammer, &args[i]), 0);
+	}
+	usleep(2000);
+	fake_dev_set_gone(&dev, ENODEV);
+	for (i = 0; i < 8; i++) {
+		ck_assert_int_eq(pthread_join(threads[i], NULL), 0);
+		ck_assert_uint_eq(args[i].other, 0);
+		ok += args[i].ok;
+		enodev += args[i].enodev;
+	}
+	ck_assert_uint_eq(ok + enodev, 8 * 2000);
+	/* After the unplug nothing succeeds. */
+	ck_assert_int_eq(ec_client_hello(c, 1, NULL), -ENODEV);
+	ec_client_close(c);
+}
+END_TEST
+
+static Suite *client_suite(void)
+{
+	Suite *s = suite_create("client");
+	TCase *tc;
+
+	tc = tcase_create("startup");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, startup_ok);
+	tcase_add_test(tc, startup_raw_skips_everything);
+	tcase_add_loop_test(tc, startup_bad_version_text, 0,
+			    sizeof(bad_texts) / sizeof(bad_texts[0]));
+	tcase_add_test(tc, startup_text_without_newline_ok);
+	tcase_add_test(tc, startup_read_error);
+	tcase_add_test(tc, startup_v1_accepted);
+	tcase_add_test(tc, startup_v1_other_errno);
+	tcase_add_test(tc, startup_no_ec_id);
+	tcase_add_test(tc, startup_readmem_enotty_falls_back);
+	tcase_add_test(tc, startup_readmem_enotty_no_fallback);
+	tcase_add_test(tc, startup_readmem_other_error);
+	tcase_add_loop_test(tc, startup_protoinfo_wrong_size, 0,
+			    sizeof(bad_protoinfo_len) / sizeof(bad_protoinfo_len[0]));
+	tcase_add_test(tc, startup_protoinfo_ec_error);
+	tcase_add_test(tc, startup_protoinfo_tiny_packets);
+	tcase_add_test(tc, attach_bad_args);
+	tcase_add_test(tc, open_bad_names);
+	tcase_add_test(tc, open_dev_null_is_not_an_ec);
+	tcase_add_test(tc, open_regular_file);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("ioctls");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, xcmd_basic_and_errors);
+	tcase_add_test(tc, readmem_ranges);
+	tcase_add_test(tc, events_read_timeout_and_unplug);
+	tcase_add_test(tc, events_blocked_reader_woken_by_unplug);
+	tcase_add_test(tc, concurrent_calls_then_unplug);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("cli");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, result_names);
+	tcase_add_test(tc, parse_numbers);
+	tcase_add_test(tc, parse_args_good);
+	tcase_add_test(tc, parse_args_bad);
+	tcase_add_test(tc, cli_outputs);
+	tcase_add_test(tc, cli_json_outputs);
+	tcase_add_test(tc, cli_variants);
+	tcase_add_test(tc, cli_without_cmd_versions);
+	tcase_add_test(tc, cli_events);
+	tcase_add_test(tc, cli_errors);
+	tcase_add_test(tc, hello_wrong_answer);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(client_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
