@@ -136,10 +136,24 @@ e2e_wait_for_gone() {
 	[[ ! -e $path ]]
 }
 
+# e2e_valgrind_argv PROGRAM VALGRIND-ARGS...: sets the array e2e_vg to the
+# command that runs PROGRAM's real binary under valgrind. In the build tree a
+# program linked with the shared librevocable is a libtool wrapper script,
+# and valgrind must run what the wrapper runs, so libtool starts it.
+e2e_valgrind_argv() {
+	local prog=$1
+	shift
+	e2e_vg=(valgrind "$@")
+	if [[ -x ${top_builddir:-}/libtool ]] && grep -q "libtool wrapper" "$prog" 2>/dev/null; then
+		e2e_vg=("$top_builddir/libtool" --mode=execute "${e2e_vg[@]}")
+	fi
+}
+
 e2e_start_daemon() {
 	if [[ ${CUSE_EC_VALGRIND:-0} == 1 ]]; then
-		set -- valgrind -q --error-exitcode=97 --leak-check=full \
-			--errors-for-leak-kinds=definite "$@"
+		e2e_valgrind_argv "$1" -q --error-exitcode=97 --leak-check=full \
+			--errors-for-leak-kinds=definite
+		set -- "${e2e_vg[@]}" "$@"
 	fi
 	"$@" &
 	e2e_daemon_pid=$!

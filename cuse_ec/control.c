@@ -1,0 +1,663 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * control.c - the control socket (see control.h): a parser that is tested on
+ * its own, and a poll()-driven server thread that never blocks on the EC's
+ * readers (unplugs are asynchronous; "unplug wait" replies on completion).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "chardev.h"
+#include "control.h"
+
+#define CONTROL_MAX_CLIENTS 16
+/* How long stop waits for "unplug wait" completions still outstanding. */
+#define CONTROL_STOP_WAIT_MS 10000
+
+static const struct {
+	const char *name;
+	enum ec_stimulus stimulus;
+} control_stimuli[] = {
+	{ "lid-open", EC_STIM_LID_OPEN },
+	{ "lid-close", EC_STIM_LID_CLOSE },
+	{ "power-button", EC_STIM_POWER_BUTTON },
+	{ "ac-plug", EC_STIM_AC_PLUG },
+	{ "ac-unplug", EC_STIM_AC_UNPLUG },
+};
+
+static const char control_help[] =
+	"ok commands: unplug [wait], plug, status, stats, "
+	"inject lid-open|lid-close|power-button|ac-plug|ac-unplug, latency <ns>, help";
+
+/* Split off the next space-separated word; returns NULL at the end. */
+static char *control_next_word(char **cursor)
+{
+	char *s = *cursor, *word;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (!*s) {
+		*cursor = s;
+		return NULL;
+	}
+	word = s;
+	while (*s && *s != ' ' && *s != '\t')
+		s++;
+	if (*s)
+		*s++ = '\0';
+	*cursor = s;
+	return word;
+}
+
+/**
+ * control_parse() - parse one command line.
+ * @line:   the text
+ * @cmd:    the command
+ * @err:    reason on failure
+ * @errlen: room in @err
+ *
+ * Return: 0 or -EINVAL.
+ */
+int control_parse(const char *line, struct control_cmd *cmd, char *err, size_t errlen)
+{
+	char buf[CONTROL_LINE_MAX + 1], *cursor = buf, *verb, *arg, *extra, *end;
+	unsigned long long ns;
+	size_t len, i;
+
+	memset(cmd, 0, sizeof(*cmd));
+	len = strlen(line);
+	if (len > CONTROL_LINE_MAX) {
+		snprintf(err, errlen, "line too long (max %d bytes)", CONTROL_LINE_MAX);
+		return -EINVAL;
+	}
+	/* Tolerate the CR of clients that send CRLF. */
+	memcpy(buf, line, len + 1);
+	if (len && buf[len - 1] == '\r')
+		buf[--len] = '\0';
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)buf[i];
+
+		if (c < 0x20 && c != '\t') {
+			snprintf(err, errlen, "control character in command");
+			return -EINVAL;
+		}
+		if (c >= 0x7f) {
+			snprintf(err, errlen, "non-ASCII byte in command");
+			return -EINVAL;
+		}
+	}
+
+	verb = control_next_word(&cursor);
+	if (!verb) {
+		snprintf(err, errlen, "empty command (try 'help')");
+		return -EINVAL;
+	}
+	arg = control_next_word(&cursor);
+	extra = arg ? control_next_word(&cursor) : NULL;
+
+	if (!strcmp(verb, "unplug")) {
+		if (arg && strcmp(arg, "wait")) {
+			snprintf(err, errlen, "usage: unplug [wait]");
+			return -EINVAL;
+		}
+		cmd->verb = arg ? CONTROL_UNPLUG_WAIT : CONTROL_UNPLUG;
+	} else if (!strcmp(verb, "plug") || !strcmp(verb, "status") ||
+		   !strcmp(verb, "stats") || !strcmp(verb, "help")) {
+		if (arg) {
+			snprintf(err, errlen, "'%s' takes no argument", verb);
+			return -EINVAL;
+		}
+		cmd->verb = !strcmp(verb, "plug") ? CONTROL_PLUG :
+			    !strcmp(verb, "status") ? CONTROL_STATUS :
+			    !strcmp(verb, "stats") ? CONTROL_STATS : CONTROL_HELP;
+		return 0;
+	} else if (!strcmp(verb, "inject")) {
+		if (!arg) {
+			snprintf(err, errlen, "usage: inject lid-open|lid-close|power-button|"
+				 "ac-plug|ac-unplug");
+			return -EINVAL;
+		}
+		for (i = 0; i < sizeof(control_stimuli) / sizeof(control_stimuli[0]); i++) {
+			if (!strcmp(arg, control_stimuli[i].name))
+				break;
+		}
+		if (i == sizeof(control_stimuli) / sizeof(control_stimuli[0])) {
+			snprintf(err, errlen, "unknown event '%.40s'", arg);
+			return -EINVAL;
+		}
+		cmd->verb = CONTROL_INJECT;
+		cmd->stimulus = control_stimuli[i].stimulus;
+	} else if (!strcmp(verb, "latency")) {
+		if (!arg || arg[0] < '0' || arg[0] > '9') {
+			snprintf(err, errlen, "usage: latency <nanoseconds>");
+			return -EINVAL;
+		}
+		errno = 0;
+		ns = strtoull(arg, &end, 10);
+		/* Above 60 s a "latency" is a hang; refuse it. */
+		if (errno || *end || ns > 60000000000ULL) {
+			snprintf(err, errlen, "latency must be 0..60000000000 ns");
+			return -EINVAL;
+		}
+		cmd->verb = CONTROL_LATENCY;
+		cmd->latency_ns = ns;
+	} else {
+		snprintf(err, errlen, "unknown command '%.40s' (try 'help')", verb);
+		return -EINVAL;
+	}
+	if (extra) {
+		snprintf(err, errlen, "unexpected argument '%.40s'", extra);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int control_inject(struct ec *ec, void *arg)
+{
+	return ec_apply_stimulus(ec, *(const enum ec_stimulus *)arg);
+}
+
+/**
+ * control_execute() - run a command that replies at once.
+ * @ctx:   the daemon
+ * @cmd:   the command
+ * @reply: the reply line
+ * @len:   room in @reply
+ *
+ * Return: 0 or -errno.
+ */
+int control_execute(struct chardev_ctx *ctx, const struct control_cmd *cmd,
+		    char *reply, size_t len)
+{
+	struct chardev_stats st;
+	int ret = 0;
+
+	switch (cmd->verb) {
+	case CONTROL_UNPLUG:
+		ret = chardev_unplug_async(ctx, NULL, NULL);
+		if (ret == -ENODEV)
+			snprintf(reply, len, "error not plugged");
+		else if (ret)
+			snprintf(reply, len, "error unplug failed: %s", strerror(-ret));
+		else
+			snprintf(reply, len, "ok unplug started");
+		return ret;
+	case CONTROL_PLUG:
+		ret = chardev_plug(ctx);
+		if (ret == -EBUSY)
+			snprintf(reply, len, "error already plugged");
+		else if (ret)
+			snprintf(reply, len, "error plug failed: %s", strerror(-ret));
+		else
+			snprintf(reply, len, "ok plugged");
+		return ret;
+	case CONTROL_STATUS:
+		snprintf(reply, len, "ok %s lifecycle=%s open_files=%" PRIu64,
+			 chardev_is_plugged(ctx) ? "plugged" : "unplugged",
+			 lifecycle_mode_name(chardev_mode(ctx)), chardev_open_files(ctx));
+		return 0;
+	case CONTROL_STATS:
+		chardev_stats(ctx, &st);
+		snprintf(reply, len,
+			 "ok opens=%" PRIu64 " open_enodev=%" PRIu64 " releases=%" PRIu64
+			 " open_files=%" PRIu64 " ioctl_ok=%" PRIu64 " ioctl_ec_error=%" PRIu64
+			 " ioctl_enodev=%" PRIu64 " ioctl_enotty=%" PRIu64
+			 " ioctl_other_error=%" PRIu64 " reads=%" PRIu64 " read_enodev=%" PRIu64
+			 " events_delivered=%" PRIu64 " plugs=%" PRIu64 " unplugs=%" PRIu64
+			 " revocations=%" PRIu64 " zombie_accesses=%" PRIu64,
+			 st.opens, st.open_enodev, st.releases, st.open_files, st.ioctl_ok,
+			 st.ioctl_ec_error, st.ioctl_enodev, st.ioctl_enotty,
+			 st.ioctl_other_error, st.reads, st.read_enodev, st.events_delivered,
+			 st.plugs, st.unplugs, st.revocations_completed, st.zombie_accesses);
+		return 0;
+	case CONTROL_INJECT:
+		ret = chardev_with_ec(ctx, control_inject, (void *)&cmd->stimulus);
+		if (ret == -ENODEV)
+			snprintf(reply, len, "error not plugged");
+		else if (ret)
+			snprintf(reply, len, "error inject failed: %s", strerror(-ret));
+		else
+			snprintf(reply, len, "ok injected");
+		return ret;
+	case CONTROL_LATENCY:
+		ret = chardev_set_latency(ctx, cmd->latency_ns);
+		snprintf(reply, len, "ok latency %" PRIu64 " ns%s", cmd->latency_ns,
+			 ret == -ENODEV ? " (from the next plug)" : "");
+		return 0;
+	case CONTROL_HELP:
+		snprintf(reply, len, "%s", control_help);
+		return 0;
+	case CONTROL_UNPLUG_WAIT:
+		break;
+	}
+	snprintf(reply, len, "error command needs the server");
+	return -EINVAL;
+}
+
+/* ---- the server ---- */
+
+/**
+ * struct control_waiter - an "unplug wait" whose reply is still due.
+ * @next:   server list link
+ * @srv:    the server, to wake its loop
+ * @client: index of the waiting client, -1 once it disconnected
+ * @done:   set by the unplug completion (any thread)
+ */
+struct control_waiter {
+	struct control_waiter *next;
+	struct control_server *srv;
+	int client;
+	atomic_bool done;
+};
+
+/**
+ * struct control_client - one connection.
+ * @fd:       socket, -1 when the slot is free
+ * @len:      bytes in @buf
+ * @discard:  an overlong line is being skipped up to its newline
+ * @waiting:  an "unplug wait" reply is pending; later lines wait too
+ * @buf:      partial line
+ */
+struct control_client {
+	int fd;
+	size_t len;
+	bool discard;
+	bool waiting;
+	char buf[CONTROL_LINE_MAX + 2];
+};
+
+/**
+ * struct control_server - the control thread's state.
+ * @ctx:     the daemon
+ * @path:    socket path (unlinked at stop)
+ * @listen_fd: listening socket
+ * @wake:    self-pipe: [0] polled by the thread, [1] written to stop it or to
+ *           report an unplug completion
+ * @stop:    set to end the thread
+ * @thread:  the control thread
+ * @waiters: outstanding "unplug wait"s (touched by the thread only, except
+ *           their @done flags)
+ * @clients: connections
+ */
+struct control_server {
+	struct chardev_ctx *ctx;
+	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	int listen_fd;
+	int wake[2];
+	atomic_bool stop;
+	pthread_t thread;
+	struct control_waiter *waiters;
+	struct control_client clients[CONTROL_MAX_CLIENTS];
+};
+
+static void control_send(struct control_client *cl, const char *reply)
+{
+	char line[512];
+	size_t len, off = 0;
+	ssize_t n;
+
+	len = (size_t)snprintf(line, sizeof(line), "%s\n", reply);
+	if (len >= sizeof(line))
+		len = sizeof(line) - 1;
+	while (off < len) {
+		n = send(cl->fd, line + off, len - off, MSG_NOSIGNAL);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;	/* the client went away; its next poll says so */
+		off += (size_t)n;
+	}
+}
+
+static void control_unplug_done(void *arg)
+{
+	struct control_waiter *w = arg;
+	char byte = 'w';
+	ssize_t n;
+
+	atomic_store(&w->done, true);
+	do {
+		n = write(w->srv->wake[1], &byte, 1);
+	} while (n < 0 && errno == EINTR);
+}
+
+static void control_close_client(struct control_server *srv, int idx)
+{
+	struct control_waiter *w;
+
+	for (w = srv->waiters; w; w = w->next) {
+		if (w->client == idx)
+			w->client = -1;
+	}
+	close(srv->clients[idx].fd);
+	srv->clients[idx].fd = -1;
+}
+
+static void control_handle_line(struct control_server *srv, int idx, const char *line,
+				size_t len)
+{
+	struct control_client *cl = &srv->clients[idx];
+	struct control_waiter *w;
+	struct control_cmd cmd;
+	char reply[400], err[160];
+	int ret;
+
+	if (strlen(line) != len) {
+		control_send(cl, "error NUL byte in command");
+		return;
+	}
+	if (!line[0] || (line[0] == '\r' && !line[1]))
+		return;	/* blank lines are harmless: ignore them */
+	if (control_parse(line, &cmd, err, sizeof(err))) {
+		snprintf(reply, sizeof(reply), "error %s", err);
+		control_send(cl, reply);
+		return;
+	}
+	if (cmd.verb != CONTROL_UNPLUG_WAIT) {
+		control_execute(srv->ctx, &cmd, reply, sizeof(reply));
+		control_send(cl, reply);
+		return;
+	}
+
+	w = calloc(1, sizeof(*w));
+	if (!w) {
+		control_send(cl, "error out of memory");
+		return;
+	}
+	w->srv = srv;
+	w->client = idx;
+	atomic_init(&w->done, false);
+	/* Listed before starting: the completion may run at once. */
+	w->next = srv->waiters;
+	srv->waiters = w;
+	ret = chardev_unplug_async(srv->ctx, control_unplug_done, w);
+	if (ret) {
+		srv->waiters = w->next;
+		free(w);
+		control_send(cl, ret == -ENODEV ? "error not plugged" : "error unplug failed");
+		return;
+	}
+	cl->waiting = true;
+}
+
+/* Run every complete line in the client's buffer (stops while waiting). */
+static void control_drain_lines(struct control_server *srv, int idx)
+{
+	struct control_client *cl = &srv->clients[idx];
+	char *nl;
+	size_t used;
+
+	while (!cl->waiting && cl->fd >= 0 && (nl = memchr(cl->buf, '\n', cl->len))) {
+		*nl = '\0';
+		used = (size_t)(nl - cl->buf) + 1;
+		if (cl->discard)
+			cl->discard = false;	/* end of the overlong line */
+		else
+			control_handle_line(srv, idx, cl->buf, used - 1);
+		memmove(cl->buf, cl->buf + used, cl->len - used);
+		cl->len -= used;
+	}
+	if (cl->len > CONTROL_LINE_MAX) {
+		/* No newline in sight: reject once, then skip to the next one. */
+		if (!cl->discard)
+			control_send(cl, "error line too long");
+		cl->discard = true;
+		cl->len = 0;
+	}
+}
+
+static void control_read_client(struct control_server *srv, int idx)
+{
+	struct control_client *cl = &srv->clients[idx];
+	ssize_t n;
+
+	n = recv(cl->fd, cl->buf + cl->len, sizeof(cl->buf) - 1 - cl->len, 0);
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (n <= 0) {
+		control_close_client(srv, idx);
+		return;
+	}
+	cl->len += (size_t)n;
+	control_drain_lines(srv, idx);
+}
+
+static bool control_peer_allowed(int fd)
+{
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) || len != sizeof(cred))
+		return false;
+	return cred.uid == 0 || cred.uid == geteuid();
+}
+
+static void control_accept(struct control_server *srv)
+{
+	int fd, i;
+
+	fd = accept4(srv->listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+	if (fd < 0)
+		return;
+	if (!control_peer_allowed(fd)) {
+		struct control_client tmp = { .fd = fd };
+
+		control_send(&tmp, "error permission denied");
+		chardev_log(srv->ctx, CHARDEV_LOG_WARNING, "control: refused a peer (uid check)");
+		close(fd);
+		return;
+	}
+	for (i = 0; i < CONTROL_MAX_CLIENTS; i++) {
+		if (srv->clients[i].fd < 0)
+			break;
+	}
+	if (i == CONTROL_MAX_CLIENTS) {
+		struct control_client tmp = { .fd = fd };
+
+		control_send(&tmp, "error too many control connections");
+		close(fd);
+		return;
+	}
+	memset(&srv->clients[i], 0, sizeof(srv->clients[i]));
+	srv->clients[i].fd = fd;
+}
+
+/* Reply to every "unplug wait" that completed; free their records. */
+static void control_reap_waiters(struct control_server *srv)
+{
+	struct control_waiter **pp = &srv->waiters, *w;
+	int idx;
+
+	while (*pp) {
+		w = *pp;
+		if (!atomic_load(&w->done)) {
+			pp = &w->next;
+			continue;
+		}
+		*pp = w->next;
+		idx = w->client;
+		free(w);
+		if (idx >= 0 && srv->clients[idx].fd >= 0) {
+			control_send(&srv->clients[idx], "ok unplugged");
+			srv->clients[idx].waiting = false;
+			control_drain_lines(srv, idx);
+		}
+	}
+}
+
+static void *control_thread(void *arg)
+{
+	struct control_server *srv = arg;
+	struct pollfd pfd[2 + CONTROL_MAX_CLIENTS];
+	int map[2 + CONTROL_MAX_CLIENTS];
+	char drain[64];
+	int n, i, nfds;
+
+	while (!atomic_load(&srv->stop)) {
+		nfds = 0;
+		pfd[nfds].fd = srv->wake[0];
+		pfd[nfds++].events = POLLIN;
+		pfd[nfds].fd = srv->listen_fd;
+		pfd[nfds++].events = POLLIN;
+		for (i = 0; i < CONTROL_MAX_CLIENTS; i++) {
+			/* A waiting client's further lines wait for its reply. */
+			if (srv->clients[i].fd < 0 || srv->clients[i].waiting)
+				continue;
+			map[nfds] = i;
+			pfd[nfds].fd = srv->clients[i].fd;
+			pfd[nfds++].events = POLLIN;
+		}
+		n = poll(pfd, (nfds_t)nfds, -1);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			chardev_log(srv->ctx, CHARDEV_LOG_ERR, "control: poll: %s", strerror(errno));
+			break;
+		}
+		if (pfd[0].revents) {
+			while (read(srv->wake[0], drain, sizeof(drain)) > 0)
+				;
+			control_reap_waiters(srv);
+		}
+		if (pfd[1].revents & POLLIN)
+			control_accept(srv);
+		for (i = 2; i < nfds; i++) {
+			if (pfd[i].revents && srv->clients[map[i]].fd >= 0)
+				control_read_client(srv, map[i]);
+		}
+	}
+	return NULL;
+}
+
+/**
+ * control_server_start() - listen on @path, serve from a new thread.
+ * @ctx:  the daemon
+ * @path: socket path
+ * @out:  the server
+ *
+ * Return: 0 or -errno.
+ */
+int control_server_start(struct chardev_ctx *ctx, const char *path, struct control_server **out)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	struct control_server *srv;
+	struct stat st;
+	int ret, i;
+
+	if (!path || !path[0] || strlen(path) >= sizeof(addr.sun_path))
+		return -EINVAL;
+	srv = calloc(1, sizeof(*srv));
+	if (!srv)
+		return -ENOMEM;
+	srv->ctx = ctx;
+	strcpy(srv->path, path);
+	strcpy(addr.sun_path, path);
+	atomic_init(&srv->stop, false);
+	for (i = 0; i < CONTROL_MAX_CLIENTS; i++)
+		srv->clients[i].fd = -1;
+
+	if (pipe2(srv->wake, O_CLOEXEC | O_NONBLOCK)) {
+		ret = -errno;
+		goto err_free;
+	}
+	srv->listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (srv->listen_fd < 0) {
+		ret = -errno;
+		goto err_pipe;
+	}
+	/* Replace a stale socket from an earlier run, but never a regular file. */
+	if (!lstat(path, &st) && S_ISSOCK(st.st_mode))
+		unlink(path);
+	if (bind(srv->listen_fd, (struct sockaddr *)&addr, sizeof(addr))) {
+		ret = -errno;
+		goto err_sock;
+	}
+	/*
+	 * Anyone may connect; SO_PEERCRED decides who is served, so that a
+	 * refused peer gets a clear reply rather than a bare EACCES.
+	 */
+	chmod(path, 0666);
+	if (listen(srv->listen_fd, 8)) {
+		ret = -errno;
+		goto err_unlink;
+	}
+	ret = -pthread_create(&srv->thread, NULL, control_thread, srv);
+	if (ret)
+		goto err_unlink;
+	*out = srv;
+	return 0;
+
+err_unlink:
+	unlink(path);
+err_sock:
+	close(srv->listen_fd);
+err_pipe:
+	close(srv->wake[0]);
+	close(srv->wake[1]);
+err_free:
+	free(srv);
+	return ret;
+}
+
+/**
+ * control_server_stop() - stop the thread and remove the socket.
+ * @srv: the server; NULL is ignored
+ */
+void control_server_stop(struct control_server *srv)
+{
+	struct control_waiter *w;
+	char byte = 's';
+	int i, waited = 0;
+	bool pending;
+
+	if (!srv)
+		return;
+	atomic_store(&srv->stop, true);
+	if (write(srv->wake[1], &byte, 1) < 0)
+		chardev_log(srv->ctx, CHARDEV_LOG_WARNING, "control: cannot wake thread");
+	pthread_join(srv->thread, NULL);
+
+	/* Completions still due write to our pipe: let them land first. */
+	for (;;) {
+		pending = false;
+		for (w = srv->waiters; w; w = w->next)
+			pending |= !atomic_load(&w->done);
+		if (!pending || waited >= CONTROL_STOP_WAIT_MS)
+			break;
+		usleep(1000);
+		waited++;
+	}
+	if (pending) {
+		/* Leak rather than free what a late callback will still touch. */
+		chardev_log(srv->ctx, CHARDEV_LOG_ERR, "control: unplug still pending at exit");
+		return;
+	}
+	while (srv->waiters) {
+		w = srv->waiters;
+		srv->waiters = w->next;
+		free(w);
+	}
+	for (i = 0; i < CONTROL_MAX_CLIENTS; i++) {
+		if (srv->clients[i].fd >= 0)
+			close(srv->clients[i].fd);
+	}
+	close(srv->listen_fd);
+	unlink(srv->path);
+	close(srv->wake[0]);
+	close(srv->wake[1]);
+	free(srv);
+}

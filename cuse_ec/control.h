@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * control.h - the daemon's control socket: one text command per line.
+ *
+ *   unplug          start an unplug (asynchronous revoke); replies at once
+ *   unplug wait     the same, but the reply comes once the EC is gone
+ *                   (in-flight commands finished); the control thread keeps
+ *                   serving other clients meanwhile
+ *   plug            create a fresh EC
+ *   status          plugged/unplugged, mode, open files
+ *   stats           every counter as key=value
+ *   inject EVENT    lid-open | lid-close | power-button | ac-plug | ac-unplug
+ *   latency NS      latency every host command spends inside the EC (this
+ *                   EC and every later one)
+ *   help            the list above
+ *
+ * Replies are one line: "ok ..." or "error <reason>".
+ */
+#ifndef CUSE_EC_CONTROL_H
+#define CUSE_EC_CONTROL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "ec.h"
+
+struct chardev_ctx;
+struct control_server;
+
+/* Longest accepted command line, newline excluded. */
+#define CONTROL_LINE_MAX 200
+
+enum control_verb {
+	CONTROL_UNPLUG,
+	CONTROL_UNPLUG_WAIT,
+	CONTROL_PLUG,
+	CONTROL_STATUS,
+	CONTROL_STATS,
+	CONTROL_INJECT,
+	CONTROL_LATENCY,
+	CONTROL_HELP,
+};
+
+/**
+ * struct control_cmd - one parsed command line.
+ * @verb:       what to do
+ * @stimulus:   CONTROL_INJECT: the event
+ * @latency_ns: CONTROL_LATENCY: the latency
+ */
+struct control_cmd {
+	enum control_verb verb;
+	enum ec_stimulus stimulus;
+	uint64_t latency_ns;
+};
+
+/**
+ * control_parse() - parse one command line (no newline).
+ * @line:   the text, NUL-terminated
+ * @cmd:    the command
+ * @err:    on failure, the reason (without the "error " prefix)
+ * @errlen: room in @err
+ *
+ * Return: 0, or -EINVAL with @err set.
+ */
+int control_parse(const char *line, struct control_cmd *cmd, char *err, size_t errlen);
+
+/**
+ * control_execute() - run a command that replies at once.
+ * @ctx:   the daemon
+ * @cmd:   a parsed command other than CONTROL_UNPLUG_WAIT
+ * @reply: the one-line reply, "ok ..." or "error ..." (no newline)
+ * @len:   room in @reply
+ *
+ * Return: 0 on "ok", -errno on "error".
+ */
+int control_execute(struct chardev_ctx *ctx, const struct control_cmd *cmd,
+		    char *reply, size_t len);
+
+/**
+ * control_server_start() - listen on @path and serve it from a new thread.
+ * @ctx:  the daemon
+ * @path: unix socket path (an existing socket there is replaced)
+ * @out:  the server
+ *
+ * Only peers with uid 0 or the daemon's own uid are served (SO_PEERCRED);
+ * others get "error permission denied".
+ *
+ * Return: 0 or -errno.
+ */
+int control_server_start(struct chardev_ctx *ctx, const char *path, struct control_server **out);
+
+/**
+ * control_server_stop() - stop the thread, close and unlink the socket.
+ * @srv: the server; NULL is ignored
+ */
+void control_server_stop(struct control_server *srv);
+
+#endif /* CUSE_EC_CONTROL_H */

@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cuse_main.c - cuse_ec, the daemon: serves /dev/<name> through CUSE.
+ *
+ * A thin front end: each CUSE request becomes one chardev_*() call and its
+ * answer becomes one reply, so everything with logic in it is testable on
+ * the host without a kernel (chardev.c). What lives here is libfuse glue:
+ * the ioctl retry replies, parked reads and their interrupts, poll handles,
+ * node permissions, logging and the process's life.
+ */
+#define FUSE_USE_VERSION 314
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <syslog.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cuse_lowlevel.h>
+#include <fuse_lowlevel.h>
+
+#include "chardev.h"
+#include "clock.h"
+#include "control.h"
+#include "ec.h"
+#include "options.h"
+
+/* How long init_done waits for the node to appear before giving up on it. */
+#define CUSE_EC_NODE_WAIT_MS 5000
+
+/**
+ * struct cuse_ec_daemon - everything the daemon owns (no other globals).
+ * @opts:      the command line
+ * @ctx:       the chardev context (the seam)
+ * @profile:   board profile for every EC instance
+ * @clock:     the ECs' time source (real time, cheap to read)
+ * @se:        the CUSE session
+ * @node_thread: applies --mode/--owner/--group once the node exists
+ * @node_thread_started: @node_thread must be joined
+ */
+struct cuse_ec_daemon {
+	struct cuse_ec_options opts;
+	struct chardev_ctx *ctx;
+	struct ec_profile *profile;
+	struct cached_clock *clock;
+	struct fuse_session *se;
+	pthread_t node_thread;
+	bool node_thread_started;
+};
+
+static const char *const cuse_ec_level_names[] = {
+	"emerg", "alert", "crit", "err", "warning", "notice", "info", "debug",
+};
+
+static void cuse_ec_log_cb(void *arg, int level, const char *msg)
+{
+	struct cuse_ec_daemon *d = arg;
+	struct timespec ts;
+
+	if (d->opts.syslog) {
+		syslog(level, "%s", msg);
+		return;
+	}
+	clock_gettime(CLOCK_REALTIME, &ts);
+	fprintf(stderr, "cuse_ec[%d] %lld.%03ld %s: %s\n", (int)getpid(), (long long)ts.tv_sec,
+		ts.tv_nsec / 1000000, cuse_ec_level_names[level & 7], msg);
+}
+
+/* ---- chardev -> CUSE callbacks ---- */
+
+static void cuse_ec_read_complete(void *token, int result, const void *data, size_t len)
+{
+	fuse_req_t req = token;
+
+	if (result < 0)
+		fuse_reply_err(req, -result);
+	else
+		fuse_reply_buf(req, data, len);
+}
+
+static bool cuse_ec_read_interrupted(void *token)
+{
+	return fuse_req_interrupted(token);
+}
+
+static void cuse_ec_poll_notify(void *poll_handle)
+{
+	fuse_lowlevel_notify_poll(poll_handle);
+}
+
+static void cuse_ec_poll_destroy(void *poll_handle)
+{
+	fuse_pollhandle_destroy(poll_handle);
+}
+
+/* ---- CUSE operations ---- */
+
+static struct cuse_ec_daemon *cuse_ec_of(fuse_req_t req)
+{
+	return fuse_req_userdata(req);
+}
+
+static struct chardev_file *cuse_ec_file(struct fuse_file_info *fi)
+{
+	return (struct chardev_file *)(uintptr_t)fi->fh;
+}
+
+static void cuse_ec_open(fuse_req_t req, struct fuse_file_info *fi)
+{
+	struct cuse_ec_daemon *d = cuse_ec_of(req);
+	struct chardev_file *file;
+	int ret;
+
+	ret = chardev_open(d->ctx, &file);
+	if (ret) {
+		fuse_reply_err(req, -ret);
+		return;
+	}
+	fi->fh = (uintptr_t)file;
+	/* A character device: no page cache, no seeking (like the kernel's). */
+	fi->direct_io = 1;
+	fi->nonseekable = 1;
+	if (fuse_reply_open(req, fi) == -ENOENT)
+		chardev_release(file);	/* the opener was interrupted meanwhile */
+}
+
+/* The kernel interrupted a read (signal): complete it if still parked. */
+static void cuse_ec_read_interrupt(fuse_req_t req, void *data)
+{
+	struct cuse_ec_daemon *d = data;
+
+	chardev_read_cancel(d->ctx, req);
+}
+
+static void cuse_ec_read(fuse_req_t req, size_t size, off_t off, struct fuse_file_info *fi)
+{
+	struct cuse_ec_daemon *d = cuse_ec_of(req);
+	char buf[CHARDEV_READ_MAX];
+	size_t len = 0;
+	int ret;
+
+	/*
+	 * Registered before the read can be parked: once parked, another
+	 * thread may complete (and free) @req at any moment.
+	 */
+	fuse_req_interrupt_func(req, cuse_ec_read_interrupt, d);
+	ret = chardev_read(cuse_ec_file(fi), size, fi->flags & O_NONBLOCK, req, buf, &len);
+	if (ret == CHARDEV_READ_PARKED)
+		return;
+	if (ret < 0)
+		fuse_reply_err(req, -ret);
+	else
+		fuse_reply_buf(req, buf, len);
+}
+
+static void cuse_ec_ioctl(fuse_req_t req, int cmd, void *arg, struct fuse_file_info *fi,
+			  unsigned int flags, const void *in_buf, size_t in_bufsz,
+			  size_t out_bufsz)
+{
+	struct chardev_ioctl_result res;
+	struct iovec in_iov, out_iov;
+
+	/* libfuse hands the number over as int: XCMD (0xC014EC00) is negative. */
+	chardev_ioctl(cuse_ec_file(fi), (unsigned int)cmd, (uintptr_t)arg,
+		      (flags & FUSE_IOCTL_COMPAT) ? CHARDEV_IOCTL_COMPAT : 0,
+		      in_buf, in_bufsz, out_bufsz, &res);
+	switch (res.action) {
+	case CHARDEV_IOCTL_RETRY:
+		in_iov.iov_base = (void *)(uintptr_t)res.in_iov.base;
+		in_iov.iov_len = res.in_iov.len;
+		out_iov.iov_base = (void *)(uintptr_t)res.out_iov.base;
+		out_iov.iov_len = res.out_iov.len;
+		fuse_reply_ioctl_retry(req, res.in_count ? &in_iov : NULL, res.in_count,
+				       res.out_count ? &out_iov : NULL, res.out_count);
+		break;
+	case CHARDEV_IOCTL_REPLY:
+		fuse_reply_ioctl(req, res.ret, res.out, res.out_len);
+		break;
+	case CHARDEV_IOCTL_ERROR:
+		fuse_reply_err(req, -res.ret);
+		break;
+	}
+	chardev_ioctl_result_free(&res);
+}
+
+static void cuse_ec_poll(fuse_req_t req, struct fuse_file_info *fi, struct fuse_pollhandle *ph)
+{
+	fuse_reply_poll(req, chardev_poll(cuse_ec_file(fi), ph));
+}
+
+static void cuse_ec_release(fuse_req_t req, struct fuse_file_info *fi)
+{
+	chardev_release(cuse_ec_file(fi));
+	fuse_reply_err(req, 0);
+}
+
+/* Apply --mode/--owner/--group once the kernel's node shows up in /dev. */
+static void *cuse_ec_node_thread(void *arg)
+{
+	struct cuse_ec_daemon *d = arg;
+	char path[16 + CUSE_EC_NAME_MAX];
+	struct stat st;
+	int waited;
+
+	snprintf(path, sizeof(path), "/dev/%s", d->opts.name);
+	for (waited = 0; waited < CUSE_EC_NODE_WAIT_MS; waited += 10) {
+		if (!stat(path, &st) && S_ISCHR(st.st_mode))
+			break;
+		usleep(10000);
+	}
+	if (waited >= CUSE_EC_NODE_WAIT_MS) {
+		chardev_log(d->ctx, CHARDEV_LOG_ERR, "%s did not appear; mode/owner not applied",
+			    path);
+		return NULL;
+	}
+	if ((d->opts.owner != (uid_t)-1 || d->opts.group != (gid_t)-1) &&
+	    chown(path, d->opts.owner, d->opts.group))
+		chardev_log(d->ctx, CHARDEV_LOG_ERR, "chown %s: %s", path, strerror(errno));
+	if (d->opts.node_mode >= 0 && chmod(path, (mode_t)d->opts.node_mode))
+		chardev_log(d->ctx, CHARDEV_LOG_ERR, "chmod %s: %s", path, strerror(errno));
+	chardev_log(d->ctx, CHARDEV_LOG_INFO, "%s ready", path);
+	return NULL;
+}
+
+static void cuse_ec_init_done(void *userdata)
+{
+	struct cuse_ec_daemon *d = userdata;
+	sigset_t block, old;
+
+	chardev_log(d->ctx, CHARDEV_LOG_NOTICE, "serving /dev/%s (%s lifecycle)", d->opts.name,
+		    lifecycle_mode_name(d->opts.lifecycle));
+	if (d->opts.node_mode < 0 && d->opts.owner == (uid_t)-1 && d->opts.group == (gid_t)-1)
+		return;
+	/* Signals belong to libfuse's loop threads, not to this helper. */
+	sigemptyset(&block);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	if (!pthread_create(&d->node_thread, NULL, cuse_ec_node_thread, d))
+		d->node_thread_started = true;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+static const struct cuse_lowlevel_ops cuse_ec_clop = {
+	.init_done = cuse_ec_init_done,
+	.open = cuse_ec_open,
+	.read = cuse_ec_read,
+	.ioctl = cuse_ec_ioctl,
+	.poll = cuse_ec_poll,
+	.release = cuse_ec_release,
+};
+
+static int cuse_ec_load_profile(struct cuse_ec_daemon *d)
+{
+	char err[256];
+	int ret;
+
+	if (!d->opts.profile) {
+		ret = ec_profile_default(&d->profile);
+		if (ret)
+			fprintf(stderr, "cuse_ec: default profile: %s\n", strerror(-ret));
+		return ret;
+	}
+	err[0] = '\0';
+	ret = ec_profile_load(d->opts.profile, &d->profile, err, sizeof(err));
+	if (ret)
+		fprintf(stderr, "cuse_ec: %s\n", err[0] ? err : strerror(-ret));
+	return ret;
+}
+
+/**
+ * main() - run the daemon until SIGTERM/SIGINT.
+ * @argc: argument count
+ * @argv: arguments
+ *
+ * Return: 0 after a signal, 1 on a runtime error, 2 on bad usage.
+ */
+int main(int argc, char **argv)
+{
+	struct cuse_ec_daemon d = { 0 };
+	struct chardev_config config = { 0 };
+	struct control_server *control = NULL;
+	struct fuse_loop_config *loop_config = NULL;
+	char devname[16 + CUSE_EC_NAME_MAX];
+	const char *dev_info_argv[] = { devname };
+	struct cuse_info ci = { 0 };
+	char *fuse_argv[4];
+	int fuse_argc = 0, multithreaded = 0, status = 1, ret;
+	sigset_t block, old;
+
+	ret = cuse_ec_parse_options(argc, argv, &d.opts, stdout, stderr);
+	if (ret == CUSE_EC_OPTIONS_EXIT)
+		return 0;
+	if (ret)
+		return 2;
+	if (d.opts.syslog)
+		openlog("cuse_ec", LOG_PID, LOG_DAEMON);
+	if (cuse_ec_load_profile(&d))
+		return 1;
+
+	ret = cached_clock_create(&d.clock);
+	if (ret) {
+		fprintf(stderr, "cuse_ec: clock: %s\n", strerror(-ret));
+		goto out_profile;
+	}
+	config.mode = d.opts.lifecycle;
+	config.profile = d.profile;
+	config.clock = cached_clock_ops(d.clock);
+	config.log_level = d.opts.log_level;
+	config.ops.read_complete = cuse_ec_read_complete;
+	config.ops.read_interrupted = cuse_ec_read_interrupted;
+	config.ops.poll_notify = cuse_ec_poll_notify;
+	config.ops.poll_destroy = cuse_ec_poll_destroy;
+	config.ops.log = cuse_ec_log_cb;
+	config.ops.ctx = &d;
+	ret = chardev_ctx_create(&config, &d.ctx);
+	if (ret) {
+		fprintf(stderr, "cuse_ec: %s\n", strerror(-ret));
+		goto out_ctx;
+	}
+	ret = chardev_plug(d.ctx);
+	if (ret) {
+		fprintf(stderr, "cuse_ec: cannot create the EC: %s\n", strerror(-ret));
+		goto out_ctx;
+	}
+
+	snprintf(devname, sizeof(devname), "DEVNAME=%s", d.opts.name);
+	ci.dev_info_argc = 1;
+	ci.dev_info_argv = dev_info_argv;
+	/* XCMD's number encodes only its header: the payload needs retries. */
+	ci.flags = CUSE_UNRESTRICTED_IOCTL;
+
+	fuse_argv[fuse_argc++] = argv[0];
+	if (d.opts.foreground)
+		fuse_argv[fuse_argc++] = "-f";
+	if (d.opts.debug)
+		fuse_argv[fuse_argc++] = "-d";
+	fuse_argv[fuse_argc] = NULL;
+	/*
+	 * libfuse leaves a signal alone if it is ignored, and shells start
+	 * background jobs with SIGINT ignored; we promise SIGINT/SIGTERM end
+	 * the daemon cleanly, so make them default for libfuse to take over.
+	 */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	/* Opens /dev/cuse, installs SIGTERM/SIGINT handlers, daemonizes. */
+	d.se = cuse_lowlevel_setup(fuse_argc, fuse_argv, &ci, &cuse_ec_clop, &multithreaded, &d);
+	if (!d.se) {
+		fprintf(stderr, "cuse_ec: cannot set up CUSE (is cuse.ko loaded and /dev/cuse "
+			"accessible?)\n");
+		goto out_ctx;
+	}
+
+	if (d.opts.control) {
+		/* Threads made here must leave the signals to the loop. */
+		sigemptyset(&block);
+		sigaddset(&block, SIGTERM);
+		sigaddset(&block, SIGINT);
+		sigaddset(&block, SIGHUP);
+		pthread_sigmask(SIG_BLOCK, &block, &old);
+		ret = control_server_start(d.ctx, d.opts.control, &control);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		if (ret) {
+			chardev_log(d.ctx, CHARDEV_LOG_ERR, "control socket %s: %s",
+				    d.opts.control, strerror(-ret));
+			goto out_session;
+		}
+	}
+
+	loop_config = fuse_loop_cfg_create();
+	if (!loop_config)
+		goto out_control;
+	ret = fuse_session_loop_mt(d.se, loop_config);
+	status = ret < 0 ? 1 : 0;
+	chardev_log(d.ctx, CHARDEV_LOG_NOTICE, "exiting (%s)",
+		    ret > 0 ? strsignal(ret) : ret < 0 ? strerror(-ret) : "unmounted");
+	fuse_loop_cfg_destroy(loop_config);
+
+out_control:
+	control_server_stop(control);
+out_session:
+	/* Revoke and wake every parked reader and poller before we go. */
+	chardev_shutdown(d.ctx);
+	if (d.node_thread_started)
+		pthread_join(d.node_thread, NULL);
+	cuse_lowlevel_teardown(d.se);
+out_ctx:
+	chardev_ctx_destroy(d.ctx);
+	cached_clock_destroy(d.clock);
+out_profile:
+	ec_profile_free(d.profile);
+	if (d.opts.syslog)
+		closelog();
+	return status;
+}

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * lifecycle.h - how the chardev holds and reaches one EC instance.
+ *
+ * The three teaching modes differ in exactly this one place, so the
+ * comparison between them is honest: the chardev code above is identical.
+ *
+ *   revocable - the EC is a revocable provider, each open file a consumer.
+ *               Unplug revokes (waiting for in-flight accesses); later
+ *               accesses get NULL; the EC is destroyed once the last reader
+ *               has left.
+ *   refcount  - files keep a counted reference to the EC. Unplug only drops
+ *               the daemon's reference, so old files keep "succeeding"
+ *               against hardware that is gone (zombie accesses, counted).
+ *   unsafe    - files keep a raw pointer; unplug frees the EC at once. The
+ *               next access through an old file is a genuine use-after-free.
+ */
+#ifndef CUSE_EC_LIFECYCLE_H
+#define CUSE_EC_LIFECYCLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct ec;
+struct lifecycle;
+struct lifecycle_ref;
+
+enum lifecycle_mode {
+	LIFECYCLE_REVOCABLE,
+	LIFECYCLE_REFCOUNT,
+	LIFECYCLE_UNSAFE,
+};
+
+/**
+ * lifecycle_mode_parse() - map "revocable", "refcount" or "unsafe" to a mode.
+ * @name: the mode's name
+ * @out:  the mode on success
+ *
+ * Return: 0, or -EINVAL for any other string (including NULL).
+ */
+int lifecycle_mode_parse(const char *name, enum lifecycle_mode *out);
+
+/** lifecycle_mode_name() - the option spelling of @mode ("?" if invalid). */
+const char *lifecycle_mode_name(enum lifecycle_mode mode);
+
+/**
+ * lifecycle_create() - wrap a fresh EC instance in a holder.
+ * @mode:   how files hold the EC
+ * @ec:     the EC; the holder owns it from now on (also on failure)
+ * @on_zombie: called on every file access after unplug that still reached
+ *          the EC (refcount mode: the teaching "zombie"); may be NULL
+ * @zombie_arg: passed to @on_zombie
+ * @out:    the holder, with one reference owned by the caller
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int lifecycle_create(enum lifecycle_mode mode, struct ec *ec,
+		     void (*on_zombie)(void *arg), void *zombie_arg,
+		     struct lifecycle **out);
+
+/** lifecycle_get() - take a reference on the holder (not on the EC). */
+void lifecycle_get(struct lifecycle *lc);
+
+/**
+ * lifecycle_put() - drop a reference; the last one frees the holder and,
+ * unless already gone, the EC. Must not be called inside an access.
+ */
+void lifecycle_put(struct lifecycle *lc);
+
+/** lifecycle_mode_of() - the mode @lc was created with. */
+enum lifecycle_mode lifecycle_mode_of(const struct lifecycle *lc);
+
+/**
+ * lifecycle_attach() - make a per-file handle (a consumer) on @lc.
+ * @lc:  holder; the handle takes its own reference
+ * @out: the handle
+ *
+ * Attaching to an already unplugged holder is safe: in revocable mode every
+ * access through the handle then yields NULL.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int lifecycle_attach(struct lifecycle *lc, struct lifecycle_ref **out);
+
+/** lifecycle_detach() - free a handle made by lifecycle_attach(); NULL is ignored. */
+void lifecycle_detach(struct lifecycle_ref *ref);
+
+/**
+ * lifecycle_access() - start using the EC through @ref.
+ * @ref: the file's handle
+ *
+ * Many threads may access through one handle at once; an access may block
+ * (a slow host command). Every call, whatever it returned, must be paired
+ * with lifecycle_release() in the same thread (as with the seed's
+ * revocable_try_access()/revocable_release()).
+ *
+ * Return: the EC, or NULL when it is gone (revocable mode only; the other
+ * modes hand out the EC even after unplug, by design).
+ */
+struct ec *lifecycle_access(struct lifecycle_ref *ref);
+
+/** lifecycle_release() - end an access started by lifecycle_access(). */
+void lifecycle_release(struct lifecycle_ref *ref);
+
+/**
+ * lifecycle_access_owner() - access the EC through the holder's own handle
+ * (used by the daemon itself: control commands, event injection).
+ * @lc: holder
+ *
+ * Return: the EC, or NULL once unplugged (in every mode: the daemon itself
+ * never talks to an unplugged EC). Always pair with lifecycle_release_owner().
+ */
+struct ec *lifecycle_access_owner(struct lifecycle *lc);
+
+/** lifecycle_release_owner() - end an access from lifecycle_access_owner(). */
+void lifecycle_release_owner(struct lifecycle *lc);
+
+/**
+ * lifecycle_unplug() - the EC goes away; returns when the mode is done.
+ * @lc: holder
+ *
+ * revocable: revokes and waits until every in-flight access has left.
+ * refcount:  drops the daemon's reference to the EC and returns at once.
+ * unsafe:    frees the EC at once, whatever is in flight.
+ *
+ * Return: 1 if this call unplugged, 0 if already unplugged, -EDEADLK when
+ * called from inside an access of the same EC.
+ */
+int lifecycle_unplug(struct lifecycle *lc);
+
+/**
+ * lifecycle_unplug_async() - start an unplug and return at once.
+ * @lc:   holder
+ * @done: called once the unplug is complete (in revocable mode: after the
+ *        last in-flight access has left, possibly in that reader's thread);
+ *        may be NULL
+ * @arg:  passed to @done
+ *
+ * Return: 1 if this call started the unplug, 0 if already unplugged (and
+ * @done is not called), or -errno.
+ */
+int lifecycle_unplug_async(struct lifecycle *lc, void (*done)(void *arg), void *arg);
+
+/** lifecycle_is_unplugged() - true once lifecycle_unplug*() was called. */
+bool lifecycle_is_unplugged(const struct lifecycle *lc);
+
+#endif /* CUSE_EC_LIFECYCLE_H */

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * options.h - cuse_ec's command line, parsed apart from main() so that every
+ * bad input can be tested.
+ */
+#ifndef CUSE_EC_OPTIONS_H
+#define CUSE_EC_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "lifecycle.h"
+
+#define CUSE_EC_NAME_MAX 64
+
+/**
+ * struct cuse_ec_options - what the command line asked for.
+ * @name:       device name: the node is /dev/@name
+ * @profile:    board profile file, NULL for the built-in default
+ * @node_mode:  permissions for the node, or -1 to leave them
+ * @owner:      uid for the node, or (uid_t)-1
+ * @group:      gid for the node, or (gid_t)-1
+ * @foreground: do not daemonize
+ * @debug:      libfuse debug output (implies @foreground)
+ * @log_level:  syslog-style level, messages above are dropped
+ * @lifecycle:  lifecycle mode
+ * @control:    control socket path, NULL for none
+ * @syslog:     log to syslog instead of stderr
+ */
+struct cuse_ec_options {
+	char name[CUSE_EC_NAME_MAX];
+	const char *profile;
+	int node_mode;
+	uid_t owner;
+	gid_t group;
+	bool foreground;
+	bool debug;
+	int log_level;
+	enum lifecycle_mode lifecycle;
+	const char *control;
+	bool syslog;
+};
+
+/* cuse_ec_parse_options() results besides 0. */
+#define CUSE_EC_OPTIONS_EXIT 1	/* --help / --version printed: exit 0 */
+
+/**
+ * cuse_ec_parse_options() - parse argv into @opts.
+ * @argc: argument count
+ * @argv: arguments (argv[0] is the program)
+ * @opts: filled with defaults, then the options given
+ * @out:  where --help and --version print
+ * @err:  where problems are reported, one clear line each
+ *
+ * Return: 0 to run, CUSE_EC_OPTIONS_EXIT after --help/--version, or -EINVAL
+ * for bad usage (the caller exits with status 2).
+ */
+int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
+			  FILE *out, FILE *err);
+
+/**
+ * cuse_ec_parse_log_level() - a level name or number.
+ * @s:   "err", "warning", "notice", "info", "debug" or 3..7
+ * @out: the level
+ *
+ * Return: 0 or -EINVAL.
+ */
+int cuse_ec_parse_log_level(const char *s, int *out);
+
+#endif /* CUSE_EC_OPTIONS_H */

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * harness.h - a fake front end and a fake kernel for driving the chardev
+ * seam from host tests: no CUSE, no /dev, just threads.
+ */
+#ifndef TESTS_CUSE_EC_HARNESS_H
+#define TESTS_CUSE_EC_HARNESS_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "chardev.h"
+
+/**
+ * struct fake_read - stands in for a CUSE read request.
+ * @lock:        protects the fields below
+ * @cond:        signalled on completion
+ * @completions: times read_complete ran for it (must end up exactly 1)
+ * @result:      bytes or -errno
+ * @data:        the bytes
+ * @interrupted: what read_interrupted() reports
+ */
+struct fake_read {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int completions;
+	int result;
+	unsigned char data[CHARDEV_READ_MAX];
+	bool interrupted;
+};
+
+/**
+ * struct fake_poll - stands in for a fuse_pollhandle.
+ * @notified:  times poll_notify ran for it
+ * @destroyed: times poll_destroy ran for it
+ */
+struct fake_poll {
+	int notified;
+	int destroyed;
+};
+
+/** harness_ops() - chardev_ops that complete fake_read / fake_poll objects. */
+struct chardev_ops harness_ops(void);
+
+/**
+ * harness_ctx() - a context with the default profile, plugged in.
+ * @mode: lifecycle mode
+ *
+ * Aborts the test on failure. Free with harness_ctx_free().
+ */
+struct chardev_ctx *harness_ctx(enum lifecycle_mode mode);
+
+/** harness_ctx_free() - destroy the context and the profile it uses. */
+void harness_ctx_free(struct chardev_ctx *ctx);
+
+/** fake_read_init() - a fresh, not yet completed request. */
+void fake_read_init(struct fake_read *r);
+
+/**
+ * fake_read_wait() - wait up to @ms for the completion.
+ * Return: true if completed in time.
+ */
+bool fake_read_wait(struct fake_read *r, int ms);
+
+/**
+ * do_read() - read() as the kernel would issue it, waiting for a parked one.
+ * @file:     the file
+ * @buf:      destination, at least @len bytes
+ * @len:      bytes wanted
+ * @nonblock: O_NONBLOCK
+ * @wait_ms:  how long to wait if parked (then the read is cancelled)
+ *
+ * Return: bytes or -errno (-ETIMEDOUT when it stayed parked; it is cancelled).
+ */
+int do_read(struct chardev_ctx *ctx, struct chardev_file *file, void *buf, size_t len,
+	    bool nonblock, int wait_ms);
+
+/**
+ * do_ioctl() - an ioctl as the kernel performs it for an unrestricted CUSE
+ * ioctl: retries copy from/to @arg until the server replies.
+ * @file:  the file
+ * @cmd:   number
+ * @arg:   the caller's memory (or the value, for EVENTMASK)
+ * @flags: CHARDEV_IOCTL_COMPAT or 0
+ *
+ * Return: the ioctl's return value or -errno.
+ */
+long do_ioctl(struct chardev_file *file, unsigned int cmd, void *arg, unsigned int flags);
+
+/**
+ * do_xcmd() - XCMD with a request and a response buffer.
+ * @file:     the file
+ * @command:  host command
+ * @version:  command version
+ * @req:      request bytes
+ * @outsize:  their count
+ * @resp:     response buffer
+ * @insize:   its room
+ * @result:   EC status code
+ *
+ * Return: response bytes or -errno.
+ */
+long do_xcmd(struct chardev_file *file, uint32_t command, uint32_t version,
+	     const void *req, uint32_t outsize, void *resp, uint32_t insize, uint32_t *result);
+
+#endif /* TESTS_CUSE_EC_HARNESS_H */

@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_control_options.c - the control-socket parser and server, and the
+ * command-line parser: good input works, bad input gets a clear error.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "chardev.h"
+#include "control.h"
+#include "harness.h"
+#include "options.h"
+
+/* ---- control_parse ---- */
+
+START_TEST(test_control_parse_good)
+{
+	struct control_cmd cmd;
+	char err[128];
+
+	ck_assert_int_eq(control_parse("unplug", &cmd, err, sizeof(err)), 0);
+	ck_assert_int_eq(cmd.verb, CONTROL_UNPLUG);
+	ck_assert_int_eq(control_parse("  unplug   wait  ", &cmd, err, sizeof(err)), 0);
+	ck_assert_int_eq(cmd.verb, CONTROL_UNPLUG_WAIT);
+	ck_assert_int_eq(control_parse("plug\r", &cmd, err, sizeof(err)), 0);
+	ck_assert_int_eq(cmd.verb, CONTROL_PLUG);
+	ck_assert_int_eq(control_parse("status", &cmd, err, sizeof(err)), 0);
+	ck_assert_int_eq(cmd.verb, CONTROL_STATUS);
+	ck_assert_int_eq(control_parse("stats", &cmd, err, sizeof(err)), 0);
+	ck_assert_int_eq(cmd.verb, CONTROL_STATS);
+	ck_assert_int_eq(control_parse("help", &cmd, err, sizeof(err)), 0);
+	ck_assert_int_eq(cmd.verb, CONTROL_HELP);
+	ck_assert_int_eq(control_parse("inject lid-open", &cmd, err, sizeof(err)), 0);
+	ck_assert_int_eq(cmd.verb, CONTROL_INJECT);
+	ck_assert_int_eq(cmd.stimulus, EC_STIM_LID_OPEN);
+	ck_assert_int_eq(control_parse("inject\tac-unplug", &cmd, err, sizeof(err)), 0);
+	ck_assert_int_eq(cmd.stimulus, EC_STIM_AC_UNPLUG);
+	ck_assert_int_eq(control_parse("latency 1500000", &cmd, err, sizeof(err)), 0);
+	ck_assert_int_eq(cmd.verb, CONTROL_LATENCY);
+	ck_assert_uint_eq(cmd.latency_ns, 1500000);
+	ck_assert_int_eq(control_parse("latency 0", &cmd, err, sizeof(err)), 0);
+	ck_assert_uint_eq(cmd.latency_ns, 0);
+}
+END_TEST
+
+START_TEST(test_control_parse_bad)
+{
+	static const char *const bad[] = {
+		"", "   ", "UNPLUG", "unplug now", "unplug wait extra", "plug 1",
+		"status x", "stats please", "help me", "inject", "inject lid",
+		"inject lid-open lid-close", "latency", "latency -1", "latency 1x",
+		"latency 0x10", "latency 99999999999999999999999", "latency 60000000001",
+		"latency abc", "frobnicate", "unplug\x01", "st\x7f" "atus", "plug\xff",
+		"\x1b[2J", "unplug\nplug",
+	};
+	struct control_cmd cmd;
+	char err[128], longline[CONTROL_LINE_MAX + 10];
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		ck_assert_msg(control_parse(bad[i], &cmd, err, sizeof(err)) == -EINVAL,
+			      "accepted bad line #%zu", i);
+		ck_assert_msg(err[0], "no reason for bad line #%zu", i);
+	}
+	memset(longline, 'a', sizeof(longline) - 1);
+	longline[sizeof(longline) - 1] = '\0';
+	ck_assert_int_eq(control_parse(longline, &cmd, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "too long"));
+	/* A tiny error buffer truncates, never overflows. */
+	ck_assert_int_eq(control_parse("nope", &cmd, err, 4), -EINVAL);
+	ck_assert_uint_le(strlen(err), 3);
+}
+END_TEST
+
+START_TEST(test_control_execute)
+{
+	struct chardev_ctx *ctx = harness_ctx(LIFECYCLE_REVOCABLE);
+	struct control_cmd cmd;
+	char err[128], reply[512];
+
+	ck_assert_int_eq(control_parse("status", &cmd, err, sizeof(err)), 0);
+	ck_assert_int_eq(control_execute(ctx, &cmd, reply, sizeof(reply)), 0);
+	ck_assert_str_eq(reply, "ok plugged lifecycle=revocable open_files=0");
+	ck_assert_int_eq(control_parse("inject power-button", &cmd, err, sizeof(err)), 0);
+	ck_assert_int_eq(control_execute(ctx, &cmd, reply, sizeof(reply)), 0);
+	ck_assert_str_eq(reply, "ok injected");
+	ck_assert_int_eq(control_parse("plug", &cmd, err, sizeof(err)), 0);
+	ck_assert_int_eq(control_execute(ctx, &cmd, reply, sizeof(reply)), -EBUSY);
+	ck_assert_str_eq(reply, "error already plugged");
+	ck_assert_int_eq(control_parse("unplug", &cmd, err, sizeof(err)), 0);
+	ck_assert_int_eq(control_execute(ctx, &cmd, reply, sizeof(reply)), 0);
+	ck_assert_int_eq(control_execute(ctx, &cmd, reply, sizeof(reply)), -ENODEV);
+	ck_assert_str_eq(reply, "error not plugged");
+	ck_assert_int_eq(control_parse("inject lid-close", &cmd, err, sizeof(err)), 0);
+	ck_assert_int_eq(control_execute(ctx, &cmd, reply, sizeof(reply)), -ENODEV);
+	ck_assert_int_eq(control_parse("latency 1000", &cmd, err, sizeof(err)), 0);
+	ck_assert_int_eq(control_execute(ctx, &cmd, reply, sizeof(reply)), 0);
+	ck_assert_str_eq(reply, "ok latency 1000 ns (from the next plug)");
+	ck_assert_int_eq(control_parse("stats", &cmd, err, sizeof(err)), 0);
+	ck_assert_int_eq(control_execute(ctx, &cmd, reply, sizeof(reply)), 0);
+	ck_assert_ptr_nonnull(strstr(reply, " unplugs=1 "));
+	ck_assert_ptr_nonnull(strstr(reply, " zombie_accesses=0"));
+	/* A small reply buffer truncates safely. */
+	ck_assert_int_eq(control_execute(ctx, &cmd, reply, 8), 0);
+	ck_assert_uint_eq(strlen(reply), 7);
+	harness_ctx_free(ctx);
+}
+END_TEST
+
+/* ---- the server, over a real socket ---- */
+
+static int connect_to(const char *path)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	int fd;
+
+	fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	ck_assert_int_ge(fd, 0);
+	strcpy(addr.sun_path, path);
+	ck_assert_int_eq(connect(fd, (struct sockaddr *)&addr, sizeof(addr)), 0);
+	return fd;
+}
+
+/* Read one reply line (up to 5 s). */
+static void read_line(int fd, char *buf, size_t len)
+{
+	size_t off = 0;
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+	while (off + 1 < len) {
+		ck_assert_msg(poll(&pfd, 1, 5000) == 1, "no reply in 5 s");
+		ck_assert_int_eq(read(fd, buf + off, 1), 1);
+		if (buf[off] == '\n')
+			break;
+		off++;
+	}
+	buf[off] = '\0';
+}
+
+static void send_str(int fd, const char *s, size_t len)
+{
+	ck_assert_int_eq(write(fd, s, len), (ssize_t)len);
+}
+
+static void talk(int fd, const char *line, const char *expect_prefix)
+{
+	char reply[512];
+
+	send_str(fd, line, strlen(line));
+	read_line(fd, reply, sizeof(reply));
+	ck_assert_msg(!strncmp(reply, expect_prefix, strlen(expect_prefix)),
+		      "'%s' -> '%s', expected '%s...'", line, reply, expect_prefix);
+}
+
+START_TEST(test_control_server)
+{
+	struct chardev_ctx *ctx = harness_ctx(LIFECYCLE_REVOCABLE);
+	struct control_server *srv;
+	char dir[] = "/tmp/cuse_ec_ctlXXXXXX", path[128], big[4096], reply[512];
+	struct chardev_file *file;
+	int fd, fd2;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/ctl", dir);
+	ck_assert_int_eq(control_server_start(ctx, path, &srv), 0);
+	fd = connect_to(path);
+	talk(fd, "help\n", "ok commands:");
+	talk(fd, "status\n", "ok plugged lifecycle=revocable");
+	talk(fd, "bogus\n", "error unknown command");
+	talk(fd, "\n\nstatus\r\n", "ok plugged");
+	talk(fd, "inject lid-open\n", "ok injected");
+	/* NUL inside a line. */
+	send_str(fd, "sta\0tus\n", 8);
+	read_line(fd, reply, sizeof(reply));
+	ck_assert_str_eq(reply, "error NUL byte in command");
+	/* An overlong line: one error, then the connection still works. */
+	memset(big, 'x', sizeof(big));
+	send_str(fd, big, sizeof(big));
+	read_line(fd, reply, sizeof(reply));
+	ck_assert_str_eq(reply, "error line too long");
+	talk(fd, "\nstatus\n", "ok plugged");
+
+	/* Two lines in one write, answered in order. */
+	send_str(fd, "latency 0\nstatus\n", 17);
+	read_line(fd, reply, sizeof(reply));
+	ck_assert_str_eq(reply, "ok latency 0 ns");
+	read_line(fd, reply, sizeof(reply));
+	ck_assert_str_eq(reply, "ok plugged lifecycle=revocable open_files=0");
+
+	/* "unplug wait" replies after completion; a second client is served meanwhile. */
+	ck_assert_int_eq(chardev_open(ctx, &file), 0);
+	fd2 = connect_to(path);
+	talk(fd, "unplug wait\n", "ok unplugged");
+	talk(fd2, "status\n", "ok unplugged lifecycle=revocable open_files=1");
+	talk(fd2, "unplug wait\n", "error not plugged");
+	talk(fd2, "plug\n", "ok plugged");
+	talk(fd, "unplug\n", "ok unplug started");
+	chardev_release(file);
+	close(fd2);
+	/* A client vanishing mid-line does not hurt the server. */
+	send_str(fd, "stat", 4);
+	close(fd);
+	fd = connect_to(path);
+	talk(fd, "plug\n", "ok plugged");
+	close(fd);
+
+	control_server_stop(srv);
+	ck_assert_int_ne(access(path, F_OK), 0);
+	rmdir(dir);
+	harness_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(test_control_server_bad_paths)
+{
+	struct chardev_ctx *ctx = harness_ctx(LIFECYCLE_REVOCABLE);
+	struct control_server *srv = NULL;
+	char longpath[200];
+
+	ck_assert_int_eq(control_server_start(ctx, "", &srv), -EINVAL);
+	ck_assert_int_eq(control_server_start(ctx, NULL, &srv), -EINVAL);
+	memset(longpath, 'a', sizeof(longpath) - 1);
+	longpath[0] = '/';
+	longpath[sizeof(longpath) - 1] = '\0';
+	ck_assert_int_eq(control_server_start(ctx, longpath, &srv), -EINVAL);
+	ck_assert_int_eq(control_server_start(ctx, "/nonexistent-dir/ctl", &srv), -ENOENT);
+	control_server_stop(NULL);
+	harness_ctx_free(ctx);
+}
+END_TEST
+
+/* ---- options ---- */
+
+static int parse(struct cuse_ec_options *opts, char **out_text, int argc, ...)
+{
+	char *argv[32], *text = NULL;
+	size_t text_len = 0;
+	FILE *out, *err;
+	va_list ap;
+	int i, ret;
+
+	va_start(ap, argc);
+	argv[0] = "cuse_ec";
+	for (i = 1; i < argc; i++)
+		argv[i] = va_arg(ap, char *);
+	argv[argc] = NULL;
+	va_end(ap);
+	out = open_memstream(&text, &text_len);
+	err = out;
+	ret = cuse_ec_parse_options(argc, argv, opts, out, err);
+	fclose(out);
+	if (out_text)
+		*out_text = text;
+	else
+		free(text);
+	return ret;
+}
+
+START_TEST(test_options_defaults_and_good)
+{
+	struct cuse_ec_options o;
+	char *text;
+
+	ck_assert_int_eq(parse(&o, NULL, 1), 0);
+	ck_assert_str_eq(o.name, "cros_ec");
+	ck_assert_int_eq(o.lifecycle, LIFECYCLE_REVOCABLE);
+	ck_assert_int_eq(o.node_mode, -1);
+	ck_assert(!o.foreground && !o.debug && !o.syslog);
+	ck_assert_ptr_null(o.control);
+
+	ck_assert_int_eq(parse(&o, NULL, 12, "--name=cros_fp", "--profile", "p.txt",
+			       "--mode=0666", "--owner=0", "--group=root", "-d",
+			       "--log-level=debug", "--lifecycle=unsafe", "--control=/run/x",
+			       "--syslog"), 0);
+	ck_assert_str_eq(o.name, "cros_fp");
+	ck_assert_str_eq(o.profile, "p.txt");
+	ck_assert_int_eq(o.node_mode, 0666);
+	ck_assert_uint_eq(o.owner, 0);
+	ck_assert_uint_eq(o.group, 0);
+	ck_assert(o.debug && o.foreground && o.syslog);
+	ck_assert_int_eq(o.log_level, CHARDEV_LOG_DEBUG);
+	ck_assert_int_eq(o.lifecycle, LIFECYCLE_UNSAFE);
+	ck_assert_str_eq(o.control, "/run/x");
+
+	ck_assert_int_eq(parse(&o, NULL, 3, "-f", "--lifecycle=refcount"), 0);
+	ck_assert(o.foreground && !o.debug);
+	ck_assert_int_eq(o.lifecycle, LIFECYCLE_REFCOUNT);
+
+	ck_assert_int_eq(parse(&o, &text, 2, "--help"), CUSE_EC_OPTIONS_EXIT);
+	ck_assert_ptr_nonnull(strstr(text, "--lifecycle"));
+	free(text);
+	ck_assert_int_eq(parse(&o, &text, 2, "--version"), CUSE_EC_OPTIONS_EXIT);
+	ck_assert_ptr_nonnull(strstr(text, PACKAGE_VERSION));
+	free(text);
+}
+END_TEST
+
+START_TEST(test_options_bad)
+{
+	static const char *const bad[][2] = {
+		{ "--name=", NULL }, { "--name=../evil", NULL }, { "--name=a/b", NULL },
+		{ "--name=.hidden", NULL }, { "--name=-x", NULL }, { "--name=sp ace", NULL },
+		{ "--name=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", NULL },
+		{ "--mode=888", NULL }, { "--mode=", NULL }, { "--mode=-1", NULL },
+		{ "--mode=17777", NULL }, { "--mode=0x1ff", NULL },
+		{ "--owner=no-such-user-xyz", NULL }, { "--owner=", NULL }, { "--owner=-5", NULL },
+		{ "--group=no-such-group-xyz", NULL }, { "--group=4294967295", NULL },
+		{ "--log-level=loud", NULL }, { "--log-level=9", NULL }, { "--log-level=", NULL },
+		{ "--lifecycle=leaky", NULL }, { "--lifecycle=", NULL }, { "--lifecycle=REVOCABLE", NULL },
+		{ "--control=", NULL }, { "--profile=", NULL }, { "--bogus", NULL }, { "-x", NULL },
+		{ "--name", NULL }, { "--profile", NULL }, { "--foreground=1", NULL },
+		{ "stray", NULL }, { "-f", "extra" },
+	};
+	struct cuse_ec_options o;
+	char *text;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int argc = bad[i][1] ? 3 : 2;
+
+		ck_assert_msg(parse(&o, &text, argc, bad[i][0], bad[i][1]) == -EINVAL,
+			      "accepted '%s'", bad[i][0]);
+		ck_assert_msg(strlen(text) > 10, "no message for '%s'", bad[i][0]);
+		free(text);
+	}
+}
+END_TEST
+
+START_TEST(test_log_level_and_mode_names)
+{
+	enum lifecycle_mode m;
+	int level;
+
+	ck_assert_int_eq(cuse_ec_parse_log_level("err", &level), 0);
+	ck_assert_int_eq(level, 3);
+	ck_assert_int_eq(cuse_ec_parse_log_level("WARNING", &level), 0);
+	ck_assert_int_eq(level, 4);
+	ck_assert_int_eq(cuse_ec_parse_log_level("7", &level), 0);
+	ck_assert_int_eq(level, 7);
+	ck_assert_int_eq(cuse_ec_parse_log_level("2", &level), -EINVAL);
+	ck_assert_int_eq(cuse_ec_parse_log_level("77", &level), -EINVAL);
+	ck_assert_int_eq(lifecycle_mode_parse(NULL, &m), -EINVAL);
+	ck_assert_int_eq(lifecycle_mode_parse("refcount", &m), 0);
+	ck_assert_str_eq(lifecycle_mode_name(m), "refcount");
+	ck_assert_str_eq(lifecycle_mode_name((enum lifecycle_mode)42), "?");
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("control_options");
+	TCase *tc = tcase_create("all");
+	SRunner *sr;
+	int failed;
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_control_parse_good);
+	tcase_add_test(tc, test_control_parse_bad);
+	tcase_add_test(tc, test_control_execute);
+	tcase_add_test(tc, test_control_server);
+	tcase_add_test(tc, test_control_server_bad_paths);
+	tcase_add_test(tc, test_options_defaults_and_good);
+	tcase_add_test(tc, test_options_bad);
+	tcase_add_test(tc, test_log_level_and_mode_names);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
