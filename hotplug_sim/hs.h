@@ -1,0 +1,444 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * hs.h - hotplug_sim's testable core: the configuration, the parsers that
+ * fill it (command line, scenario files, op mixes, durations, errno lists,
+ * synthetic uevent lines) and the report (outcome counts, revocation
+ * measurements, human / JSON / CSV output, the exit verdict).
+ *
+ * Nothing here touches a device, a socket or a thread: the runner
+ * (hs_run.c) does that and only fills struct hs_report.
+ */
+#ifndef HOTPLUG_SIM_HS_H
+#define HOTPLUG_SIM_HS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Hard limits: a typo must not make the simulator fork-bomb the host. */
+#define HS_MAX_CLIENTS		256
+#define HS_MAX_READERS		64
+#define HS_MAX_POLLERS		64
+#define HS_MAX_STEPS		1024
+#define HS_MAX_CYCLES		1000000u
+#define HS_MAX_DURATION_NS	(3600ull * 1000000000ull)	/* one hour */
+#define HS_NAME_MAX		64
+#define HS_PATH_MAX		512
+#define HS_UEVENT_ARGS_MAX	8
+#define HS_UEVENT_KEY_MAX	32
+#define HS_UEVENT_VAL_MAX	64
+#define HS_UEVENT_LINE_MAX	512
+#define HS_ERR_MAX		256
+
+/*
+ * Outcomes are counted in slots: 0 = ok, 1..HS_ERRNO_SLOTS-1 = that errno,
+ * then one slot for "the EC answered with a non-success status" and one for
+ * anything else (an errno beyond the table).
+ */
+#define HS_ERRNO_SLOTS		134
+#define HS_OUTCOME_EC_ERROR	HS_ERRNO_SLOTS
+#define HS_OUTCOME_OTHER	(HS_ERRNO_SLOTS + 1)
+#define HS_OUTCOME_SLOTS	(HS_ERRNO_SLOTS + 2)
+
+/**
+ * enum hs_op - what a client thread does in one call.
+ * @HS_OP_OPEN:    open the node and run the 4-step start-up
+ * @HS_OP_XCMD:    host command HELLO through XCMD
+ * @HS_OP_READMEM: READMEM of the "EC" id bytes
+ * @HS_OP_EVENT:   a blocked MKBP reader's poll + read
+ * @HS_OP_POLL:    a poller's poll()
+ */
+enum hs_op {
+	HS_OP_OPEN,
+	HS_OP_XCMD,
+	HS_OP_READMEM,
+	HS_OP_EVENT,
+	HS_OP_POLL,
+	HS_OP_COUNT,
+};
+
+/** enum hs_trigger - how an unplug / plug reaches the daemon. */
+enum hs_trigger {
+	HS_TRIGGER_UEVENT,	/* synthetic uevent written to sysfs */
+	HS_TRIGGER_CONTROL,	/* "unplug" / "plug" on the control socket */
+};
+
+/** enum hs_step_kind - one action of a scenario. */
+enum hs_step_kind {
+	HS_STEP_UNPLUG,
+	HS_STEP_PLUG,
+	HS_STEP_SLEEP,		/* @duration_ns */
+	HS_STEP_FLAP,		/* @count cycles, @period_ns, @jitter_ns */
+	HS_STEP_INFLIGHT,	/* unplug while an XCMD sleeps @latency_ns in the EC */
+	HS_STEP_RANDOM,		/* @count random plug/unplug/sleep actions */
+};
+
+/**
+ * struct hs_step - one scenario action.
+ * @kind:        what to do
+ * @count:       cycles (flap) or actions (random)
+ * @duration_ns: sleep length
+ * @period_ns:   flap: time per cycle (half unplugged, half plugged);
+ *               random: the longest random sleep
+ * @jitter_ns:   flap: each half-period varies by up to +/- this
+ * @latency_ns:  inflight: latency injected for the race
+ * @line:        scenario-file line it came from (0: from options)
+ */
+struct hs_step {
+	enum hs_step_kind kind;
+	unsigned int count;
+	uint64_t duration_ns;
+	uint64_t period_ns;
+	uint64_t jitter_ns;
+	uint64_t latency_ns;
+	unsigned int line;
+};
+
+/** struct hs_uevent_arg - one KEY=VAL appended to synthetic uevents. */
+struct hs_uevent_arg {
+	char key[HS_UEVENT_KEY_MAX + 1];
+	char val[HS_UEVENT_VAL_MAX + 1];
+};
+
+/**
+ * struct hs_config - everything one run needs.
+ * @device:        device name (node /dev/@device)
+ * @sysfs_uevent:  the uevent file written by the uevent trigger
+ * @control:       daemon control socket ("" = none)
+ * @trigger:       uevent or control
+ * @clients:       XCMD/READMEM client threads
+ * @readers:       blocked MKBP reader threads
+ * @pollers:       poller threads
+ * @mix_xcmd:      percentage of client calls that are XCMD (rest READMEM)
+ * @steps:         the scenario
+ * @nsteps:        entries used in @steps
+ * @seed:          random seed (random scenario, flap jitter)
+ * @deadline_ns:   a call outstanding longer than this is hung
+ * @expect:        expect[slot] = outcome slot allowed
+ * @daemon_pid:    daemon pid to check for survival (0 = unknown)
+ * @uevent_args:   KEY=VAL pairs appended to every synthetic uevent
+ * @nuevent_args:  entries used in @uevent_args
+ * @json_path:     write the JSON report here ("" = no)
+ * @csv_path:      write one CSV row per call here ("" = no)
+ * @monitor:       watch uevents with libudev and correlate SYNTH_UUIDs
+ * @processes:     run each worker as a process instead of a thread
+ * @quiet:         no human summary
+ */
+struct hs_config {
+	char device[HS_NAME_MAX + 1];
+	char sysfs_uevent[HS_PATH_MAX];
+	char control[HS_PATH_MAX];
+	enum hs_trigger trigger;
+	unsigned int clients;
+	unsigned int readers;
+	unsigned int pollers;
+	unsigned int mix_xcmd;
+	struct hs_step steps[HS_MAX_STEPS];
+	unsigned int nsteps;
+	uint64_t seed;
+	uint64_t deadline_ns;
+	bool expect[HS_OUTCOME_SLOTS];
+	long daemon_pid;
+	struct hs_uevent_arg uevent_args[HS_UEVENT_ARGS_MAX];
+	unsigned int nuevent_args;
+	char json_path[HS_PATH_MAX];
+	char csv_path[HS_PATH_MAX];
+	bool monitor;
+	bool processes;
+	bool quiet;
+};
+
+/* ---- parsers: each returns 0 or -EINVAL with a one-line reason in @err ---- */
+
+/**
+ * hs_config_init() - the defaults: device cros_ec, uevent trigger, 4 clients,
+ * mix xcmd=70 readmem=30, no readers/pollers, scenario "single", deadline 5s,
+ * expect ok,ENODEV.
+ * @cfg: the configuration to fill
+ */
+void hs_config_init(struct hs_config *cfg);
+
+/**
+ * hs_parse_duration() - "20ms", "1s", "500us", "100ns", "2m"; a bare number
+ * is milliseconds.
+ * @text: the text
+ * @ns:   the duration in nanoseconds (at most HS_MAX_DURATION_NS)
+ * @err:  the reason on failure (HS_ERR_MAX bytes)
+ *
+ * Return: 0 or -EINVAL.
+ */
+int hs_parse_duration(const char *text, uint64_t *ns, char *err);
+
+/**
+ * hs_parse_uint() - a decimal count in [@min, @max].
+ * @text: the text
+ * @min:  smallest allowed
+ * @max:  largest allowed
+ * @out:  the value
+ * @what: what the number is, for the message
+ * @err:  the reason on failure
+ *
+ * Return: 0 or -EINVAL.
+ */
+int hs_parse_uint(const char *text, unsigned long long min, unsigned long long max,
+		  unsigned long long *out, const char *what, char *err);
+
+/**
+ * hs_parse_mix() - "xcmd=70,readmem=30" (commas or spaces); the
+ * percentages must add up to 100; an op left out counts 0.
+ * @text:     the text
+ * @xcmd_pct: the XCMD share
+ * @err:      the reason on failure
+ *
+ * Return: 0 or -EINVAL.
+ */
+int hs_parse_mix(const char *text, unsigned int *xcmd_pct, char *err);
+
+/**
+ * hs_parse_expect() - "ok,ENODEV,EIO" (commas or spaces) into a slot set;
+ * "EC_ERROR" allows non-success EC statuses. Replaces @expect.
+ * @text:   the text
+ * @expect: HS_OUTCOME_SLOTS flags
+ * @err:    the reason on failure
+ *
+ * Return: 0 or -EINVAL.
+ */
+int hs_parse_expect(const char *text, bool *expect, char *err);
+
+/**
+ * hs_parse_uevent_arg() - one "KEY=VAL" for synthetic uevents: both
+ * non-empty and alphanumeric only (the kernel's rule for synthetic args).
+ * @text: the text
+ * @arg:  the parsed pair
+ * @err:  the reason on failure
+ *
+ * Return: 0 or -EINVAL.
+ */
+int hs_parse_uevent_arg(const char *text, struct hs_uevent_arg *arg, char *err);
+
+/**
+ * hs_format_uevent() - build "ACTION UUID KEY=VAL ..." for a sysfs uevent file.
+ * @action: "add" or "remove"
+ * @uuid:   36-character UUID text
+ * @args:   the pairs (already validated)
+ * @nargs:  how many
+ * @buf:    receives the line (no newline)
+ * @len:    room in @buf
+ *
+ * Return: the line length, or -EINVAL for another action or a malformed
+ * UUID, -ENAMETOOLONG when @buf is too small.
+ */
+int hs_format_uevent(const char *action, const char *uuid, const struct hs_uevent_arg *args,
+		     unsigned int nargs, char *buf, size_t len);
+
+/**
+ * hs_format_uuid() - a version-4 UUID text from 128 random bits.
+ * @rnd: 16 random bytes
+ * @buf: at least 37 bytes
+ */
+void hs_format_uuid(const uint8_t rnd[16], char *buf);
+
+/**
+ * hs_outcome_slot() - the counting slot of a call's return value.
+ * @ret: >= 0 for success, -errno, or an EC_CLIENT_EC_ERR() value
+ *
+ * Return: 0..HS_OUTCOME_SLOTS-1.
+ */
+unsigned int hs_outcome_slot(int ret);
+
+/**
+ * hs_outcome_name() - "ok", "ENODEV", "EC_ERROR", "OTHER" or "E<n>".
+ * @slot: an outcome slot
+ * @buf:  room for an "E<n>" name (16 bytes)
+ *
+ * Return: the name (@buf or a constant).
+ */
+const char *hs_outcome_name(unsigned int slot, char *buf);
+
+/**
+ * hs_op_name() - "open", "xcmd", "readmem", "event", "poll".
+ * @op: the op
+ *
+ * Return: the name.
+ */
+const char *hs_op_name(enum hs_op op);
+
+/**
+ * hs_parse_scenario_name() - a built-in scenario by name, appended to the
+ * steps: single, replug, flap (uses @cycles, @period_ns, @jitter_ns),
+ * inflight (uses @latency_ns), random (uses @cycles, @period_ns).
+ * @cfg:       the configuration
+ * @name:      the scenario
+ * @cycles:    flap cycles / random actions
+ * @period_ns: flap period / random longest sleep
+ * @jitter_ns: flap jitter
+ * @latency_ns: inflight latency
+ * @err:       the reason on failure
+ *
+ * Return: 0 or -EINVAL.
+ */
+int hs_parse_scenario_name(struct hs_config *cfg, const char *name, unsigned int cycles,
+			   uint64_t period_ns, uint64_t jitter_ns, uint64_t latency_ns,
+			   char *err);
+
+/**
+ * hs_parse_scenario_file() - read a scenario file (see docs/hotplug-scenarios.md).
+ * @cfg:  the configuration; settings lines change it, actions are appended
+ * @in:   the open file
+ * @name: the file name, for messages
+ * @err:  on failure "<name>:<line>: <problem>"
+ *
+ * Return: 0, -EINVAL for a bad file, -EIO for a read error.
+ */
+int hs_parse_scenario_file(struct hs_config *cfg, FILE *in, const char *name, char *err);
+
+/**
+ * hs_parse_args() - the command line (see hotplug_sim(1)).
+ * @cfg:  filled with defaults, then the options
+ * @argc: argument count
+ * @argv: arguments
+ * @err:  the reason on failure
+ *
+ * Return: 0 to run, 1 when --help / --version printed and nothing should
+ * run, -EINVAL for bad usage (message in @err).
+ */
+int hs_parse_args(struct hs_config *cfg, int argc, char **argv, char *err);
+
+/* ---- the report ---- */
+
+/** struct hs_client_counts - one client's outcomes. */
+struct hs_client_counts {
+	uint64_t count[HS_OP_COUNT][HS_OUTCOME_SLOTS];
+};
+
+/**
+ * struct hs_revocation - one unplug, measured.
+ * @trigger_ns:   when the uevent / control line was written (run clock)
+ * @revoked_ns:   when the daemon's "revocations" counter (control socket
+ *                stats) showed this revocation complete (0 = never seen)
+ * @last_out_ns:  when the last call in flight at the trigger returned (0: none)
+ * @longest_inflight_ns: longest of those calls, start to return
+ * @inflight:     how many calls were in flight at the trigger
+ */
+struct hs_revocation {
+	uint64_t trigger_ns;
+	uint64_t revoked_ns;
+	uint64_t last_out_ns;
+	uint64_t longest_inflight_ns;
+	unsigned int inflight;
+};
+
+/**
+ * struct hs_report - what a run measured.
+ * @nclients:       entries in @clients (clients + readers + pollers)
+ * @clients:        per-client counts (the runner allocates)
+ * @roles:          per-client role name ("client", "reader", "poller")
+ * @revocations:    measured unplugs (the runner allocates)
+ * @nrevocations:   entries used
+ * @plugs:          plugs triggered
+ * @trigger_errors: trigger writes that failed
+ * @hung:           calls outstanding past the deadline
+ * @daemon_checked: daemon survival was checked
+ * @daemon_alive:   ... and the daemon was alive and answering
+ * @zombie_accesses: the daemon's zombie_accesses counter grew by this
+ * @have_zombies:   @zombie_accesses is known (control socket stats)
+ * @uevents_sent:   synthetic uevents written
+ * @uevents_seen:   of those, seen back on the libudev monitor by SYNTH_UUID
+ * @monitor_ok:     the monitor ran
+ * @threads_left:   some thread never stopped (hung or blocked for good) and
+ *                  may still write into @clients: do not free the report
+ * @workers_died:   --processes: worker processes that crashed
+ * @output_failed:  the CSV file could not be written
+ * @elapsed_ns:     run length
+ */
+struct hs_report {
+	unsigned int nclients;
+	struct hs_client_counts *clients;
+	const char **roles;
+	struct hs_revocation *revocations;
+	unsigned int nrevocations;
+	unsigned int plugs;
+	unsigned int trigger_errors;
+	unsigned int hung;
+	bool daemon_checked;
+	bool daemon_alive;
+	uint64_t zombie_accesses;
+	bool have_zombies;
+	unsigned int uevents_sent;
+	unsigned int uevents_seen;
+	bool monitor_ok;
+	bool threads_left;
+	unsigned int workers_died;
+	bool output_failed;
+	uint64_t elapsed_ns;
+};
+
+/**
+ * struct hs_totals - the report summed over clients.
+ * @count:      per op and outcome
+ * @calls:      every call
+ * @unexpected: calls whose outcome is outside the expected set
+ */
+struct hs_totals {
+	uint64_t count[HS_OP_COUNT][HS_OUTCOME_SLOTS];
+	uint64_t calls;
+	uint64_t unexpected;
+};
+
+/**
+ * hs_report_totals() - sum the per-client counts.
+ * @rep:    the report
+ * @expect: the expected outcome set
+ * @tot:    the sums
+ */
+void hs_report_totals(const struct hs_report *rep, const bool *expect, struct hs_totals *tot);
+
+/**
+ * hs_report_verdict() - the exit status: 0 when every outcome was expected,
+ * nothing hung, no worker process died, no trigger failed and the daemon
+ * (when checked) survived; else 1.
+ * @rep: the report
+ * @cfg: the run's configuration
+ *
+ * Return: 0 or 1.
+ */
+int hs_report_verdict(const struct hs_report *rep, const struct hs_config *cfg);
+
+/**
+ * hs_report_human() - the summary for a person.
+ * @rep: the report
+ * @cfg: the configuration
+ * @out: where to print
+ */
+void hs_report_human(const struct hs_report *rep, const struct hs_config *cfg, FILE *out);
+
+/**
+ * hs_report_json() - the report as one JSON object.
+ * @rep: the report
+ * @cfg: the configuration
+ * @out: where to write
+ *
+ * Return: 0 or -EIO.
+ */
+int hs_report_json(const struct hs_report *rep, const struct hs_config *cfg, FILE *out);
+
+/**
+ * hs_csv_header() - the CSV header line.
+ * @out: where to write
+ */
+void hs_csv_header(FILE *out);
+
+/**
+ * hs_csv_row() - one call as a CSV row.
+ * @out:        where to write
+ * @ts_us:      when the call started, microseconds on the run clock
+ * @client:     client index
+ * @op:         the op
+ * @slot:       the outcome slot
+ * @latency_us: how long it took
+ */
+void hs_csv_row(FILE *out, uint64_t ts_us, unsigned int client, enum hs_op op,
+		unsigned int slot, uint64_t latency_us);
+
+#endif /* HOTPLUG_SIM_HS_H */

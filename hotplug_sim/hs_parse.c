@@ -1,0 +1,861 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * hs_parse.c - every parser hotplug_sim has: command line, scenario files,
+ * durations, op mixes, errno lists, synthetic uevent arguments. Pure
+ * functions over struct hs_config so the tests can feed them bad input.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "client/ec_client.h"
+#include "hs.h"
+
+#define SEPARATORS ", \t"
+
+static int fail(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int fail(char *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, HS_ERR_MAX, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+static void set_default_expect(bool *expect)
+{
+	memset(expect, 0, sizeof(bool) * HS_OUTCOME_SLOTS);
+	expect[0] = true;
+	expect[ENODEV] = true;
+}
+
+void hs_config_init(struct hs_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	snprintf(cfg->device, sizeof(cfg->device), "cros_ec");
+	cfg->trigger = HS_TRIGGER_UEVENT;
+	cfg->clients = 4;
+	cfg->mix_xcmd = 70;
+	cfg->deadline_ns = 5000000000ull;
+	cfg->seed = 1;
+	cfg->monitor = true;
+	set_default_expect(cfg->expect);
+}
+
+int hs_parse_uint(const char *text, unsigned long long min, unsigned long long max,
+		  unsigned long long *out, const char *what, char *err)
+{
+	unsigned long long val;
+	char *end;
+
+	/* strtoull() accepts "-1" and leading blanks; a count must not. */
+	if (!text || !isdigit((unsigned char)text[0]))
+		return fail(err, "%s: expected a number, got '%.40s'", what, text ? text : "");
+	errno = 0;
+	val = strtoull(text, &end, 10);
+	if (errno || *end)
+		return fail(err, "%s: '%.40s' is not a number", what, text);
+	if (val < min || val > max)
+		return fail(err, "%s: %llu is out of range %llu..%llu", what, val, min, max);
+	*out = val;
+	return 0;
+}
+
+int hs_parse_duration(const char *text, uint64_t *ns, char *err)
+{
+	static const struct {
+		const char *suffix;
+		uint64_t ns;
+	} units[] = {
+		{ "", 1000000ull }, { "ns", 1ull }, { "us", 1000ull }, { "ms", 1000000ull },
+		{ "s", 1000000000ull }, { "m", 60000000000ull },
+	};
+	unsigned long long val;
+	char *end;
+	size_t i;
+
+	if (!text || !isdigit((unsigned char)text[0]))
+		return fail(err, "duration: expected e.g. 20ms or 1s, got '%.40s'",
+			    text ? text : "");
+	errno = 0;
+	val = strtoull(text, &end, 10);
+	if (errno)
+		return fail(err, "duration: '%.40s' is too large", text);
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(end, units[i].suffix))
+			continue;
+		if (val > HS_MAX_DURATION_NS / units[i].ns)
+			return fail(err, "duration: '%.40s' is longer than one hour", text);
+		*ns = val * units[i].ns;
+		return 0;
+	}
+	return fail(err, "duration: unknown unit in '%.40s' (use ns, us, ms, s or m)", text);
+}
+
+int hs_parse_mix(const char *text, unsigned int *xcmd_pct, char *err)
+{
+	unsigned long long pct, xcmd = 0, readmem = 0;
+	bool seen_xcmd = false, seen_readmem = false;
+	char copy[256], *tok, *save = NULL;
+	int ret;
+
+	if (!text || !*text)
+		return fail(err, "mix: empty (expected e.g. xcmd=70,readmem=30)");
+	if (strlen(text) >= sizeof(copy))
+		return fail(err, "mix: too long");
+	strcpy(copy, text);
+	for (tok = strtok_r(copy, SEPARATORS, &save); tok; tok = strtok_r(NULL, SEPARATORS, &save)) {
+		char *eq = strchr(tok, '=');
+		bool *seen;
+
+		if (!eq)
+			return fail(err, "mix: '%.40s' is not op=percent", tok);
+		*eq = '\0';
+		if (!strcmp(tok, "xcmd"))
+			seen = &seen_xcmd;
+		else if (!strcmp(tok, "readmem"))
+			seen = &seen_readmem;
+		else
+			return fail(err, "mix: unknown op '%.40s' (xcmd or readmem)", tok);
+		if (*seen)
+			return fail(err, "mix: '%s' given twice", tok);
+		*seen = true;
+		ret = hs_parse_uint(eq + 1, 0, 100, &pct, "mix percentage", err);
+		if (ret)
+			return ret;
+		if (seen == &seen_xcmd)
+			xcmd = pct;
+		else
+			readmem = pct;
+	}
+	if (!seen_xcmd && !seen_readmem)
+		return fail(err, "mix: empty (expected e.g. xcmd=70,readmem=30)");
+	if (xcmd + readmem != 100)
+		return fail(err, "mix: percentages add up to %llu, not 100", xcmd + readmem);
+	*xcmd_pct = (unsigned int)xcmd;
+	return 0;
+}
+
+/* The errno whose symbolic name is @name, by asking the client library's table. */
+static int errno_by_name(const char *name)
+{
+	int e;
+
+	for (e = 1; e < HS_ERRNO_SLOTS; e++) {
+		const char *known = ec_errno_name(e);
+
+		if (strcmp(known, "E?") && !strcmp(known, name))
+			return e;
+	}
+	return -1;
+}
+
+int hs_parse_expect(const char *text, bool *expect, char *err)
+{
+	bool set[HS_OUTCOME_SLOTS] = { false };
+	char copy[512], *tok, *save = NULL;
+	unsigned int n = 0;
+
+	if (!text || strlen(text) >= sizeof(copy))
+		return fail(err, "expect: missing or too long");
+	strcpy(copy, text);
+	for (tok = strtok_r(copy, SEPARATORS, &save); tok; tok = strtok_r(NULL, SEPARATORS, &save)) {
+		int e;
+
+		if (!strcmp(tok, "ok")) {
+			set[0] = true;
+		} else if (!strcmp(tok, "EC_ERROR")) {
+			set[HS_OUTCOME_EC_ERROR] = true;
+		} else {
+			e = errno_by_name(tok);
+			if (e < 0)
+				return fail(err, "expect: unknown outcome '%.40s' (ok, EC_ERROR or an errno name such as ENODEV)",
+					    tok);
+			set[e] = true;
+		}
+		n++;
+	}
+	if (!n)
+		return fail(err, "expect: empty list");
+	memcpy(expect, set, sizeof(set));
+	return 0;
+}
+
+static bool all_alnum(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (!isalnum((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
+int hs_parse_uevent_arg(const char *text, struct hs_uevent_arg *arg, char *err)
+{
+	const char *eq;
+	size_t klen, vlen;
+
+	if (!text || !(eq = strchr(text, '=')))
+		return fail(err, "uevent arg: '%.40s' is not KEY=VAL", text ? text : "");
+	klen = (size_t)(eq - text);
+	vlen = strlen(eq + 1);
+	if (!klen || !vlen)
+		return fail(err, "uevent arg: empty key or value in '%.40s'", text);
+	if (klen > HS_UEVENT_KEY_MAX || vlen > HS_UEVENT_VAL_MAX)
+		return fail(err, "uevent arg: key (max %d) or value (max %d) too long",
+			    HS_UEVENT_KEY_MAX, HS_UEVENT_VAL_MAX);
+	/* The kernel rejects the whole uevent write otherwise: catch it here. */
+	if (!all_alnum(text, klen) || !all_alnum(eq + 1, vlen))
+		return fail(err, "uevent arg: '%.40s' must be alphanumeric on both sides of '='",
+			    text);
+	memcpy(arg->key, text, klen);
+	arg->key[klen] = '\0';
+	memcpy(arg->val, eq + 1, vlen + 1);
+	return 0;
+}
+
+static bool uuid_well_formed(const char *uuid)
+{
+	size_t i;
+
+	if (strlen(uuid) != 36)
+		return false;
+	for (i = 0; i < 36; i++) {
+		bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+
+		if (dash ? uuid[i] != '-' : !isxdigit((unsigned char)uuid[i]))
+			return false;
+	}
+	return true;
+}
+
+int hs_format_uevent(const char *action, const char *uuid, const struct hs_uevent_arg *args,
+		     unsigned int nargs, char *buf, size_t len)
+{
+	size_t used;
+	unsigned int i;
+	int n;
+
+	if (!action || (strcmp(action, "add") && strcmp(action, "remove")) ||
+	    !uuid || !uuid_well_formed(uuid) || !buf)
+		return -EINVAL;
+	n = snprintf(buf, len, "%s %s", action, uuid);
+	if (n < 0 || (size_t)n >= len)
+		return -ENAMETOOLONG;
+	used = (size_t)n;
+	for (i = 0; i < nargs; i++) {
+		n = snprintf(buf + used, len - used, " %s=%s", args[i].key, args[i].val);
+		if (n < 0 || (size_t)n >= len - used)
+			return -ENAMETOOLONG;
+		used += (size_t)n;
+	}
+	return (int)used;
+}
+
+void hs_format_uuid(const uint8_t rnd[16], char *buf)
+{
+	uint8_t b[16];
+	int i, pos = 0;
+
+	memcpy(b, rnd, sizeof(b));
+	b[6] = (uint8_t)((b[6] & 0x0f) | 0x40);	/* version 4 */
+	b[8] = (uint8_t)((b[8] & 0x3f) | 0x80);	/* RFC 4122 variant */
+	for (i = 0; i < 16; i++) {
+		if (i == 4 || i == 6 || i == 8 || i == 10)
+			buf[pos++] = '-';
+		pos += sprintf(buf + pos, "%02x", b[i]);
+	}
+	buf[pos] = '\0';
+}
+
+unsigned int hs_outcome_slot(int ret)
+{
+	if (ret >= 0)
+		return 0;
+	if (ec_client_err_is_ec(ret, NULL))
+		return HS_OUTCOME_EC_ERROR;
+	if (-ret < HS_ERRNO_SLOTS)
+		return (unsigned int)-ret;
+	return HS_OUTCOME_OTHER;
+}
+
+const char *hs_outcome_name(unsigned int slot, char *buf)
+{
+	const char *name;
+
+	if (slot == 0)
+		return "ok";
+	if (slot == HS_OUTCOME_EC_ERROR)
+		return "EC_ERROR";
+	if (slot >= HS_ERRNO_SLOTS)
+		return "OTHER";
+	name = ec_errno_name((int)slot);
+	if (strcmp(name, "E?"))
+		return name;
+	snprintf(buf, 16, "E%u", slot);
+	return buf;
+}
+
+const char *hs_op_name(enum hs_op op)
+{
+	static const char *const names[HS_OP_COUNT] = {
+		[HS_OP_OPEN] = "open", [HS_OP_XCMD] = "xcmd", [HS_OP_READMEM] = "readmem",
+		[HS_OP_EVENT] = "event", [HS_OP_POLL] = "poll",
+	};
+
+	return (unsigned int)op < HS_OP_COUNT ? names[op] : "?";
+}
+
+static int add_step(struct hs_config *cfg, const struct hs_step *step, char *err)
+{
+	if (cfg->nsteps >= HS_MAX_STEPS)
+		return fail(err, "scenario: more than %d steps", HS_MAX_STEPS);
+	cfg->steps[cfg->nsteps++] = *step;
+	return 0;
+}
+
+int hs_parse_scenario_name(struct hs_config *cfg, const char *name, unsigned int cycles,
+			   uint64_t period_ns, uint64_t jitter_ns, uint64_t latency_ns,
+			   char *err)
+{
+	/* A settle time lets clients get busy before the first unplug. */
+	const struct hs_step settle = { .kind = HS_STEP_SLEEP, .duration_ns = 100000000ull };
+	struct hs_step step = { 0 };
+	int ret;
+
+	if (!name)
+		return fail(err, "scenario: missing name");
+	if (!strcmp(name, "flap") || !strcmp(name, "random")) {
+		if (!cycles || cycles > HS_MAX_CYCLES)
+			return fail(err, "scenario %s: cycles must be 1..%u", name, HS_MAX_CYCLES);
+		if (!period_ns)
+			return fail(err, "scenario %s: period must be above 0", name);
+	}
+	if (!strcmp(name, "flap") && jitter_ns * 2 > period_ns)
+		return fail(err, "scenario flap: jitter must be at most half the period");
+	if (strcmp(name, "single") && strcmp(name, "replug") && strcmp(name, "flap") &&
+	    strcmp(name, "inflight") && strcmp(name, "random"))
+		return fail(err, "scenario: unknown '%.40s' (single, replug, flap, inflight, random)",
+			    name);
+	ret = add_step(cfg, &settle, err);
+	if (ret)
+		return ret;
+	if (!strcmp(name, "single") || !strcmp(name, "replug")) {
+		step.kind = HS_STEP_UNPLUG;
+		ret = add_step(cfg, &step, err);
+		if (!ret)
+			ret = add_step(cfg, &settle, err);
+		if (!ret && !strcmp(name, "replug")) {
+			step.kind = HS_STEP_PLUG;
+			ret = add_step(cfg, &step, err);
+			if (!ret)
+				ret = add_step(cfg, &settle, err);
+		}
+		return ret;
+	}
+	if (!strcmp(name, "flap")) {
+		step.kind = HS_STEP_FLAP;
+		step.count = cycles;
+		step.period_ns = period_ns;
+		step.jitter_ns = jitter_ns;
+	} else if (!strcmp(name, "inflight")) {
+		step.kind = HS_STEP_INFLIGHT;
+		step.latency_ns = latency_ns;
+	} else {
+		step.kind = HS_STEP_RANDOM;
+		step.count = cycles;
+		step.period_ns = period_ns;
+	}
+	ret = add_step(cfg, &step, err);
+	if (!ret)
+		ret = add_step(cfg, &settle, err);
+	return ret;
+}
+
+/* ---- scenario files ---- */
+
+/* "key=DURATION" options of flap / inflight / random lines. */
+static int parse_step_option(const char *tok, const char *const *allowed, struct hs_step *step,
+			     char *err)
+{
+	const char *eq = strchr(tok, '=');
+	size_t klen;
+	uint64_t *dst = NULL;
+	unsigned int i;
+
+	if (!eq)
+		return fail(err, "'%.40s' is not key=duration", tok);
+	klen = (size_t)(eq - tok);
+	for (i = 0; allowed[i]; i++) {
+		if (strlen(allowed[i]) != klen || strncmp(tok, allowed[i], klen))
+			continue;
+		if (!strcmp(allowed[i], "period"))
+			dst = &step->period_ns;
+		else if (!strcmp(allowed[i], "jitter"))
+			dst = &step->jitter_ns;
+		else
+			dst = &step->latency_ns;
+	}
+	if (!dst)
+		return fail(err, "unknown option '%.*s'", (int)klen, tok);
+	return hs_parse_duration(eq + 1, dst, err);
+}
+
+static int need_args(const char *verb, unsigned int got, unsigned int min, unsigned int max,
+		     char *err)
+{
+	if (got < min)
+		return fail(err, "'%s' needs an argument", verb);
+	if (got > max)
+		return fail(err, "too many arguments to '%s'", verb);
+	return 0;
+}
+
+/* Join argv[1..] back with commas for the list parsers. */
+static void join_args(char **argv, unsigned int argc, char *buf, size_t len)
+{
+	unsigned int i;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (i = 1; i < argc && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i > 1 ? "," : "", argv[i]);
+}
+
+static int parse_scenario_line(struct hs_config *cfg, char *line, char *err)
+{
+	static const char *const flap_opts[] = { "period", "jitter", NULL };
+	static const char *const inflight_opts[] = { "latency", NULL };
+	static const char *const random_opts[] = { "period", NULL };
+	char *argv[16], *tok, *save = NULL, list[512];
+	struct hs_step step = { 0 };
+	unsigned long long num;
+	unsigned int argc = 0, i;
+	const char *const *opts = NULL;
+	const char *verb;
+	int ret;
+
+	for (tok = strtok_r(line, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+		if (argc == sizeof(argv) / sizeof(argv[0]))
+			return fail(err, "too many words");
+		argv[argc++] = tok;
+	}
+	if (!argc)
+		return 0;
+	verb = argv[0];
+
+	if (!strcmp(verb, "clients") || !strcmp(verb, "readers") || !strcmp(verb, "pollers")) {
+		unsigned int max = !strcmp(verb, "clients") ? HS_MAX_CLIENTS :
+				   !strcmp(verb, "readers") ? HS_MAX_READERS : HS_MAX_POLLERS;
+
+		ret = need_args(verb, argc - 1, 1, 1, err);
+		if (!ret)
+			ret = hs_parse_uint(argv[1], 0, max, &num, verb, err);
+		if (ret)
+			return ret;
+		if (!strcmp(verb, "clients"))
+			cfg->clients = (unsigned int)num;
+		else if (!strcmp(verb, "readers"))
+			cfg->readers = (unsigned int)num;
+		else
+			cfg->pollers = (unsigned int)num;
+		return 0;
+	}
+	if (!strcmp(verb, "mix") || !strcmp(verb, "expect")) {
+		ret = need_args(verb, argc - 1, 1, 15, err);
+		if (ret)
+			return ret;
+		join_args(argv, argc, list, sizeof(list));
+		return !strcmp(verb, "mix") ? hs_parse_mix(list, &cfg->mix_xcmd, err) :
+					      hs_parse_expect(list, cfg->expect, err);
+	}
+	if (!strcmp(verb, "deadline")) {
+		ret = need_args(verb, argc - 1, 1, 1, err);
+		if (!ret)
+			ret = hs_parse_duration(argv[1], &cfg->deadline_ns, err);
+		if (!ret && !cfg->deadline_ns)
+			ret = fail(err, "deadline must be above 0");
+		return ret;
+	}
+	if (!strcmp(verb, "seed")) {
+		ret = need_args(verb, argc - 1, 1, 1, err);
+		if (!ret)
+			ret = hs_parse_uint(argv[1], 0, UINT64_MAX, &num, "seed", err);
+		if (!ret)
+			cfg->seed = num;
+		return ret;
+	}
+	if (!strcmp(verb, "trigger")) {
+		ret = need_args(verb, argc - 1, 1, 1, err);
+		if (ret)
+			return ret;
+		if (!strcmp(argv[1], "uevent"))
+			cfg->trigger = HS_TRIGGER_UEVENT;
+		else if (!strcmp(argv[1], "control"))
+			cfg->trigger = HS_TRIGGER_CONTROL;
+		else
+			return fail(err, "trigger: '%.40s' is not uevent or control", argv[1]);
+		return 0;
+	}
+	if (!strcmp(verb, "unplug") || !strcmp(verb, "plug")) {
+		ret = need_args(verb, argc - 1, 0, 0, err);
+		if (ret)
+			return ret;
+		step.kind = !strcmp(verb, "unplug") ? HS_STEP_UNPLUG : HS_STEP_PLUG;
+		return add_step(cfg, &step, err);
+	}
+	if (!strcmp(verb, "sleep")) {
+		ret = need_args(verb, argc - 1, 1, 1, err);
+		if (ret)
+			return ret;
+		step.kind = HS_STEP_SLEEP;
+		ret = hs_parse_duration(argv[1], &step.duration_ns, err);
+		return ret ? ret : add_step(cfg, &step, err);
+	}
+
+	if (!strcmp(verb, "flap")) {
+		step.kind = HS_STEP_FLAP;
+		step.period_ns = 20000000ull;
+		opts = flap_opts;
+	} else if (!strcmp(verb, "random")) {
+		step.kind = HS_STEP_RANDOM;
+		step.period_ns = 20000000ull;
+		opts = random_opts;
+	} else if (!strcmp(verb, "inflight")) {
+		step.kind = HS_STEP_INFLIGHT;
+		step.latency_ns = 50000000ull;
+		opts = inflight_opts;
+	} else {
+		return fail(err, "unknown keyword '%.40s'", verb);
+	}
+	i = 1;
+	if (step.kind != HS_STEP_INFLIGHT) {
+		ret = need_args(verb, argc - 1, 1, 3, err);
+		if (!ret)
+			ret = hs_parse_uint(argv[1], 1, HS_MAX_CYCLES, &num, "cycles", err);
+		if (ret)
+			return ret;
+		step.count = (unsigned int)num;
+		i = 2;
+	}
+	for (; i < argc; i++) {
+		ret = parse_step_option(argv[i], opts, &step, err);
+		if (ret)
+			return ret;
+	}
+	if (step.kind != HS_STEP_INFLIGHT && !step.period_ns)
+		return fail(err, "period must be above 0");
+	if (step.kind == HS_STEP_FLAP && step.jitter_ns * 2 > step.period_ns)
+		return fail(err, "jitter must be at most half the period");
+	if (step.kind == HS_STEP_INFLIGHT && !step.latency_ns)
+		return fail(err, "latency must be above 0");
+	return add_step(cfg, &step, err);
+}
+
+int hs_parse_scenario_file(struct hs_config *cfg, FILE *in, const char *name, char *err)
+{
+	char line[512], why[HS_ERR_MAX];
+	unsigned int lineno = 0, first_step;
+	int ret;
+
+	while (fgets(line, sizeof(line), in)) {
+		size_t len = strlen(line);
+		char *hash;
+		size_t i;
+
+		lineno++;
+		if (len == sizeof(line) - 1 && line[len - 1] != '\n' && !feof(in)) {
+			snprintf(err, HS_ERR_MAX, "%s:%u: line too long (max %zu bytes)", name,
+				 lineno, sizeof(line) - 2);
+			return -EINVAL;
+		}
+		hash = strchr(line, '#');
+		if (hash)
+			*hash = '\0';
+		len = strlen(line);
+		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = '\0';
+		for (i = 0; i < len; i++) {
+			if (!isprint((unsigned char)line[i]) && line[i] != '\t') {
+				snprintf(err, HS_ERR_MAX, "%s:%u: unprintable byte 0x%02x", name,
+					 lineno, (unsigned char)line[i]);
+				return -EINVAL;
+			}
+		}
+		first_step = cfg->nsteps;
+		ret = parse_scenario_line(cfg, line, why);
+		if (ret) {
+			snprintf(err, HS_ERR_MAX, "%.100s:%u: %.140s", name, lineno, why);
+			return ret;
+		}
+		for (; first_step < cfg->nsteps; first_step++)
+			cfg->steps[first_step].line = lineno;
+	}
+	if (ferror(in)) {
+		snprintf(err, HS_ERR_MAX, "%s: read error", name);
+		return -EIO;
+	}
+	return 0;
+}
+
+/* ---- command line ---- */
+
+enum {
+	OPT_SYSFS = 256, OPT_CONTROL, OPT_TRIGGER, OPT_MIX, OPT_READERS, OPT_POLLERS,
+	OPT_CYCLES, OPT_PERIOD, OPT_JITTER, OPT_LATENCY, OPT_SEED, OPT_DEADLINE, OPT_JSON,
+	OPT_CSV, OPT_EXPECT, OPT_UEVENT_ARG, OPT_DAEMON_PID, OPT_NO_MONITOR, OPT_PROCESSES,
+	OPT_VERSION,
+};
+
+static const struct option long_options[] = {
+	{ "name", required_argument, NULL, 'n' },
+	{ "sysfs", required_argument, NULL, OPT_SYSFS },
+	{ "control", required_argument, NULL, OPT_CONTROL },
+	{ "trigger", required_argument, NULL, OPT_TRIGGER },
+	{ "clients", required_argument, NULL, 'k' },
+	{ "mix", required_argument, NULL, OPT_MIX },
+	{ "readers", required_argument, NULL, OPT_READERS },
+	{ "pollers", required_argument, NULL, OPT_POLLERS },
+	{ "scenario", required_argument, NULL, 's' },
+	{ "scenario-file", required_argument, NULL, 'f' },
+	{ "cycles", required_argument, NULL, OPT_CYCLES },
+	{ "period", required_argument, NULL, OPT_PERIOD },
+	{ "jitter", required_argument, NULL, OPT_JITTER },
+	{ "latency", required_argument, NULL, OPT_LATENCY },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "deadline", required_argument, NULL, OPT_DEADLINE },
+	{ "json", required_argument, NULL, OPT_JSON },
+	{ "csv", required_argument, NULL, OPT_CSV },
+	{ "expect-errno", required_argument, NULL, OPT_EXPECT },
+	{ "uevent-arg", required_argument, NULL, OPT_UEVENT_ARG },
+	{ "daemon-pid", required_argument, NULL, OPT_DAEMON_PID },
+	{ "no-monitor", no_argument, NULL, OPT_NO_MONITOR },
+	{ "processes", no_argument, NULL, OPT_PROCESSES },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char usage_text[] =
+	"Usage: hotplug_sim [OPTION]...\n"
+	"Unplug and replug an emulated EC under client load and report what clients saw.\n"
+	"\n"
+	"  -n, --name=NAME          device name (default cros_ec, node /dev/NAME)\n"
+	"      --sysfs=DIR          sysfs device whose uevent file is written\n"
+	"                           (default /sys/class/cuse/NAME)\n"
+	"      --control=PATH       daemon control socket (status, stats, latency)\n"
+	"      --trigger=uevent|control  how unplug/plug reach the daemon (default uevent)\n"
+	"  -k, --clients=N          XCMD/READMEM client threads (default 4)\n"
+	"      --mix=SPEC           op mix, e.g. xcmd=70,readmem=30 (the default)\n"
+	"      --readers=N          threads blocked reading MKBP events\n"
+	"      --pollers=N          threads blocked in poll()\n"
+	"      --processes          run clients, readers and pollers as processes\n"
+	"  -s, --scenario=NAME      single, replug, flap, inflight or random\n"
+	"  -f, --scenario-file=FILE read a scenario file (later options override it)\n"
+	"      --cycles=N           flap cycles / random actions (default 10)\n"
+	"      --period=DUR         flap period / longest random sleep (default 20ms)\n"
+	"      --jitter=DUR         flap jitter (default 0)\n"
+	"      --latency=DUR        inflight: time a command spends in the EC (default 50ms)\n"
+	"      --seed=N             random seed (default 1)\n"
+	"      --deadline=DUR       a call outstanding longer is hung (default 5s)\n"
+	"      --json=FILE          write the report as JSON\n"
+	"      --csv=FILE           write one row per call\n"
+	"      --expect-errno=LIST  allowed outcomes (default ok,ENODEV)\n"
+	"      --uevent-arg=KEY=VAL append to synthetic uevents (alphanumeric; repeatable)\n"
+	"      --daemon-pid=PID     check that this daemon survives\n"
+	"      --no-monitor         do not watch uevents with libudev\n"
+	"  -q, --quiet              no summary on stdout\n"
+	"  -h, --help, --version\n"
+	"\n"
+	"Durations: N[ns|us|ms|s|m] (a bare number is ms).\n"
+	"Exit status: 0 all outcomes expected, 1 unexpected outcome / hang / crash, 2 usage.\n";
+
+static int set_path(char *dst, const char *src, const char *what, char *err)
+{
+	if (!*src)
+		return fail(err, "%s: empty path", what);
+	if (strlen(src) >= HS_PATH_MAX)
+		return fail(err, "%s: path too long", what);
+	strcpy(dst, src);
+	return 0;
+}
+
+static int valid_device_name(const char *name)
+{
+	size_t i, len = strlen(name);
+
+	if (!len || len > HS_NAME_MAX || name[0] == '.')
+		return 0;
+	for (i = 0; i < len; i++)
+		if (!isalnum((unsigned char)name[i]) && !strchr("_-.", name[i]))
+			return 0;
+	return 1;
+}
+
+int hs_parse_args(struct hs_config *cfg, int argc, char **argv, char *err)
+{
+	unsigned long long num, cycles = 10;
+	uint64_t period = 20000000ull, jitter = 0, latency = 50000000ull;
+	const char *scenario = NULL, *sysfs = NULL;
+	bool have_file = false;
+	FILE *in;
+	int opt, ret;
+
+	hs_config_init(cfg);
+	optind = 0;	/* getopt_long must restart: the tests call this many times */
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":n:k:s:f:qh", long_options, NULL)) != -1) {
+		ret = 0;
+		switch (opt) {
+		case 'n':
+			if (!valid_device_name(optarg))
+				return fail(err, "--name: '%.40s' must be 1..%d letters, digits, '_', '-' or '.'",
+					    optarg, HS_NAME_MAX);
+			strcpy(cfg->device, optarg);
+			break;
+		case OPT_SYSFS:
+			sysfs = optarg;
+			ret = *optarg ? 0 : fail(err, "--sysfs: empty path");
+			break;
+		case OPT_CONTROL:
+			ret = set_path(cfg->control, optarg, "--control", err);
+			break;
+		case OPT_TRIGGER:
+			if (!strcmp(optarg, "uevent"))
+				cfg->trigger = HS_TRIGGER_UEVENT;
+			else if (!strcmp(optarg, "control"))
+				cfg->trigger = HS_TRIGGER_CONTROL;
+			else
+				ret = fail(err, "--trigger: '%.40s' is not uevent or control", optarg);
+			break;
+		case 'k':
+			ret = hs_parse_uint(optarg, 0, HS_MAX_CLIENTS, &num, "--clients", err);
+			cfg->clients = ret ? cfg->clients : (unsigned int)num;
+			break;
+		case OPT_MIX:
+			ret = hs_parse_mix(optarg, &cfg->mix_xcmd, err);
+			break;
+		case OPT_READERS:
+			ret = hs_parse_uint(optarg, 0, HS_MAX_READERS, &num, "--readers", err);
+			cfg->readers = ret ? cfg->readers : (unsigned int)num;
+			break;
+		case OPT_POLLERS:
+			ret = hs_parse_uint(optarg, 0, HS_MAX_POLLERS, &num, "--pollers", err);
+			cfg->pollers = ret ? cfg->pollers : (unsigned int)num;
+			break;
+		case 's':
+			scenario = optarg;
+			break;
+		case 'f':
+			in = fopen(optarg, "r");
+			if (!in) {
+				ret = fail(err, "%s: %s", optarg, strerror(errno));
+				break;
+			}
+			ret = hs_parse_scenario_file(cfg, in, optarg, err);
+			fclose(in);
+			have_file = true;
+			break;
+		case OPT_CYCLES:
+			ret = hs_parse_uint(optarg, 1, HS_MAX_CYCLES, &cycles, "--cycles", err);
+			break;
+		case OPT_PERIOD:
+			ret = hs_parse_duration(optarg, &period, err);
+			break;
+		case OPT_JITTER:
+			ret = hs_parse_duration(optarg, &jitter, err);
+			break;
+		case OPT_LATENCY:
+			ret = hs_parse_duration(optarg, &latency, err);
+			if (!ret && !latency)
+				ret = fail(err, "--latency must be above 0");
+			break;
+		case OPT_SEED:
+			ret = hs_parse_uint(optarg, 0, UINT64_MAX, &num, "--seed", err);
+			cfg->seed = ret ? cfg->seed : num;
+			break;
+		case OPT_DEADLINE:
+			ret = hs_parse_duration(optarg, &cfg->deadline_ns, err);
+			if (!ret && !cfg->deadline_ns)
+				ret = fail(err, "--deadline must be above 0");
+			break;
+		case OPT_JSON:
+			ret = set_path(cfg->json_path, optarg, "--json", err);
+			break;
+		case OPT_CSV:
+			ret = set_path(cfg->csv_path, optarg, "--csv", err);
+			break;
+		case OPT_EXPECT:
+			ret = hs_parse_expect(optarg, cfg->expect, err);
+			break;
+		case OPT_UEVENT_ARG:
+			if (cfg->nuevent_args == HS_UEVENT_ARGS_MAX)
+				ret = fail(err, "--uevent-arg: at most %d", HS_UEVENT_ARGS_MAX);
+			else
+				ret = hs_parse_uevent_arg(optarg,
+							  &cfg->uevent_args[cfg->nuevent_args++], err);
+			break;
+		case OPT_DAEMON_PID:
+			ret = hs_parse_uint(optarg, 1, 4194304, &num, "--daemon-pid", err);
+			cfg->daemon_pid = ret ? 0 : (long)num;
+			break;
+		case OPT_NO_MONITOR:
+			cfg->monitor = false;
+			break;
+		case OPT_PROCESSES:
+			cfg->processes = true;
+			break;
+		case 'q':
+			cfg->quiet = true;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return 1;
+		case OPT_VERSION:
+			printf("hotplug_sim (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+			return 1;
+		case ':':
+			return fail(err, "option '%.40s' needs an argument", argv[optind - 1]);
+		default:
+			return fail(err, "unknown option '%.40s' (try --help)", argv[optind - 1]);
+		}
+		if (ret)
+			return ret;
+	}
+	if (optind < argc)
+		return fail(err, "unexpected argument '%.40s'", argv[optind]);
+
+	if (sysfs) {
+		if (strlen(sysfs) + sizeof("/uevent") > HS_PATH_MAX)
+			return fail(err, "--sysfs: path too long");
+		snprintf(cfg->sysfs_uevent, HS_PATH_MAX, "%s/uevent", sysfs);
+	} else {
+		snprintf(cfg->sysfs_uevent, HS_PATH_MAX, "/sys/class/cuse/%s/uevent", cfg->device);
+	}
+	if (cfg->trigger == HS_TRIGGER_CONTROL && !cfg->control[0])
+		return fail(err, "--trigger=control needs --control=PATH");
+	if (scenario || !have_file) {
+		ret = hs_parse_scenario_name(cfg, scenario ? scenario : "single",
+					     (unsigned int)cycles, period, jitter, latency, err);
+		if (ret)
+			return ret;
+	}
+	for (unsigned int i = 0; i < cfg->nsteps; i++)
+		if (cfg->steps[i].kind == HS_STEP_INFLIGHT && !cfg->control[0])
+			return fail(err, "the inflight scenario needs --control=PATH (latency injection)");
+	if (!cfg->clients && !cfg->readers && !cfg->pollers)
+		return fail(err, "nothing to run: no clients, readers or pollers");
+	return 0;
+}

@@ -1,0 +1,1196 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * hs_run.c - the live part of hotplug_sim: worker threads holding open
+ * files on the device (clients issuing XCMD / READMEM, readers blocked in
+ * read() for MKBP events, pollers blocked in poll()), the scenario player
+ * that triggers unplugs and plugs, the watchdog that spots hung calls, the
+ * control-socket client, and a libudev monitor that sees our synthetic
+ * uevents come back.
+ *
+ * Measurement model: every worker publishes the start time of the call it
+ * is in (0 when between calls) and counts its finished calls. At an unplug
+ * the player notes which workers were inside a call and waits until each
+ * has finished that call: the last return is "last call out", the longest
+ * of those calls is the longest in-flight call across the revoke.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libudev.h>
+
+#include "client/ec_client.h"
+#include "hs.h"
+#include "hs_run.h"
+
+#define OPEN_BACKOFF_NS		1000000ull	/* between failed opens: no busy loop */
+#define STATUS_POLL_NS		1000000ull	/* daemon state polls: often, not hogging one CPU */
+#define MAX_UUIDS		4096		/* sent UUIDs remembered for the monitor */
+#define HELLO_VALUE		0x12345678u
+
+enum worker_role { ROLE_CLIENT, ROLE_READER, ROLE_POLLER };
+
+struct csv_rec {
+	uint64_t start_ns;
+	uint64_t latency_ns;
+	uint16_t op;
+	uint16_t slot;
+	uint32_t client;
+};
+
+struct hs_runner;
+
+/**
+ * struct worker - one thread holding a file on the device.
+ * @run:          the run
+ * @index:        client number in the report
+ * @role:         client, reader or poller
+ * @thread:       the thread
+ * @started:      the thread (or process) was created
+ * @exited:       the worker loop returned (safe to join / reap)
+ * @pid:          --processes: the worker's process
+ * @csv_spill:    --processes: where the child leaves its CSV records
+ * @call_start:   run-clock start of the current call, 0 between calls
+ * @call_op:      the current call's op
+ * @calls_done:   finished calls
+ * @last_done:    run-clock end of the latest finished call
+ * @cap_gen:      revocation generation of the capture below
+ * @cap_start:    start of the call in flight at that revocation's trigger
+ * @cap_end:      ... and its end
+ * @hung_start:   @call_start of a call already counted as hung
+ * @rng:          xorshift state for the op mix
+ * @recs:         CSV records (only with --csv)
+ * @nrecs:        used
+ * @cap_recs:     allocated
+ */
+struct worker {
+	struct hs_runner *run;
+	unsigned int index;
+	enum worker_role role;
+	pthread_t thread;
+	bool started;
+	atomic_bool exited;
+	pid_t pid;
+	FILE *csv_spill;
+	atomic_uint_fast64_t call_start;
+	atomic_int call_op;
+	atomic_uint_fast64_t calls_done;
+	atomic_uint_fast64_t last_done;
+	atomic_uint_fast64_t cap_gen;
+	atomic_uint_fast64_t cap_start;
+	atomic_uint_fast64_t cap_end;
+	uint64_t hung_start;
+	uint64_t rng;
+	struct csv_rec *recs;
+	size_t nrecs;
+	size_t cap_recs;
+};
+
+/**
+ * struct hs_runner - the whole run's state (no globals).
+ * @cfg:          the configuration
+ * @rep:          the report being filled
+ * @t0:           CLOCK_MONOTONIC at start; the run clock counts from it (+1 ns
+ *                so that 0 can mean "not in a call")
+ * @stop:         workers should finish
+ * @stop_pipe:    readable once @stop is set: wakes pollers and the monitor
+ * @workers:      every worker
+ * @counts:       what the workers count into (copied to the report at
+ *                the end, so a worker left behind never writes the report)
+ * @nworkers:     how many started
+ * @revoke_gen:   bumped at every unplug trigger
+ * @revoke_trigger: run-clock time of the latest unplug trigger
+ * @ctl_fd:       control-socket connection (-1: none)
+ * @plugged:      the player's idea of the EC state
+ * @rng:          the player's random state (from --seed)
+ * @udev:         libudev context (monitor)
+ * @mon:          the monitor
+ * @mon_thread:   its thread
+ * @mon_started:  the thread runs
+ * @uuid_lock:    protects the UUID list
+ * @uuids:        UUIDs written so far
+ * @nuuids:       how many
+ * @seen:         how many came back on the monitor
+ * @rev_cap:      room in rep->revocations
+ */
+struct hs_runner {
+	const struct hs_config *cfg;
+	struct hs_report *rep;
+	struct timespec t0;
+	atomic_bool stop;
+	int stop_pipe[2];
+	struct worker *workers;
+	struct hs_client_counts *counts;
+	unsigned int nworkers;
+	atomic_uint_fast64_t revoke_gen;
+	atomic_uint_fast64_t revoke_trigger;
+	int ctl_fd;
+	bool plugged;
+	uint64_t rng;
+	struct udev *udev;
+	struct udev_monitor *mon;
+	pthread_t mon_thread;
+	bool mon_started;
+	pthread_mutex_t uuid_lock;
+	char (*uuids)[37];
+	unsigned int nuuids;
+	unsigned int seen;
+	unsigned int rev_cap;
+};
+
+static uint64_t run_now(const struct hs_runner *run)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)(ts.tv_sec - run->t0.tv_sec) * 1000000000ull +
+	       (uint64_t)ts.tv_nsec - (uint64_t)run->t0.tv_nsec + 1;
+}
+
+static void sleep_ns(uint64_t ns)
+{
+	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000ull),
+			       .tv_nsec = (long)(ns % 1000000000ull) };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static uint64_t xorshift(uint64_t *state)
+{
+	uint64_t x = *state ? *state : 0x9e3779b97f4a7c15ull;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	*state = x;
+	return x;
+}
+
+/* ---- workers ---- */
+
+static void call_begin(struct worker *w, enum hs_op op)
+{
+	atomic_store(&w->call_op, (int)op);
+	atomic_store(&w->call_start, run_now(w->run));
+}
+
+static void call_end(struct worker *w, enum hs_op op, int ret)
+{
+	struct hs_runner *run = w->run;
+	uint64_t start = atomic_load(&w->call_start);
+	uint64_t end = run_now(run);
+	uint64_t gen = atomic_load(&run->revoke_gen);
+	unsigned int slot = hs_outcome_slot(ret);
+
+	/* A call that was inside the device when the unplug was triggered. */
+	if (gen && start <= atomic_load(&run->revoke_trigger) &&
+	    atomic_load(&w->cap_gen) != gen) {
+		atomic_store(&w->cap_start, start);
+		atomic_store(&w->cap_end, end);
+		atomic_store(&w->cap_gen, gen);
+	}
+	__atomic_fetch_add(&run->counts[w->index].count[op][slot], 1, __ATOMIC_RELAXED);
+	if (run->cfg->csv_path[0]) {
+		if (w->nrecs == w->cap_recs) {
+			size_t cap = w->cap_recs ? w->cap_recs * 2 : 1024;
+			struct csv_rec *grown = realloc(w->recs, cap * sizeof(*grown));
+
+			if (grown) {
+				w->recs = grown;
+				w->cap_recs = cap;
+			}
+		}
+		if (w->nrecs < w->cap_recs)
+			w->recs[w->nrecs++] = (struct csv_rec){
+				.start_ns = start, .latency_ns = end - start, .op = (uint16_t)op,
+				.slot = (uint16_t)slot, .client = w->index,
+			};
+	}
+	atomic_store(&w->last_done, end);
+	atomic_store(&w->call_start, 0);
+	atomic_fetch_add(&w->calls_done, 1);
+}
+
+/* Open (with the real client start-up); readers and pollers also set a mask. */
+static struct ec_client *worker_open(struct worker *w)
+{
+	struct ec_client *c = NULL;
+	int ret;
+
+	call_begin(w, HS_OP_OPEN);
+	ret = ec_client_open(w->run->cfg->device, 0, &c);
+	if (!ret && w->role != ROLE_CLIENT) {
+		ret = ec_client_set_event_mask(c, ~0u);
+		if (ret) {
+			ec_client_close(c);
+			c = NULL;
+		}
+	}
+	call_end(w, HS_OP_OPEN, ret);
+	if (ret)
+		sleep_ns(OPEN_BACKOFF_NS);
+	return ret ? NULL : c;
+}
+
+static int client_call(struct worker *w, struct ec_client *c)
+{
+	uint8_t id[2];
+	enum hs_op op;
+	int ret;
+
+	op = xorshift(&w->rng) % 100 < w->run->cfg->mix_xcmd ? HS_OP_XCMD : HS_OP_READMEM;
+	call_begin(w, op);
+	if (op == HS_OP_XCMD)
+		ret = ec_client_hello(c, HELLO_VALUE, NULL);
+	else
+		ret = ec_client_readmem(c, 0x20, sizeof(id), id);
+	call_end(w, op, ret);
+	return ret;
+}
+
+/* A blocked MKBP reader: read() sleeps in the daemon until an event or a revoke. */
+static int reader_call(struct worker *w, struct ec_client *c)
+{
+	uint8_t buf[64];
+	ssize_t got;
+	int ret;
+
+	call_begin(w, HS_OP_EVENT);
+	got = read(ec_client_fd(c), buf, sizeof(buf));
+	ret = got < 0 ? -errno : 0;
+	call_end(w, HS_OP_EVENT, ret);
+	return ret;
+}
+
+/*
+ * A poller: poll() on the device and on the stop pipe, so the end of the
+ * run can wake it. POLLERR/POLLHUP are resolved to an errno with a read().
+ */
+static int poller_call(struct worker *w, struct ec_client *c)
+{
+	struct pollfd pfd[2] = {
+		{ .fd = ec_client_fd(c), .events = POLLIN },
+		{ .fd = w->run->stop_pipe[0], .events = POLLIN },
+	};
+	uint8_t buf[64];
+	int ret, n;
+
+	call_begin(w, HS_OP_POLL);
+	n = poll(pfd, 2, -1);
+	if (n < 0) {
+		ret = -errno;
+	} else if (pfd[1].revents && !pfd[0].revents) {
+		/* Our own stop, not the device: do not count it. */
+		atomic_store(&w->call_start, 0);
+		return -ECANCELED;
+	} else if (pfd[0].revents & (POLLERR | POLLHUP | POLLNVAL)) {
+		ssize_t got = read(pfd[0].fd, buf, sizeof(buf));
+
+		ret = got < 0 ? -errno : -EIO;
+	} else {
+		/* POLLIN: take the event so the next poll blocks again. */
+		ssize_t got = read(pfd[0].fd, buf, sizeof(buf));
+
+		ret = got < 0 ? -errno : 0;
+	}
+	call_end(w, HS_OP_POLL, ret);
+	return ret;
+}
+
+static void worker_main(struct worker *w)
+{
+	struct hs_runner *run = w->run;
+	struct ec_client *c = NULL;
+	int ret;
+
+	while (!atomic_load(&run->stop)) {
+		if (!c) {
+			c = worker_open(w);
+			continue;
+		}
+		if (w->role == ROLE_CLIENT)
+			ret = client_call(w, c);
+		else if (w->role == ROLE_READER)
+			ret = reader_call(w, c);
+		else
+			ret = poller_call(w, c);
+		if (ret == -ECANCELED)
+			break;
+		/* EC status errors are answers; anything else means a dead file. */
+		if (ret < 0 && !ec_client_err_is_ec(ret, NULL)) {
+			ec_client_close(c);
+			c = NULL;
+		}
+	}
+	ec_client_close(c);
+}
+
+static void *worker_thread(void *arg)
+{
+	struct worker *w = arg;
+
+	worker_main(w);
+	atomic_store(&w->exited, true);
+	return NULL;
+}
+
+/*
+ * --processes: the child runs one worker. Counters and call state live in
+ * shared memory; CSV records go to a file the parent made, read after exit.
+ */
+static void __attribute__((noreturn)) worker_process(struct worker *w)
+{
+	int status = 0;
+
+	worker_main(w);
+	if (w->csv_spill && w->nrecs &&
+	    (fwrite(w->recs, sizeof(*w->recs), w->nrecs, w->csv_spill) != w->nrecs ||
+	     fflush(w->csv_spill)))
+		status = 1;
+	atomic_store(&w->exited, true);
+	_exit(status);
+}
+
+static int worker_start(struct worker *w)
+{
+	if (!w->run->cfg->processes)
+		return -pthread_create(&w->thread, NULL, worker_thread, w);
+	if (w->run->cfg->csv_path[0]) {
+		w->csv_spill = tmpfile();
+		if (!w->csv_spill)
+			return -errno;
+	}
+	fflush(NULL);	/* the child must not replay our buffered output */
+	w->pid = fork();
+	if (w->pid < 0)
+		return -errno;
+	if (!w->pid)
+		worker_process(w);
+	return 0;
+}
+
+static void *shared_alloc(size_t size)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* ---- control socket ---- */
+
+static int ctl_connect(struct hs_runner *run)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	struct timeval tv = {
+		.tv_sec = (time_t)(run->cfg->deadline_ns / 1000000000ull),
+		.tv_usec = (suseconds_t)(run->cfg->deadline_ns % 1000000000ull / 1000),
+	};
+	int fd, ret;
+
+	if (strlen(run->cfg->control) >= sizeof(addr.sun_path))
+		return -ENAMETOOLONG;
+	strcpy(addr.sun_path, run->cfg->control);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	/* A stuck daemon must not hang the simulator: replies are bounded. */
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) ||
+	    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) ||
+	    connect(fd, (struct sockaddr *)&addr, sizeof(addr))) {
+		ret = -errno;
+		close(fd);
+		return ret;
+	}
+	run->ctl_fd = fd;
+	return 0;
+}
+
+/* One command, one reply line. Return 0 for "ok ...", -EREMOTEIO for "error ...". */
+static int ctl_cmd(struct hs_runner *run, const char *cmd, char *reply, size_t len)
+{
+	char line[256];
+	size_t used = 0;
+	ssize_t n;
+	int ret;
+
+	if (run->ctl_fd < 0)
+		return -ENOTCONN;
+	n = snprintf(line, sizeof(line), "%s\n", cmd);
+	if (write(run->ctl_fd, line, (size_t)n) != n)
+		goto broken;
+	/* Byte at a time: replies are short and this never reads past the line. */
+	while (used + 1 < len) {
+		n = read(run->ctl_fd, reply + used, 1);
+		if (n <= 0)
+			goto broken;
+		if (reply[used] == '\n')
+			break;
+		used++;
+	}
+	reply[used] = '\0';
+	return strncmp(reply, "ok", 2) ? -EREMOTEIO : 0;
+broken:
+	ret = n < 0 ? -errno : -ECONNRESET;
+	close(run->ctl_fd);
+	run->ctl_fd = -1;
+	snprintf(reply, len, "control socket: %s", strerror(-ret));
+	return ret;
+}
+
+static int ctl_stat(struct hs_runner *run, const char *key, uint64_t *val)
+{
+	char reply[1024], pattern[64];
+	const char *p;
+
+	if (ctl_cmd(run, "stats", reply, sizeof(reply)))
+		return -EIO;
+	snprintf(pattern, sizeof(pattern), " %s=", key);
+	p = strstr(reply, pattern);
+	if (!p)
+		return -ENOENT;
+	*val = strtoull(p + strlen(pattern), NULL, 10);
+	return 0;
+}
+
+/* Is the daemon's EC in the @want state ("plugged" / "unplugged")? */
+static int ctl_is(struct hs_runner *run, const char *want)
+{
+	char reply[256], prefix[32];
+
+	if (ctl_cmd(run, "status", reply, sizeof(reply)))
+		return -EIO;
+	snprintf(prefix, sizeof(prefix), "ok %s ", want);
+	return !strncmp(reply, prefix, strlen(prefix));
+}
+
+/* ---- the udev monitor ---- */
+
+static void *monitor_main(void *arg)
+{
+	struct hs_runner *run = arg;
+	struct pollfd pfd[2] = {
+		{ .fd = udev_monitor_get_fd(run->mon), .events = POLLIN },
+		{ .fd = run->stop_pipe[0], .events = POLLIN },
+	};
+
+	while (!atomic_load(&run->stop)) {
+		struct udev_device *dev;
+		const char *uuid;
+		unsigned int i;
+
+		if (poll(pfd, 2, -1) < 0 && errno != EINTR)
+			break;
+		if (pfd[1].revents)
+			break;
+		if (!pfd[0].revents)
+			continue;
+		dev = udev_monitor_receive_device(run->mon);
+		if (!dev)
+			continue;
+		uuid = udev_device_get_property_value(dev, "SYNTH_UUID");
+		if (uuid) {
+			pthread_mutex_lock(&run->uuid_lock);
+			for (i = 0; i < run->nuuids; i++) {
+				if (!strcmp(run->uuids[i], uuid)) {
+					run->seen++;
+					run->uuids[i][0] = '\0';	/* count it once */
+					break;
+				}
+			}
+			pthread_mutex_unlock(&run->uuid_lock);
+		}
+		udev_device_unref(dev);
+	}
+	return NULL;
+}
+
+static int monitor_start(struct hs_runner *run)
+{
+	int ret = -ENOMEM;
+
+	run->udev = udev_new();
+	if (!run->udev)
+		goto fail;
+	run->mon = udev_monitor_new_from_netlink(run->udev, "kernel");
+	if (!run->mon)
+		goto fail;
+	ret = udev_monitor_filter_add_match_subsystem_devtype(run->mon, "cuse", NULL);
+	if (!ret)
+		ret = udev_monitor_enable_receiving(run->mon);
+	if (ret)
+		goto fail;
+	ret = -pthread_create(&run->mon_thread, NULL, monitor_main, run);
+	if (ret)
+		goto fail;
+	run->mon_started = true;
+	return 0;
+fail:
+	if (run->mon)
+		udev_monitor_unref(run->mon);
+	if (run->udev)
+		udev_unref(run->udev);
+	run->mon = NULL;
+	run->udev = NULL;
+	return ret < 0 ? ret : -EIO;
+}
+
+/* ---- triggers ---- */
+
+static int write_uevent(struct hs_runner *run, const char *action)
+{
+	const struct hs_config *cfg = run->cfg;
+	char line[HS_UEVENT_LINE_MAX], uuid[37];
+	uint8_t rnd[16];
+	ssize_t n;
+	int fd, len, ret;
+
+	if (getrandom(rnd, sizeof(rnd), 0) != sizeof(rnd))
+		for (unsigned int i = 0; i < sizeof(rnd); i++)
+			rnd[i] = (uint8_t)xorshift(&run->rng);
+	hs_format_uuid(rnd, uuid);
+	len = hs_format_uevent(action, uuid, cfg->uevent_args, cfg->nuevent_args, line,
+			       sizeof(line));
+	if (len < 0)
+		return len;
+	pthread_mutex_lock(&run->uuid_lock);
+	if (run->nuuids < MAX_UUIDS)
+		memcpy(run->uuids[run->nuuids++], uuid, sizeof(uuid));
+	pthread_mutex_unlock(&run->uuid_lock);
+	fd = open(cfg->sysfs_uevent, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, line, (size_t)len);
+	ret = n == len ? 0 : n < 0 ? -errno : -EIO;
+	close(fd);
+	if (!ret)
+		run->rep->uevents_sent++;
+	return ret;
+}
+
+static int trigger(struct hs_runner *run, bool unplug)
+{
+	char reply[256];
+	int ret;
+
+	if (run->cfg->trigger == HS_TRIGGER_UEVENT) {
+		ret = write_uevent(run, unplug ? "remove" : "add");
+		if (ret)
+			fprintf(stderr, "hotplug_sim: writing %s: %s\n", run->cfg->sysfs_uevent,
+				strerror(-ret));
+	} else {
+		ret = ctl_cmd(run, unplug ? "unplug" : "plug", reply, sizeof(reply));
+		if (ret)
+			fprintf(stderr, "hotplug_sim: control '%s': %s\n",
+				unplug ? "unplug" : "plug", reply);
+	}
+	if (ret)
+		run->rep->trigger_errors++;
+	return ret;
+}
+
+/* ---- watchdog ---- */
+
+/*
+ * Client calls must never take longer than the deadline. A reader or poller
+ * may legitimately block forever while the EC is there; it is hung only when
+ * an unplug triggered after its call began left it blocked past the deadline.
+ */
+static void check_hung(struct hs_runner *run)
+{
+	uint64_t trig = atomic_load(&run->revoke_trigger);
+	uint64_t deadline = run->cfg->deadline_ns;
+	unsigned int i;
+
+	for (i = 0; i < run->nworkers; i++) {
+		struct worker *w = &run->workers[i];
+		uint64_t start = atomic_load(&w->call_start);
+		int op = atomic_load(&w->call_op);
+		/* Read the clock after the start: a call may begin meanwhile. */
+		uint64_t now = run_now(run);
+		bool hung;
+
+		if (!start || start == w->hung_start || start > now)
+			continue;
+		/* The op must belong to this start, not to a call begun since. */
+		if (atomic_load(&w->call_start) != start)
+			continue;
+		if (op == HS_OP_EVENT || op == HS_OP_POLL)
+			hung = trig && start <= trig && now - trig > deadline;
+		else
+			hung = now - start > deadline;
+		if (!hung)
+			continue;
+		w->hung_start = start;
+		run->rep->hung++;
+		fprintf(stderr, "hotplug_sim: client %u hung in %s for %.3f s\n", w->index,
+			hs_op_name((enum hs_op)op), (now - start) / 1e9);
+	}
+}
+
+/* Sleep @ns in small slices, watching for hung calls meanwhile. */
+static void watch_sleep(struct hs_runner *run, uint64_t ns)
+{
+	uint64_t end = run_now(run) + ns, now;
+
+	while ((now = run_now(run)) < end) {
+		uint64_t left = end - now;
+
+		sleep_ns(left < 5000000ull ? left : 5000000ull);
+		check_hung(run);
+	}
+}
+
+/* ---- scenario steps ---- */
+
+static struct hs_revocation *new_revocation(struct hs_runner *run)
+{
+	struct hs_report *rep = run->rep;
+
+	if (rep->nrevocations == run->rev_cap) {
+		unsigned int cap = run->rev_cap ? run->rev_cap * 2 : 64;
+		struct hs_revocation *grown = realloc(rep->revocations, cap * sizeof(*grown));
+
+		if (!grown)
+			return NULL;
+		rep->revocations = grown;
+		run->rev_cap = cap;
+	}
+	memset(&rep->revocations[rep->nrevocations], 0, sizeof(struct hs_revocation));
+	return &rep->revocations[rep->nrevocations++];
+}
+
+static int do_unplug(struct hs_runner *run)
+{
+	uint64_t done_before[HS_MAX_CLIENTS + HS_MAX_READERS + HS_MAX_POLLERS];
+	bool inside[HS_MAX_CLIENTS + HS_MAX_READERS + HS_MAX_POLLERS];
+	uint64_t deadline = run->cfg->deadline_ns, trig, gen, limit, revoked_before = 0;
+	struct hs_revocation *rev = new_revocation(run);
+	unsigned int i, waiting;
+	int ret;
+
+	if (!rev)
+		return -ENOMEM;
+	/*
+	 * "Revoked" means the daemon's revocation completed (its counter
+	 * moved), not merely that the unplug started: ask before the trigger.
+	 */
+	if (run->ctl_fd >= 0 && ctl_stat(run, "revocations", &revoked_before))
+		revoked_before = UINT64_MAX;
+	trig = run_now(run);
+	atomic_store(&run->revoke_trigger, trig);
+	gen = atomic_fetch_add(&run->revoke_gen, 1) + 1;
+	for (i = 0; i < run->nworkers; i++) {
+		struct worker *w = &run->workers[i];
+		uint64_t start = atomic_load(&w->call_start);
+
+		done_before[i] = atomic_load(&w->calls_done);
+		inside[i] = start && start <= trig;
+		rev->inflight += inside[i];
+	}
+	rev->trigger_ns = trig;
+	ret = trigger(run, true);
+	if (ret) {
+		run->rep->nrevocations--;	/* nothing was unplugged */
+		return ret;
+	}
+	run->plugged = false;
+
+	limit = trig + deadline;
+	if (run->ctl_fd >= 0 && revoked_before != UINT64_MAX) {
+		while (run_now(run) < limit) {
+			uint64_t revoked;
+
+			if (ctl_stat(run, "revocations", &revoked))
+				break;
+			if (revoked > revoked_before) {
+				rev->revoked_ns = run_now(run);
+				break;
+			}
+			sleep_ns(STATUS_POLL_NS);
+		}
+		if (!rev->revoked_ns)
+			fprintf(stderr, "hotplug_sim: daemon did not complete the revocation within the deadline%s\n",
+				run->cfg->trigger == HS_TRIGGER_UEVENT ?
+				" (does it follow uevents? else use --trigger=control)" : "");
+	}
+
+	/* Wait for every call that was inside the device at the trigger. */
+	do {
+		waiting = 0;
+		for (i = 0; i < run->nworkers; i++) {
+			struct worker *w = &run->workers[i];
+			uint64_t start, end;
+
+			if (!inside[i])
+				continue;
+			if (atomic_load(&w->calls_done) == done_before[i] &&
+			    atomic_load(&w->call_start)) {
+				waiting++;
+				continue;
+			}
+			/*
+			 * The worker captured the call it was in at the trigger;
+			 * without a capture (it ended as the trigger was set)
+			 * its latest end is the best we know.
+			 */
+			start = atomic_load(&w->cap_gen) == gen ? atomic_load(&w->cap_start) : 0;
+			end = start ? atomic_load(&w->cap_end) : atomic_load(&w->last_done);
+
+			if (end > rev->last_out_ns)
+				rev->last_out_ns = end;
+			if (start && end - start > rev->longest_inflight_ns)
+				rev->longest_inflight_ns = end - start;
+			inside[i] = false;
+		}
+		if (waiting) {
+			sleep_ns(100000ull);
+			check_hung(run);
+		}
+	} while (waiting && run_now(run) < limit);
+	return 0;
+}
+
+static int do_plug(struct hs_runner *run)
+{
+	uint64_t limit = run_now(run) + run->cfg->deadline_ns;
+	int ret;
+
+	ret = trigger(run, false);
+	if (ret)
+		return ret;
+	run->plugged = true;
+	run->rep->plugs++;
+	/* Let the daemon finish the plug before the next step races it. */
+	if (run->ctl_fd >= 0)
+		while (run_now(run) < limit && ctl_is(run, "plugged") == 0)
+			sleep_ns(STATUS_POLL_NS);
+	return 0;
+}
+
+static uint64_t jittered(struct hs_runner *run, uint64_t base, uint64_t jitter)
+{
+	uint64_t span = jitter * 2 + 1;
+
+	return base - jitter + xorshift(&run->rng) % span;
+}
+
+/* Unplug while an XCMD is sleeping inside the EC: the race, on purpose. */
+static int do_inflight(struct hs_runner *run, uint64_t latency_ns)
+{
+	uint64_t limit = run_now(run) + latency_ns * 4 + run->cfg->deadline_ns;
+	char cmd[64], reply[256];
+	bool found = false;
+	int ret;
+
+	snprintf(cmd, sizeof(cmd), "latency %" PRIu64, latency_ns);
+	ret = ctl_cmd(run, cmd, reply, sizeof(reply));
+	if (ret) {
+		fprintf(stderr, "hotplug_sim: control '%s': %s\n", cmd, reply);
+		run->rep->trigger_errors++;
+		return ret;
+	}
+	/* Wait until some XCMD has been inside for a quarter of the latency. */
+	while (!found && run_now(run) < limit) {
+		uint64_t now = run_now(run);
+
+		for (unsigned int i = 0; i < run->nworkers; i++) {
+			struct worker *w = &run->workers[i];
+			uint64_t start = atomic_load(&w->call_start);
+
+			if (start && atomic_load(&w->call_op) == HS_OP_XCMD &&
+			    now - start >= latency_ns / 4)
+				found = true;
+		}
+		if (!found)
+			sleep_ns(latency_ns / 20 ? latency_ns / 20 : 1000);
+	}
+	if (!found)
+		fprintf(stderr, "hotplug_sim: inflight: no XCMD in flight (need --clients and an xcmd mix)\n");
+	ret = do_unplug(run);
+	if (ctl_cmd(run, "latency 0", reply, sizeof(reply)))
+		run->rep->trigger_errors++;
+	if (!ret)
+		ret = do_plug(run);
+	return ret;
+}
+
+static int play_step(struct hs_runner *run, const struct hs_step *s)
+{
+	unsigned int i;
+	int ret = 0;
+
+	switch (s->kind) {
+	case HS_STEP_UNPLUG:
+		return do_unplug(run);
+	case HS_STEP_PLUG:
+		return do_plug(run);
+	case HS_STEP_SLEEP:
+		watch_sleep(run, s->duration_ns);
+		return 0;
+	case HS_STEP_FLAP:
+		for (i = 0; i < s->count && !ret; i++) {
+			if (run->plugged)
+				ret = do_unplug(run);
+			if (!ret)
+				watch_sleep(run, jittered(run, s->period_ns / 2, s->jitter_ns));
+			if (!ret)
+				ret = do_plug(run);
+			if (!ret)
+				watch_sleep(run, jittered(run, s->period_ns / 2, s->jitter_ns));
+		}
+		return ret;
+	case HS_STEP_INFLIGHT:
+		if (!run->plugged)
+			ret = do_plug(run);
+		return ret ? ret : do_inflight(run, s->latency_ns);
+	case HS_STEP_RANDOM:
+		for (i = 0; i < s->count && !ret; i++) {
+			/* Toggle half the time, otherwise just let the load run. */
+			if (xorshift(&run->rng) & 1)
+				ret = run->plugged ? do_unplug(run) : do_plug(run);
+			watch_sleep(run, xorshift(&run->rng) % (s->period_ns + 1));
+		}
+		return ret;
+	}
+	return -EINVAL;
+}
+
+/* ---- the run ---- */
+
+static void check_daemon(struct hs_runner *run)
+{
+	const struct hs_config *cfg = run->cfg;
+	struct hs_report *rep = run->rep;
+	char reply[256];
+
+	rep->daemon_alive = true;
+	if (cfg->daemon_pid) {
+		rep->daemon_checked = true;
+		if (kill((pid_t)cfg->daemon_pid, 0) && errno == ESRCH)
+			rep->daemon_alive = false;
+	}
+	if (cfg->control[0]) {
+		rep->daemon_checked = true;
+		if (run->ctl_fd < 0)
+			ctl_connect(run);
+		if (ctl_cmd(run, "status", reply, sizeof(reply)))
+			rep->daemon_alive = false;
+	}
+}
+
+static int csv_compare(const void *a, const void *b)
+{
+	const struct csv_rec *x = a, *y = b;
+
+	return x->start_ns < y->start_ns ? -1 : x->start_ns > y->start_ns;
+}
+
+/* A child's CSV records, back from its spill file. */
+static int read_spill(struct worker *w)
+{
+	long size;
+
+	if (fseek(w->csv_spill, 0, SEEK_END) || (size = ftell(w->csv_spill)) < 0 ||
+	    fseek(w->csv_spill, 0, SEEK_SET))
+		return -errno;
+	free(w->recs);
+	w->nrecs = (size_t)size / sizeof(*w->recs);
+	w->recs = malloc((w->nrecs ? w->nrecs : 1) * sizeof(*w->recs));
+	if (!w->recs) {
+		w->nrecs = 0;
+		return -ENOMEM;
+	}
+	if (fread(w->recs, sizeof(*w->recs), w->nrecs, w->csv_spill) != w->nrecs)
+		return -EIO;
+	return 0;
+}
+
+static int write_csv(struct hs_runner *run)
+{
+	struct csv_rec *all;
+	size_t n = 0, i;
+	FILE *out;
+	int ret = 0;
+
+	for (i = 0; i < run->nworkers; i++) {
+		struct worker *w = &run->workers[i];
+
+		if (w->csv_spill && atomic_load(&w->exited)) {
+			ret = read_spill(w);
+			if (ret)
+				return ret;
+		}
+		n += w->nrecs;
+	}
+	all = malloc((n ? n : 1) * sizeof(*all));
+	if (!all)
+		return -ENOMEM;
+	n = 0;
+	for (i = 0; i < run->nworkers; i++) {
+		struct worker *w = &run->workers[i];
+
+		/* A worker left behind may still append: its records are left out. */
+		if (!atomic_load(&w->exited))
+			continue;
+		memcpy(all + n, w->recs, w->nrecs * sizeof(*all));
+		n += w->nrecs;
+	}
+	qsort(all, n, sizeof(*all), csv_compare);
+	out = fopen(run->cfg->csv_path, "w");
+	if (!out) {
+		ret = -errno;
+		goto out;
+	}
+	hs_csv_header(out);
+	for (i = 0; i < n; i++)
+		hs_csv_row(out, all[i].start_ns / 1000, all[i].client, (enum hs_op)all[i].op,
+			   all[i].slot, all[i].latency_ns / 1000);
+	if (fclose(out))
+		ret = -EIO;
+out:
+	free(all);
+	return ret;
+}
+
+/*
+ * Join a thread or reap a process. A worker still blocked (a hang already
+ * counted, or a reader no unplug woke) is left behind as a thread, or
+ * killed as a process; a process that died by itself is a crash.
+ */
+static void reap_worker(struct hs_runner *run, struct worker *w)
+{
+	bool done = atomic_load(&w->exited);
+	int status;
+
+	if (!w->started)
+		return;
+	if (!run->cfg->processes) {
+		if (done) {
+			pthread_join(w->thread, NULL);
+			return;
+		}
+		fprintf(stderr, "hotplug_sim: client %u did not stop; leaving it\n", w->index);
+		pthread_detach(w->thread);
+		run->rep->threads_left = true;
+		return;
+	}
+	/* The child's record pointer means nothing here: records come from the spill. */
+	w->recs = NULL;
+	w->nrecs = 0;
+	w->cap_recs = 0;
+	if (!done && kill(w->pid, 0) == 0 && waitpid(w->pid, &status, WNOHANG) == 0) {
+		fprintf(stderr, "hotplug_sim: client %u (pid %d) did not stop; killing it\n",
+			w->index, (int)w->pid);
+		kill(w->pid, SIGKILL);
+		waitpid(w->pid, &status, 0);
+		return;
+	}
+	if (!done || waitpid(w->pid, &status, 0) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status)) {
+		fprintf(stderr, "hotplug_sim: client %u (pid %d) died\n", w->index, (int)w->pid);
+		run->rep->workers_died++;
+		atomic_store(&w->exited, false);	/* its records are not complete */
+	}
+}
+
+/* Wake blocked readers at the end: an injected event if the EC is there. */
+static void release_workers(struct hs_runner *run)
+{
+	uint64_t limit = run_now(run) + run->cfg->deadline_ns;
+	char reply[256];
+	unsigned int i;
+	bool all;
+
+	atomic_store(&run->stop, true);
+	if (write(run->stop_pipe[1], "x", 1) < 0)
+		fprintf(stderr, "hotplug_sim: stop pipe: %s\n", strerror(errno));
+	do {
+		all = true;
+		for (i = 0; i < run->nworkers; i++)
+			if (!atomic_load(&run->workers[i].exited))
+				all = false;
+		if (all)
+			break;
+		if (run->ctl_fd >= 0 && run->plugged)
+			ctl_cmd(run, "inject power-button", reply, sizeof(reply));
+		watch_sleep(run, 5000000ull);
+	} while (run_now(run) < limit);
+
+	for (i = 0; i < run->nworkers; i++)
+		reap_worker(run, &run->workers[i]);
+}
+
+int hs_run(const struct hs_config *cfg, struct hs_report *rep)
+{
+	/*
+	 * Shared memory (so --processes children see the stop flag, the
+	 * revocation generation and their counters), and leaked when a thread
+	 * is left behind: it may still wake up and touch it.
+	 */
+	struct hs_runner *run = shared_alloc(sizeof(*run));
+	uint64_t zombies_before = 0;
+	bool have_zombies = false;
+	unsigned int i, n = cfg->clients + cfg->readers + cfg->pollers;
+	int ret;
+
+	memset(rep, 0, sizeof(*rep));
+	if (!run)
+		return -ENOMEM;
+	run->cfg = cfg;
+	run->rep = rep;
+	run->ctl_fd = -1;
+	run->plugged = true;
+	run->rng = cfg->seed;
+	run->stop_pipe[0] = run->stop_pipe[1] = -1;
+	clock_gettime(CLOCK_MONOTONIC, &run->t0);
+	pthread_mutex_init(&run->uuid_lock, NULL);
+	signal(SIGPIPE, SIG_IGN);	/* a dead daemon must give EPIPE, not kill us */
+	rep->clients = calloc(n, sizeof(*rep->clients));
+	rep->roles = calloc(n, sizeof(*rep->roles));
+	run->workers = shared_alloc(n * sizeof(*run->workers));
+	run->counts = shared_alloc(n * sizeof(*run->counts));
+	run->uuids = calloc(MAX_UUIDS, sizeof(*run->uuids));
+	ret = -ENOMEM;
+	if (!rep->clients || !rep->roles || !run->workers || !run->counts || !run->uuids)
+		goto out;
+	rep->nclients = n;
+	if (pipe2(run->stop_pipe, O_CLOEXEC)) {
+		ret = -errno;
+		goto out;
+	}
+
+	if (cfg->control[0]) {
+		ret = ctl_connect(run);
+		if (ret) {
+			fprintf(stderr, "hotplug_sim: control socket %s: %s\n", cfg->control,
+				strerror(-ret));
+			goto out;
+		}
+		have_zombies = !ctl_stat(run, "zombie_accesses", &zombies_before);
+		run->plugged = ctl_is(run, "plugged") == 1;
+	}
+	if (cfg->monitor && cfg->trigger == HS_TRIGGER_UEVENT) {
+		ret = monitor_start(run);
+		if (ret)
+			fprintf(stderr, "hotplug_sim: no uevent monitor (%s); going on without\n",
+				strerror(-ret));
+		rep->monitor_ok = !ret;
+	}
+
+	for (i = 0; i < n; i++) {
+		struct worker *w = &run->workers[i];
+
+		w->run = run;
+		w->index = i;
+		w->role = i < cfg->clients ? ROLE_CLIENT :
+			  i < cfg->clients + cfg->readers ? ROLE_READER : ROLE_POLLER;
+		rep->roles[i] = w->role == ROLE_CLIENT ? "client" :
+				w->role == ROLE_READER ? "reader" : "poller";
+		w->rng = cfg->seed * 0x9e3779b97f4a7c15ull + i + 1;
+		ret = worker_start(w);
+		if (ret) {
+			fprintf(stderr, "hotplug_sim: starting client %u: %s\n", i, strerror(-ret));
+			break;
+		}
+		w->started = true;
+		run->nworkers = i + 1;
+	}
+
+	for (i = 0; !ret && i < cfg->nsteps; i++) {
+		ret = play_step(run, &cfg->steps[i]);
+		if (ret)
+			fprintf(stderr, "hotplug_sim: scenario step %u%s stopped: %s\n", i + 1,
+				cfg->steps[i].line ? " (see its line number)" : "", strerror(-ret));
+	}
+	/* A failed step is a finding (trigger error), not a failure to run. */
+	ret = 0;
+	release_workers(run);
+
+	if (run->mon_started) {
+		/* Give the last uevents a moment to come back. */
+		uint64_t limit = run_now(run) + 500000000ull;
+
+		while (run_now(run) < limit) {
+			unsigned int seen;
+
+			pthread_mutex_lock(&run->uuid_lock);
+			seen = run->seen;
+			pthread_mutex_unlock(&run->uuid_lock);
+			if (seen >= rep->uevents_sent)
+				break;
+			sleep_ns(1000000ull);
+		}
+		pthread_join(run->mon_thread, NULL);	/* the stop pipe woke it */
+		rep->uevents_seen = run->seen;
+	}
+	memcpy(rep->clients, run->counts, n * sizeof(*run->counts));
+	check_daemon(run);
+	if (have_zombies) {
+		uint64_t after;
+
+		if (!ctl_stat(run, "zombie_accesses", &after)) {
+			rep->have_zombies = true;
+			rep->zombie_accesses = after - zombies_before;
+		}
+	}
+	rep->elapsed_ns = run_now(run);
+	if (cfg->csv_path[0]) {
+		ret = write_csv(run);
+		if (ret)
+			fprintf(stderr, "hotplug_sim: %s: %s\n", cfg->csv_path, strerror(-ret));
+		rep->output_failed = ret != 0;
+		ret = 0;
+	}
+out:
+	if (run->mon)
+		udev_monitor_unref(run->mon);
+	if (run->udev)
+		udev_unref(run->udev);
+	if (run->ctl_fd >= 0)
+		close(run->ctl_fd);
+	/* Threads left behind may still touch the runner: keep it all. */
+	if (run->rep->threads_left)
+		return ret;
+	for (i = 0; run->workers && i < run->nworkers; i++) {
+		free(run->workers[i].recs);
+		if (run->workers[i].csv_spill)
+			fclose(run->workers[i].csv_spill);
+	}
+	if (run->stop_pipe[0] >= 0)
+		close(run->stop_pipe[0]);
+	if (run->stop_pipe[1] >= 0)
+		close(run->stop_pipe[1]);
+	if (run->workers)
+		munmap(run->workers, n * sizeof(*run->workers));
+	if (run->counts)
+		munmap(run->counts, n * sizeof(*run->counts));
+	free(run->uuids);
+	pthread_mutex_destroy(&run->uuid_lock);
+	munmap(run, sizeof(*run));
+	return ret;
+}
+
+void hs_report_release(struct hs_report *rep)
+{
+	free(rep->clients);
+	free(rep->roles);
+	free(rep->revocations);
+	memset(rep, 0, sizeof(*rep));
+}

@@ -1,0 +1,103 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The checks of hotplug-control.test, run where /dev/cuse is real.
+
+. "$top_srcdir/tests/e2e/lib.sh"
+
+daemon=$top_builddir/cuse_ec/cuse_ec
+sim=$top_builddir/hotplug_sim/hotplug_sim
+name=hs_ec$$
+out=${UML_OUT:-$(mktemp -d)}
+sock=$out/hs_$$.sock
+
+e2e_start_daemon "$daemon" -f --name="$name" --control="$sock"
+e2e_wait_for_node "/dev/$name" "$e2e_node_timeout" || e2e_fatal "no /dev/$name"
+pid=$e2e_daemon_pid
+
+# json_has FILE REGEX : the JSON report matches REGEX.
+json_has() {
+	grep -Eq -- "$2" "$1"
+}
+
+# 1. Flap through the control socket: 20 cycles, 4 clients, 1 blocked reader.
+e2e_check "flap 20 via control exits 0" \
+	"$sim" --name="$name" --control="$sock" --trigger=control --daemon-pid="$pid" \
+	--clients=4 --readers=1 --pollers=1 --scenario=flap --cycles=20 --period=20ms \
+	--jitter=5ms --deadline=5s --json="$out/flap.json" --csv="$out/flap.csv"
+e2e_check "flap: 20 unplugs, 20 plugs, nothing unexpected or hung" \
+	json_has "$out/flap.json" '"unexpected":0,.*"unplugs":20,"plugs":20,"trigger_errors":0,.*"hung":0,"workers_died":0,"daemon_alive":true'
+e2e_check "flap: the reader was woken with ENODEV" \
+	json_has "$out/flap.json" '"role":"reader","counts":\{[^]]*"event":\{[^}]*"ENODEV":[1-9]'
+e2e_check "flap: every unplug was seen revoked" \
+	json_has "$out/flap.json" '"trigger_to_revoked":\{"n":20,'
+if [[ -x /usr/bin/python3 ]]; then
+	e2e_check "flap: the JSON report parses" /usr/bin/python3 -c \
+		'import json, sys; json.load(open(sys.argv[1]))' "$out/flap.json"
+fi
+# Counts add up: the CSV has one row per counted call.
+e2e_check "flap: CSV rows = calls in the JSON" bash -c '
+	calls=$(grep -Eo "\"calls\":[0-9]+" "$1" | head -1 | cut -d: -f2)
+	rows=$(($(wc -l <"$2") - 1))
+	[[ $calls -gt 0 && $calls -eq $rows ]]' _ "$out/flap.json" "$out/flap.csv"
+
+# 1b. The same load as processes instead of threads.
+e2e_check "flap 10 with --processes exits 0" \
+	"$sim" --name="$name" --control="$sock" --trigger=control --daemon-pid="$pid" \
+	--processes --clients=3 --readers=1 --pollers=1 --scenario=flap --cycles=10 \
+	--period=20ms --json="$out/proc.json" --csv="$out/proc.csv" -q
+e2e_check "processes: 10 unplugs, nothing unexpected, hung or dead" \
+	json_has "$out/proc.json" '"unexpected":0,.*"unplugs":10,"plugs":10,.*"hung":0,"workers_died":0'
+e2e_check "processes: CSV rows = calls in the JSON" bash -c '
+	calls=$(grep -Eo "\"calls\":[0-9]+" "$1" | head -1 | cut -d: -f2)
+	rows=$(($(wc -l <"$2") - 1))
+	[[ $calls -gt 0 && $calls -eq $rows ]]' _ "$out/proc.json" "$out/proc.csv"
+
+# 2. The inflight race: unplug while an XCMD sleeps 100 ms inside the EC.
+e2e_check "inflight via control exits 0" \
+	"$sim" --name="$name" --control="$sock" --trigger=control --daemon-pid="$pid" \
+	--clients=4 --mix=xcmd=100 --readers=1 --scenario=inflight --latency=100ms \
+	--json="$out/inflight.json" -q
+e2e_check "inflight: a call was in flight across the revoke" \
+	json_has "$out/inflight.json" '"longest_inflight_us":([3-9][0-9]{4}|[0-9]{6,})'
+
+# 3. The shipped replug scenario file, and a deliberately wrong expectation.
+e2e_check "replug.scn exits 0" \
+	"$sim" --name="$name" --control="$sock" --trigger=control \
+	-f "$top_srcdir/hotplug_sim/scenarios/replug.scn" -q
+e2e_check "expect ok only: ENODEV makes the run fail (1)" bash -c '
+	"$@" >/dev/null 2>&1; [[ $? -eq 1 ]]' _ \
+	"$sim" --name="$name" --control="$sock" --trigger=control --scenario=replug \
+	--expect-errno=ok -q
+
+e2e_check "unwritable --csv: message and exit 1" bash -c '
+	err=$("$@" 2>&1 >/dev/null); [[ $? -eq 1 && $err == *"/nonexistent/x.csv"* ]]' _ \
+	"$sim" --name="$name" --control="$sock" --trigger=control --scenario=single \
+	--clients=1 --csv=/nonexistent/x.csv -q
+echo plug >"$out/plug.scn"
+e2e_check "plug back after the single unplug" \
+	"$sim" --name="$name" --control="$sock" --trigger=control --clients=1 -q \
+	--scenario-file="$out/plug.scn"
+
+# 4. Random, seeded.
+e2e_check "random 30 via control exits 0" \
+	"$sim" --name="$name" --control="$sock" --trigger=control --daemon-pid="$pid" \
+	--clients=3 --readers=1 --scenario=random --cycles=30 --period=10ms --seed=42 -q
+
+# 5. The uevent trigger: the write to the device's sysfs uevent file works
+# and the monitor sees our SYNTH_UUID. The daemon does not follow uevents
+# yet, so no revoke is expected: one client (no blocked reader, which an
+# unplug that never lands would rightly report as hung).
+uevent=/sys/class/cuse/$name/uevent
+e2e_check "sysfs uevent file exists" test -w "$uevent"
+e2e_check "uevent trigger: write ok, monitor saw both uevents" bash -c '
+	"${@:2}" && grep -Eq "\"uevents_sent\":2,\"uevents_seen\":2,\"monitor\":true" "$1"' _ \
+	"$out/uevent.json" "$sim" --name="$name" --trigger=uevent --clients=1 \
+	--uevent-arg=SIMRUN=e2e --scenario=replug --json="$out/uevent.json" -q
+e2e_check "uevent trigger: bad sysfs path is a trigger error (1)" bash -c '
+	"$@" 2>/dev/null; [[ $? -eq 1 ]]' _ \
+	"$sim" --name="$name" --sysfs=/nonexistent --clients=1 --no-monitor -q
+
+e2e_check "daemon still answers" kill -0 "$pid"
+e2e_stop_daemon
+e2e_check_status "daemon exit status" 0 $?
+e2e_done

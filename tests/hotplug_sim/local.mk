@@ -1,0 +1,25 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# hotplug_sim tests: Check unit tests of every parser (bad input first) and
+# of the report (totals, verdict, JSON and CSV shape), a script that feeds
+# the real binary bad command lines and scenario files, and an end-to-end run.
+
+check_PROGRAMS += tests/hotplug_sim/test_hs_parse tests/hotplug_sim/test_hs_report
+tests_hotplug_sim_test_hs_parse_SOURCES = tests/hotplug_sim/test_hs_parse.c
+tests_hotplug_sim_test_hs_parse_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_hotplug_sim_test_hs_parse_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DHS_TEST_SRCDIR=\"$(abs_top_srcdir)\"
+tests_hotplug_sim_test_hs_parse_LDADD = hotplug_sim/libhotplugsim.la $(CHECK_LIBS)
+
+tests_hotplug_sim_test_hs_report_SOURCES = tests/hotplug_sim/test_hs_report.c
+tests_hotplug_sim_test_hs_report_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_hotplug_sim_test_hs_report_LDADD = hotplug_sim/libhotplugsim.la $(CHECK_LIBS)
+
+# hotplug-control.test boots user-mode-linux (or uses the host's /dev/cuse)
+# and drives the real daemon; its guest half is sourced data.
+hotplug_sim_tests = \
+	tests/hotplug_sim/hotplug-usage.test \
+	tests/hotplug_sim/hotplug-control.test
+TESTS += tests/hotplug_sim/test_hs_parse tests/hotplug_sim/test_hs_report $(hotplug_sim_tests)
+dist_noinst_SCRIPTS += $(hotplug_sim_tests)
+EXTRA_DIST += tests/hotplug_sim/hotplug-control-guest.sh

@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_hs_report.c - hotplug_sim's report: totals add up, the verdict
+ * follows the expected set / hangs / daemon death / trigger errors, and the
+ * JSON and CSV outputs have the documented shape.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hotplug_sim/hs.h"
+
+/*
+ * A made-up run: client 0 did 10 ok XCMD and 3 ENODEV; client 1 (reader) 1
+ * ok event and 1 ENODEV event; client 2 (client) 5 ok READMEM, 2 ENODEV opens.
+ */
+struct fixture {
+	struct hs_config cfg;
+	struct hs_report rep;
+	struct hs_client_counts counts[3];
+	const char *roles[3];
+	struct hs_revocation revs[2];
+};
+
+static struct fixture *make_fixture(void)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	ck_assert_ptr_nonnull(f);
+	hs_config_init(&f->cfg);
+	f->counts[0].count[HS_OP_XCMD][0] = 10;
+	f->counts[0].count[HS_OP_XCMD][ENODEV] = 3;
+	f->counts[1].count[HS_OP_EVENT][0] = 1;
+	f->counts[1].count[HS_OP_EVENT][ENODEV] = 1;
+	f->counts[2].count[HS_OP_READMEM][0] = 5;
+	f->counts[2].count[HS_OP_OPEN][ENODEV] = 2;
+	f->roles[0] = "client";
+	f->roles[1] = "reader";
+	f->roles[2] = "client";
+	f->revs[0] = (struct hs_revocation){ .trigger_ns = 1000000, .revoked_ns = 1100000,
+					     .last_out_ns = 1300000, .inflight = 2,
+					     .longest_inflight_ns = 900000 };
+	f->revs[1] = (struct hs_revocation){ .trigger_ns = 5000000, .revoked_ns = 5300000,
+					     .last_out_ns = 5400000, .inflight = 1,
+					     .longest_inflight_ns = 400000 };
+	f->rep.nclients = 3;
+	f->rep.clients = f->counts;
+	f->rep.roles = f->roles;
+	f->rep.revocations = f->revs;
+	f->rep.nrevocations = 2;
+	f->rep.plugs = 1;
+	f->rep.daemon_checked = true;
+	f->rep.daemon_alive = true;
+	f->rep.elapsed_ns = 2000000000ull;
+	return f;
+}
+
+/* Capture the JSON report into a NUL-terminated heap string. */
+static char *capture_json(const struct fixture *f)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(out);
+	ck_assert_int_eq(hs_report_json(&f->rep, &f->cfg, out), 0);
+	fclose(out);
+	return buf;
+}
+
+START_TEST(totals_add_up)
+{
+	struct fixture *f = make_fixture();
+	struct hs_totals tot;
+	uint64_t sum = 0;
+
+	hs_report_totals(&f->rep, f->cfg.expect, &tot);
+	ck_assert_uint_eq(tot.calls, 22);
+	ck_assert_uint_eq(tot.unexpected, 0);
+	ck_assert_uint_eq(tot.count[HS_OP_XCMD][0], 10);
+	ck_assert_uint_eq(tot.count[HS_OP_XCMD][ENODEV], 3);
+	ck_assert_uint_eq(tot.count[HS_OP_OPEN][ENODEV], 2);
+	for (int op = 0; op < HS_OP_COUNT; op++)
+		for (int s = 0; s < HS_OUTCOME_SLOTS; s++)
+			sum += tot.count[op][s];
+	ck_assert_uint_eq(sum, tot.calls);
+	free(f);
+}
+END_TEST
+
+START_TEST(verdict_rules)
+{
+	struct fixture *f = make_fixture();
+	char err[HS_ERR_MAX];
+	struct hs_totals tot;
+
+	ck_assert_int_eq(hs_report_verdict(&f->rep, &f->cfg), 0);
+
+	/* ENODEV no longer expected: 3 + 1 + 2 unexpected calls. */
+	ck_assert_int_eq(hs_parse_expect("ok", f->cfg.expect, err), 0);
+	hs_report_totals(&f->rep, f->cfg.expect, &tot);
+	ck_assert_uint_eq(tot.unexpected, 6);
+	ck_assert_int_eq(hs_report_verdict(&f->rep, &f->cfg), 1);
+	ck_assert_int_eq(hs_parse_expect("ok,ENODEV", f->cfg.expect, err), 0);
+
+	f->counts[2].count[HS_OP_READMEM][HS_OUTCOME_EC_ERROR] = 1;
+	ck_assert_int_eq(hs_report_verdict(&f->rep, &f->cfg), 1);
+	f->cfg.expect[HS_OUTCOME_EC_ERROR] = true;
+	ck_assert_int_eq(hs_report_verdict(&f->rep, &f->cfg), 0);
+
+	f->rep.hung = 1;
+	ck_assert_int_eq(hs_report_verdict(&f->rep, &f->cfg), 1);
+	f->rep.hung = 0;
+	f->rep.daemon_alive = false;
+	ck_assert_int_eq(hs_report_verdict(&f->rep, &f->cfg), 1);
+	f->rep.daemon_checked = false;
+	ck_assert_int_eq(hs_report_verdict(&f->rep, &f->cfg), 0);
+	f->rep.trigger_errors = 1;
+	ck_assert_int_eq(hs_report_verdict(&f->rep, &f->cfg), 1);
+	free(f);
+}
+END_TEST
+
+START_TEST(json_shape)
+{
+	struct fixture *f = make_fixture();
+	char *json;
+	int depth = 0;
+
+	snprintf(f->cfg.device, sizeof(f->cfg.device), "cros_ec");
+	json = capture_json(f);
+	/* One object on one line, braces and brackets balanced. */
+	ck_assert_int_eq(json[0], '{');
+	ck_assert_int_eq(json[strlen(json) - 1], '\n');
+	ck_assert(strchr(json, '\n') == json + strlen(json) - 1);
+	for (const char *p = json; *p; p++) {
+		if (*p == '{' || *p == '[')
+			depth++;
+		if (*p == '}' || *p == ']')
+			depth--;
+		ck_assert_int_ge(depth, 0);
+	}
+	ck_assert_int_eq(depth, 0);
+	ck_assert_ptr_nonnull(strstr(json, "\"device\":\"cros_ec\""));
+	ck_assert_ptr_nonnull(strstr(json, "\"calls\":22,\"unexpected\":0"));
+	ck_assert_ptr_nonnull(strstr(json, "\"xcmd\":{\"ok\":10,\"ENODEV\":3}"));
+	ck_assert_ptr_nonnull(strstr(json, "\"expect\":[\"ok\",\"ENODEV\"]"));
+	ck_assert_ptr_nonnull(strstr(json, "\"role\":\"reader\""));
+	ck_assert_ptr_nonnull(strstr(json,
+		"\"trigger_to_revoked\":{\"n\":2,\"min_us\":100.0,\"mean_us\":200.0,\"max_us\":300.0}"));
+	ck_assert_ptr_nonnull(strstr(json,
+		"\"trigger_to_last_out\":{\"n\":2,\"min_us\":300.0,\"mean_us\":350.0,\"max_us\":400.0}"));
+	ck_assert_ptr_nonnull(strstr(json, "\"longest_inflight_us\":900.0"));
+	ck_assert_ptr_nonnull(strstr(json, "\"daemon_alive\":true"));
+	ck_assert_ptr_nonnull(strstr(json, "\"zombie_accesses\":null"));
+	ck_assert_ptr_nonnull(strstr(json, "\"verdict\":\"pass\""));
+	free(json);
+
+	/* Unknown figures are null, the verdict follows, odd names are escaped. */
+	f->rep.nrevocations = 0;
+	f->rep.daemon_checked = false;
+	f->rep.have_zombies = true;
+	f->rep.zombie_accesses = 17;
+	f->rep.hung = 2;
+	snprintf(f->cfg.device, sizeof(f->cfg.device), "a\"b\\c");
+	json = capture_json(f);
+	ck_assert_ptr_nonnull(strstr(json, "\"trigger_to_revoked\":null"));
+	ck_assert_ptr_nonnull(strstr(json, "\"daemon_alive\":null"));
+	ck_assert_ptr_nonnull(strstr(json, "\"zombie_accesses\":17"));
+	ck_assert_ptr_nonnull(strstr(json, "\"hung\":2"));
+	ck_assert_ptr_nonnull(strstr(json, "\"device\":\"a\\\"b\\\\c\""));
+	ck_assert_ptr_nonnull(strstr(json, "\"verdict\":\"fail\""));
+	free(json);
+	free(f);
+}
+END_TEST
+
+START_TEST(csv_shape)
+{
+	char *buf = NULL, *line, *save = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	int rows = 0;
+
+	ck_assert_ptr_nonnull(out);
+	hs_csv_header(out);
+	hs_csv_row(out, 1234, 0, HS_OP_XCMD, 0, 56);
+	hs_csv_row(out, 1300, 3, HS_OP_EVENT, ENODEV, 7);
+	hs_csv_row(out, 1400, 2, HS_OP_READMEM, HS_OUTCOME_EC_ERROR, 9);
+	fclose(out);
+	line = strtok_r(buf, "\n", &save);
+	ck_assert_str_eq(line, "timestamp_us,client,op,outcome,latency_us");
+	while ((line = strtok_r(NULL, "\n", &save))) {
+		int commas = 0;
+
+		for (const char *p = line; *p; p++)
+			commas += *p == ',';
+		ck_assert_int_eq(commas, 4);
+		rows++;
+	}
+	ck_assert_int_eq(rows, 3);
+	free(buf);
+
+	buf = NULL;
+	out = open_memstream(&buf, &len);
+	hs_csv_row(out, 1300, 3, HS_OP_EVENT, ENODEV, 7);
+	fclose(out);
+	ck_assert_str_eq(buf, "1300,3,event,ENODEV,7\n");
+	free(buf);
+}
+END_TEST
+
+START_TEST(human_summary)
+{
+	struct fixture *f = make_fixture();
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(out);
+	f->counts[0].count[HS_OP_XCMD][EIO] = 4;
+	hs_report_human(&f->rep, &f->cfg, out);
+	fclose(out);
+	ck_assert_ptr_nonnull(strstr(buf, "26 calls, 4 unexpected"));
+	ck_assert_ptr_nonnull(strstr(buf, "EIO=4(!)"));
+	ck_assert_ptr_nonnull(strstr(buf, "unplugs 2, plugs 1"));
+	ck_assert_ptr_nonnull(strstr(buf, "verdict: FAIL"));
+	ck_assert_ptr_nonnull(strstr(buf, "  #0   client  xcmd ok=10 EIO=4 ENODEV=3\n"));
+	ck_assert_ptr_nonnull(strstr(buf, "  #2   client  open ENODEV=2 | readmem ok=5\n"));
+	free(buf);
+	free(f);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("hs_report");
+	TCase *tc = tcase_create("report");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, totals_add_up);
+	tcase_add_test(tc, verdict_rules);
+	tcase_add_test(tc, json_shape);
+	tcase_add_test(tc, csv_shape);
+	tcase_add_test(tc, human_summary);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
