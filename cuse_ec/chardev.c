@@ -114,6 +114,7 @@ struct chardev_ctx {
 		atomic_uint_fast64_t reads, read_enodev, events_delivered, parked_reads;
 		atomic_uint_fast64_t plugs, unplugs, revocations_completed;
 		atomic_uint_fast64_t zombie_accesses;
+		atomic_uint_fast64_t uevents_seen, uevent_unplugs, uevent_plugs;
 	} stats;
 };
 
@@ -557,7 +558,30 @@ void chardev_stats(struct chardev_ctx *ctx, struct chardev_stats *out)
 	COPY(unplugs);
 	COPY(revocations_completed);
 	COPY(zombie_accesses);
+	COPY(uevents_seen);
+	COPY(uevent_unplugs);
+	COPY(uevent_plugs);
 #undef COPY
+}
+
+/**
+ * chardev_count_uevent() - count one uevent outcome.
+ * @ctx:  context
+ * @stat: counter
+ */
+void chardev_count_uevent(struct chardev_ctx *ctx, enum chardev_uevent_stat stat)
+{
+	switch (stat) {
+	case CHARDEV_UEVENT_SEEN:
+		STAT_INC(ctx, uevents_seen);
+		break;
+	case CHARDEV_UEVENT_UNPLUG:
+		STAT_INC(ctx, uevent_unplugs);
+		break;
+	case CHARDEV_UEVENT_PLUG:
+		STAT_INC(ctx, uevent_plugs);
+		break;
+	}
 }
 
 /**

@@ -94,6 +94,16 @@ struct chardev_stats {
 	uint64_t unplugs;
 	uint64_t revocations_completed;
 	uint64_t zombie_accesses;
+	uint64_t uevents_seen;		/* every uevent the monitor received */
+	uint64_t uevent_unplugs;	/* unplugs a uevent started */
+	uint64_t uevent_plugs;		/* plugs a uevent made */
+};
+
+/* chardev_count_uevent() counters. */
+enum chardev_uevent_stat {
+	CHARDEV_UEVENT_SEEN,
+	CHARDEV_UEVENT_UNPLUG,
+	CHARDEV_UEVENT_PLUG,
 };
 
 /**
@@ -222,6 +232,13 @@ enum lifecycle_mode chardev_mode(const struct chardev_ctx *ctx);
  * @out: the snapshot
  */
 void chardev_stats(struct chardev_ctx *ctx, struct chardev_stats *out);
+
+/**
+ * chardev_count_uevent() - count one uevent outcome (the uevent monitor).
+ * @ctx:  context
+ * @stat: which counter
+ */
+void chardev_count_uevent(struct chardev_ctx *ctx, enum chardev_uevent_stat stat);
 
 /**
  * chardev_with_ec() - run @fn on the current EC (control commands).

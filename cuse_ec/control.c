@@ -218,11 +218,14 @@ int control_execute(struct chardev_ctx *ctx, const struct control_cmd *cmd,
 			 " ioctl_enodev=%" PRIu64 " ioctl_enotty=%" PRIu64
 			 " ioctl_other_error=%" PRIu64 " reads=%" PRIu64 " read_enodev=%" PRIu64
 			 " events_delivered=%" PRIu64 " plugs=%" PRIu64 " unplugs=%" PRIu64
-			 " revocations=%" PRIu64 " zombie_accesses=%" PRIu64,
+			 " revocations=%" PRIu64 " zombie_accesses=%" PRIu64
+			 " uevents_seen=%" PRIu64 " uevent_unplugs=%" PRIu64
+			 " uevent_plugs=%" PRIu64,
 			 st.opens, st.open_enodev, st.releases, st.open_files, st.ioctl_ok,
 			 st.ioctl_ec_error, st.ioctl_enodev, st.ioctl_enotty,
 			 st.ioctl_other_error, st.reads, st.read_enodev, st.events_delivered,
-			 st.plugs, st.unplugs, st.revocations_completed, st.zombie_accesses);
+			 st.plugs, st.unplugs, st.revocations_completed, st.zombie_accesses,
+			 st.uevents_seen, st.uevent_unplugs, st.uevent_plugs);
 		return 0;
 	case CONTROL_INJECT:
 		ret = chardev_with_ec(ctx, control_inject, (void *)&cmd->stimulus);
@@ -306,7 +309,7 @@ struct control_server {
 
 static void control_send(struct control_client *cl, const char *reply)
 {
-	char line[512];
+	char line[656];
 	size_t len, off = 0;
 	ssize_t n;
 
@@ -353,7 +356,7 @@ static void control_handle_line(struct control_server *srv, int idx, const char 
 	struct control_client *cl = &srv->clients[idx];
 	struct control_waiter *w;
 	struct control_cmd cmd;
-	char reply[400], err[160];
+	char reply[640], err[160];	/* stats, with large counters, fits */
 	int ret;
 
 	if (strlen(line) != len) {

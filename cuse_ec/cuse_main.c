@@ -32,8 +32,10 @@
 #include "chardev.h"
 #include "clock.h"
 #include "control.h"
+#include "control_client.h"
 #include "ec.h"
 #include "options.h"
+#include "udev_follow.h"
 
 /* How long init_done waits for the node to appear before giving up on it. */
 #define CUSE_EC_NODE_WAIT_MS 5000
@@ -284,13 +286,16 @@ static int cuse_ec_load_profile(struct cuse_ec_daemon *d)
  * @argc: argument count
  * @argv: arguments
  *
- * Return: 0 after a signal, 1 on a runtime error, 2 on bad usage.
+ * Return: 0 after a signal, 1 on a runtime error, 2 on bad usage. With
+ * --send: 0 if every reply was "ok", 1 otherwise.
  */
 int main(int argc, char **argv)
 {
 	struct cuse_ec_daemon d = { 0 };
 	struct chardev_config config = { 0 };
 	struct control_server *control = NULL;
+	struct udev_follow *follow = NULL;
+	struct udev_follow_rules follow_rules;
 	struct fuse_loop_config *loop_config = NULL;
 	char devname[16 + CUSE_EC_NAME_MAX];
 	const char *dev_info_argv[] = { devname };
@@ -304,6 +309,12 @@ int main(int argc, char **argv)
 		return 0;
 	if (ret)
 		return 2;
+	/* Client mode: talk to a running daemon, set up nothing of our own. */
+	if (d.opts.n_send) {
+		ret = control_client_send(d.opts.control, d.opts.send, d.opts.n_send,
+					  CONTROL_CLIENT_REPLY_TIMEOUT_MS, stdout, stderr);
+		return ret ? 1 : 0;
+	}
 	if (d.opts.syslog)
 		openlog("cuse_ec", LOG_PID, LOG_DAEMON);
 	if (cuse_ec_load_profile(&d))
@@ -362,12 +373,12 @@ int main(int argc, char **argv)
 		goto out_ctx;
 	}
 
+	/* Threads made here must leave the signals to the loop. */
+	sigemptyset(&block);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGHUP);
 	if (d.opts.control) {
-		/* Threads made here must leave the signals to the loop. */
-		sigemptyset(&block);
-		sigaddset(&block, SIGTERM);
-		sigaddset(&block, SIGINT);
-		sigaddset(&block, SIGHUP);
 		pthread_sigmask(SIG_BLOCK, &block, &old);
 		ret = control_server_start(d.ctx, d.opts.control, &control);
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -376,6 +387,21 @@ int main(int argc, char **argv)
 				    d.opts.control, strerror(-ret));
 			goto out_session;
 		}
+	}
+
+	if (!d.opts.no_udev) {
+		/* Options were checked when parsed; this cannot fail on them. */
+		ret = udev_follow_rules_init(&follow_rules, d.opts.name, d.opts.follow,
+					     d.opts.follow_match, d.opts.n_follow_match);
+		if (!ret) {
+			pthread_sigmask(SIG_BLOCK, &block, &old);
+			ret = udev_follow_start(d.ctx, &follow_rules, &follow);
+			pthread_sigmask(SIG_SETMASK, &old, NULL);
+		}
+		/* Not fatal: the control socket still unplugs and plugs. */
+		if (ret)
+			chardev_log(d.ctx, CHARDEV_LOG_WARNING,
+				    "not following uevents: %s", strerror(-ret));
 	}
 
 	loop_config = fuse_loop_cfg_create();
@@ -388,6 +414,8 @@ int main(int argc, char **argv)
 	fuse_loop_cfg_destroy(loop_config);
 
 out_control:
+	/* Before the revoke below: no uevent may plug a fresh EC after it. */
+	udev_follow_stop(follow);
 	control_server_stop(control);
 out_session:
 	/* Revoke and wake every parked reader and poller before we go. */

@@ -115,16 +115,21 @@ cuse_ec_libchardev_la_SOURCES = \
 	cuse_ec/lifecycle.c \
 	cuse_ec/control.c \
 	cuse_ec/options.c \
+	cuse_ec/control_client.c \
+	cuse_ec/udev_follow.c \
 	cuse_ec/clock.c
 noinst_HEADERS += \
 	cuse_ec/chardev.h \
 	cuse_ec/clock.h \
 	cuse_ec/lifecycle.h \
 	cuse_ec/control.h \
-	cuse_ec/options.h
+	cuse_ec/control_client.h \
+	cuse_ec/options.h \
+	cuse_ec/udev_follow.h
 daemon_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/cuse_ec -I$(top_srcdir)/revocable
 cuse_ec_libchardev_la_CPPFLAGS = $(daemon_cppflags)
-cuse_ec_libchardev_la_CFLAGS = $(AM_CFLAGS) $(URCU_CFLAGS) -pthread
+cuse_ec_libchardev_la_CFLAGS = $(AM_CFLAGS) $(URCU_CFLAGS) $(UDEV_CFLAGS) -pthread
+cuse_ec_libchardev_la_LIBADD = $(UDEV_LIBS)
 
 sbin_PROGRAMS += cuse_ec/cuse_ec
 cuse_ec_cuse_ec_SOURCES = cuse_ec/cuse_main.c
@@ -145,7 +150,8 @@ daemon_test_ldadd = cuse_ec/libchardev.la cuse_ec/libecmodel.la \
 daemon_unit_tests = \
 	tests/cuse_ec/test_chardev \
 	tests/cuse_ec/test_chardev_stress \
-	tests/cuse_ec/test_control_options
+	tests/cuse_ec/test_control_options \
+	tests/cuse_ec/test_udev_follow
 check_PROGRAMS += $(daemon_unit_tests)
 TESTS += $(daemon_unit_tests)
 noinst_HEADERS += tests/cuse_ec/harness.h
@@ -167,16 +173,23 @@ tests_cuse_ec_test_control_options_CPPFLAGS = $(daemon_test_cppflags)
 tests_cuse_ec_test_control_options_CFLAGS = $(daemon_test_cflags)
 tests_cuse_ec_test_control_options_LDADD = $(daemon_test_ldadd)
 
+tests_cuse_ec_test_udev_follow_SOURCES = tests/cuse_ec/test_udev_follow.c \
+	tests/cuse_ec/harness.c
+tests_cuse_ec_test_udev_follow_CPPFLAGS = $(daemon_test_cppflags)
+tests_cuse_ec_test_udev_follow_CFLAGS = $(daemon_test_cflags)
+tests_cuse_ec_test_udev_follow_LDADD = $(daemon_test_ldadd)
+
 # End-to-end (UML): a raw-ABI probe of our own plus the project's ecctl.
 check_PROGRAMS += tests/cuse_ec/cuse_ec_probe
 tests_cuse_ec_cuse_ec_probe_SOURCES = tests/cuse_ec/cuse_ec_probe.c
 tests_cuse_ec_cuse_ec_probe_CFLAGS = $(AM_CFLAGS) -pthread
 tests_cuse_ec_cuse_ec_probe_LDADD = -lpthread
 daemon_e2e_tests = tests/cuse_ec/cuse-ec-args.test tests/e2e/cuse-ec.test \
-	tests/e2e/cuse-ec-uaf.test
+	tests/e2e/cuse-ec-uaf.test tests/e2e/cuse-ec-udev.test
 TESTS += $(daemon_e2e_tests)
 dist_noinst_SCRIPTS += $(daemon_e2e_tests)
-EXTRA_DIST += tests/e2e/cuse-ec-guest.sh tests/e2e/cuse-ec-uaf-guest.sh
+EXTRA_DIST += tests/e2e/cuse-ec-guest.sh tests/e2e/cuse-ec-uaf-guest.sh \
+	tests/e2e/cuse-ec-udev-guest.sh
 
 # Benchmark (prints figures, never a test): cuse_ec vs a null CUSE server
 # speaking the same ABI; cuse_ec/bench/run-bench.sh runs both in one UML boot.

@@ -14,7 +14,9 @@
 #include <strings.h>
 
 #include "chardev.h"
+#include "control.h"
 #include "options.h"
+#include "udev_follow.h"
 
 enum {
 	OPT_NAME = 0x100,
@@ -26,6 +28,10 @@ enum {
 	OPT_LIFECYCLE,
 	OPT_CONTROL,
 	OPT_SYSLOG,
+	OPT_SEND,
+	OPT_NO_UDEV,
+	OPT_FOLLOW,
+	OPT_FOLLOW_MATCH,
 	OPT_VERSION,
 };
 
@@ -41,6 +47,10 @@ static const struct option cuse_ec_long_options[] = {
 	{ "lifecycle", required_argument, NULL, OPT_LIFECYCLE },
 	{ "control", required_argument, NULL, OPT_CONTROL },
 	{ "syslog", no_argument, NULL, OPT_SYSLOG },
+	{ "send", required_argument, NULL, OPT_SEND },
+	{ "no-udev", no_argument, NULL, OPT_NO_UDEV },
+	{ "follow", required_argument, NULL, OPT_FOLLOW },
+	{ "follow-match", required_argument, NULL, OPT_FOLLOW_MATCH },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -63,6 +73,15 @@ static void cuse_ec_usage(FILE *out, const char *prog)
 		"  --lifecycle=MODE     revocable (default), refcount or unsafe\n"
 		"  --control=PATH       control socket (unix stream), see cuse_ec(8)\n"
 		"  --syslog             log to syslog instead of stderr\n"
+		"  --send=LINE          client mode: send LINE to the --control socket of a\n"
+		"                       running daemon and print the reply (repeatable);\n"
+		"                       exit 0 if every reply is \"ok ...\", else 1\n"
+		"  --follow=SYSPATH     unplug/plug the EC on remove/add uevents of the\n"
+		"                       device at SYSPATH (default: our own CUSE device)\n"
+		"  --follow-match=KEY=VALUE\n"
+		"                       ... of the device whose uevents carry this udev\n"
+		"                       property (repeatable: all must match)\n"
+		"  --no-udev            ignore uevents (control socket only)\n"
 		"  -h, --help           this text\n"
 		"  --version            version\n"
 		"\n"
@@ -127,6 +146,77 @@ static int cuse_ec_parse_ulong(const char *s, int base, unsigned long max, unsig
 		return -EINVAL;
 	*out = v;
 	return 0;
+}
+
+/*
+ * A --send line becomes exactly one control line: a newline inside it
+ * would smuggle in a second command whose reply the client never reads.
+ */
+static int cuse_ec_check_send_line(const char *line, const struct cuse_ec_options *opts,
+				   const char *prog, FILE *err)
+{
+	size_t len = strlen(line);
+
+	if (opts->n_send >= CUSE_EC_SEND_MAX) {
+		fprintf(err, "%s: too many --send lines (at most %d)\n", prog, CUSE_EC_SEND_MAX);
+		return -EINVAL;
+	}
+	if (!len || strspn(line, " \t") == len) {
+		fprintf(err, "%s: --send needs a command (try --send=help)\n", prog);
+		return -EINVAL;
+	}
+	if (len > CONTROL_LINE_MAX) {
+		fprintf(err, "%s: --send line too long (%zu bytes, at most %d)\n", prog, len,
+			CONTROL_LINE_MAX);
+		return -EINVAL;
+	}
+	if (strpbrk(line, "\r\n")) {
+		fprintf(err, "%s: --send line must not contain a newline; repeat --send "
+			"for several commands\n", prog);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int cuse_ec_check_follow(const char *arg, const struct cuse_ec_options *opts,
+				const char *prog, FILE *err)
+{
+	char devpath[UDEV_FOLLOW_PATH_MAX];
+	int ret;
+
+	if (opts->follow) {
+		fprintf(err, "%s: --follow given twice (one device is followed)\n", prog);
+		return -EINVAL;
+	}
+	ret = udev_follow_parse_syspath(arg, devpath);
+	if (ret == -ENAMETOOLONG)
+		fprintf(err, "%s: --follow path too long (at most %d bytes)\n", prog,
+			UDEV_FOLLOW_PATH_MAX - 1);
+	else if (ret)
+		fprintf(err, "%s: invalid --follow '%s': expected a sysfs device path such "
+			"as /sys/devices/... (no spaces, no '..')\n", prog, arg);
+	return ret;
+}
+
+static int cuse_ec_check_follow_match(const char *arg, const struct cuse_ec_options *opts,
+				      const char *prog, FILE *err)
+{
+	struct udev_follow_match match;
+	int ret;
+
+	if (opts->n_follow_match >= UDEV_FOLLOW_MATCH_MAX) {
+		fprintf(err, "%s: too many --follow-match rules (at most %d)\n", prog,
+			UDEV_FOLLOW_MATCH_MAX);
+		return -EINVAL;
+	}
+	ret = udev_follow_parse_match(arg, &match);
+	if (ret == -ENAMETOOLONG)
+		fprintf(err, "%s: --follow-match '%.40s...' too long (key < %d, value < %d "
+			"bytes)\n", prog, arg, UDEV_FOLLOW_KEY_MAX, UDEV_FOLLOW_VALUE_MAX);
+	else if (ret)
+		fprintf(err, "%s: invalid --follow-match '%s': expected KEY=VALUE, KEY of "
+			"[A-Za-z0-9_], VALUE non-empty without spaces\n", prog, arg);
+	return ret;
 }
 
 static int cuse_ec_parse_owner(const char *s, uid_t *out)
@@ -259,6 +349,24 @@ int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
 		case OPT_SYSLOG:
 			opts->syslog = true;
 			break;
+		case OPT_SEND:
+			if (cuse_ec_check_send_line(optarg, opts, prog, err))
+				return -EINVAL;
+			opts->send[opts->n_send++] = optarg;
+			break;
+		case OPT_NO_UDEV:
+			opts->no_udev = true;
+			break;
+		case OPT_FOLLOW:
+			if (cuse_ec_check_follow(optarg, opts, prog, err))
+				return -EINVAL;
+			opts->follow = optarg;
+			break;
+		case OPT_FOLLOW_MATCH:
+			if (cuse_ec_check_follow_match(optarg, opts, prog, err))
+				return -EINVAL;
+			opts->follow_match[opts->n_follow_match++] = optarg;
+			break;
 		case 'h':
 			cuse_ec_usage(out, prog);
 			return CUSE_EC_OPTIONS_EXIT;
@@ -280,6 +388,15 @@ int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
 	if (optind < argc) {
 		fprintf(err, "%s: unexpected argument '%s'\nTry '%s --help'.\n",
 			prog, argv[optind], prog);
+		return -EINVAL;
+	}
+	if (opts->no_udev && (opts->follow || opts->n_follow_match)) {
+		fprintf(err, "%s: --no-udev contradicts --follow/--follow-match\n", prog);
+		return -EINVAL;
+	}
+	if (opts->n_send && !opts->control) {
+		fprintf(err, "%s: --send needs --control=PATH (the daemon's control socket)\n",
+			prog);
 		return -EINVAL;
 	}
 	return 0;

@@ -11,8 +11,11 @@
 #include <sys/types.h>
 
 #include "lifecycle.h"
+#include "udev_follow.h"
 
 #define CUSE_EC_NAME_MAX 64
+/* Most --send lines one invocation takes (a script, not a batch tool). */
+#define CUSE_EC_SEND_MAX 32
 
 /**
  * struct cuse_ec_options - what the command line asked for.
@@ -27,6 +30,12 @@
  * @lifecycle:  lifecycle mode
  * @control:    control socket path, NULL for none
  * @syslog:     log to syslog instead of stderr
+ * @send:       client mode: control lines to send to @control, in order
+ * @n_send:     how many; 0 runs the daemon
+ * @no_udev:    do not follow uevents at all
+ * @follow:     --follow: sysfs path of the device to follow, NULL for ours
+ * @follow_match: --follow-match KEY=VALUE rules (checked when parsed)
+ * @n_follow_match: how many
  */
 struct cuse_ec_options {
 	char name[CUSE_EC_NAME_MAX];
@@ -40,6 +49,12 @@ struct cuse_ec_options {
 	enum lifecycle_mode lifecycle;
 	const char *control;
 	bool syslog;
+	const char *send[CUSE_EC_SEND_MAX];
+	unsigned int n_send;
+	bool no_udev;
+	const char *follow;
+	const char *follow_match[UDEV_FOLLOW_MATCH_MAX];
+	unsigned int n_follow_match;
 };
 
 /* cuse_ec_parse_options() results besides 0. */

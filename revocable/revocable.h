@@ -78,6 +78,16 @@ struct revocable_provider {
  */
 struct revocable {
 	struct revocable_provider *priv_rp;
+#ifdef REVOCABLE_LAB_V3_INDEX_BUG
+	/*
+	 * Teaching lab only, never in a real build (docs/teaching.md,
+	 * docs/design.md): the v3 patch kept the SRCU index of "the" access
+	 * in the shared handle.  This reproduces that mistake here: the slot
+	 * of the latest access, whichever thread made it, is what the next
+	 * release clears.
+	 */
+	void *priv_lab_slot;
+#endif
 };
 
 /**
@@ -114,6 +124,7 @@ struct revocable__reader {
 	struct revocable__slot slot[REVOCABLE_READER_SLOTS];
 	uint64_t state;			/* entry number : flags | depth */
 	unsigned int overflow_depth;	/* accesses on the slow path */
+	unsigned int waiters;		/* revokers asleep on our slots */
 };
 
 #define REVOCABLE__STATE_ENTRY		((uint64_t)1 << 32)
@@ -129,15 +140,18 @@ extern __thread struct revocable__reader *revocable__tls_reader;
 
 void *revocable__try_access_slow(struct revocable_provider *rp);
 void revocable__release_slow(struct revocable_provider *rp);
+void revocable__wake_revokers(struct revocable__reader *rd);
 
 #ifdef REVOCABLE__TSAN
 #define REVOCABLE__ORD_SLOT	__ATOMIC_SEQ_CST
 #define REVOCABLE__ORD_RES	__ATOMIC_SEQ_CST
 #define REVOCABLE__ORD_SCAN	__ATOMIC_SEQ_CST
+#define REVOCABLE__ORD_END	__ATOMIC_SEQ_CST
 #else
 #define REVOCABLE__ORD_SLOT	__ATOMIC_RELAXED
 #define REVOCABLE__ORD_RES	__ATOMIC_CONSUME
 #define REVOCABLE__ORD_SCAN	__ATOMIC_ACQUIRE
+#define REVOCABLE__ORD_END	__ATOMIC_RELEASE
 #endif
 
 static inline void revocable__read_fence(void)
@@ -170,6 +184,9 @@ static inline void *revocable__try_access_inline(struct revocable *rev)
 	__atomic_store_n(&rd->slot[depth].gen, (unsigned long)(state >> 32),
 			 REVOCABLE__ORD_SLOT);
 	__atomic_store_n(&rd->slot[depth].rp, rp, REVOCABLE__ORD_SLOT);
+#ifdef REVOCABLE_LAB_V3_INDEX_BUG
+	rev->priv_lab_slot = &rd->slot[depth];	/* the lab's bug: shared */
+#endif
 	revocable__read_fence();
 	return __atomic_load_n(&rp->priv_res, REVOCABLE__ORD_RES);
 }
@@ -195,8 +212,28 @@ static inline void revocable__release_inline(struct revocable *rev)
 	/* Release: our reads of the resource happen before the revoker's
 	 * acquire load sees the slot empty.  Holes left below by releases
 	 * out of order are compacted on the slow path. */
-	__atomic_store_n(&rd->slot[depth].rp, NULL, __ATOMIC_RELEASE);
+#ifdef REVOCABLE_LAB_V3_INDEX_BUG
+	/* The lab's bug: end the access the shared handle remembers - maybe
+	 * another thread's, leaving ours recorded and theirs unprotected. */
+	if (rev->priv_lab_slot) {
+		__atomic_store_n(&((struct revocable__slot *)rev->priv_lab_slot)->rp,
+				 NULL, __ATOMIC_RELEASE);
+		rd->state = state - 1;
+		return;
+	}
+#endif
+	__atomic_store_n(&rd->slot[depth].rp, NULL, REVOCABLE__ORD_END);
 	rd->state = state - 1;
+	/*
+	 * A revoker that found this access still running may be asleep
+	 * until told.  It announces itself in @waiters and then runs
+	 * sys_membarrier(), which orders this load after the store above
+	 * exactly when it matters: either we see @waiters, or the revoker
+	 * sees the slot empty (docs/design.md, "Waking the revoker").
+	 */
+	revocable__read_fence();
+	if (caa_unlikely(__atomic_load_n(&rd->waiters, REVOCABLE__ORD_SLOT)))
+		revocable__wake_revokers(rd);
 }
 
 /* ---- public API ---- */

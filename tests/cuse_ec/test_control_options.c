@@ -8,6 +8,8 @@
 #include <check.h>
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,7 @@
 
 #include "chardev.h"
 #include "control.h"
+#include "control_client.h"
 #include "harness.h"
 #include "options.h"
 
@@ -356,6 +359,229 @@ START_TEST(test_log_level_and_mode_names)
 }
 END_TEST
 
+/* ---- --send: the control client ---- */
+
+START_TEST(test_options_send)
+{
+	char longline[CONTROL_LINE_MAX + 2], maxline[CONTROL_LINE_MAX + 1];
+	char arg_long[CONTROL_LINE_MAX + 16], arg_max[CONTROL_LINE_MAX + 16];
+	static const char *const bad[][3] = {
+		{ "--send=status", NULL, "--control" },		/* no socket */
+		{ "--control=/run/c", "--send=", "needs a command" },
+		{ "--control=/run/c", "--send=  \t ", "needs a command" },
+		{ "--control=/run/c", "--send=status\nunplug", "newline" },
+		{ "--control=/run/c", "--send=status\r", "newline" },
+		{ "--control=/run/c", "--send", "needs an argument" },
+	};
+	struct cuse_ec_options o;
+	char *text, *argv[CUSE_EC_SEND_MAX + 4];
+	FILE *sink;
+	size_t len = 0;
+	size_t i;
+	int argc;
+
+	ck_assert_int_eq(parse(&o, NULL, 3, "--control=/run/c", "--send=status"), 0);
+	ck_assert_uint_eq(o.n_send, 1);
+	ck_assert_str_eq(o.send[0], "status");
+	ck_assert_int_eq(parse(&o, NULL, 5, "--send", "unplug wait", "--control=/run/c",
+			       "--send=stats"), 0);
+	ck_assert_uint_eq(o.n_send, 2);
+	ck_assert_str_eq(o.send[0], "unplug wait");
+	ck_assert_str_eq(o.send[1], "stats");
+	ck_assert_int_eq(parse(&o, NULL, 2, "-f"), 0);
+	ck_assert_uint_eq(o.n_send, 0);
+
+	/* Exactly the control server's limit passes; one more byte does not. */
+	memset(maxline, 'x', sizeof(maxline) - 1);
+	maxline[sizeof(maxline) - 1] = '\0';
+	snprintf(arg_max, sizeof(arg_max), "--send=%s", maxline);
+	ck_assert_int_eq(parse(&o, NULL, 3, "--control=/run/c", arg_max), 0);
+	memset(longline, 'x', sizeof(longline) - 1);
+	longline[sizeof(longline) - 1] = '\0';
+	snprintf(arg_long, sizeof(arg_long), "--send=%s", longline);
+	ck_assert_int_eq(parse(&o, &text, 3, "--control=/run/c", arg_long), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(text, "too long"));
+	free(text);
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		argc = bad[i][1] ? 3 : 2;
+		ck_assert_msg(parse(&o, &text, argc, bad[i][0], bad[i][1]) == -EINVAL,
+			      "accepted '%s' '%s'", bad[i][0], bad[i][1] ? bad[i][1] : "");
+		ck_assert_msg(strstr(text, bad[i][2]) != NULL, "message for case %zu: '%s'",
+			      i, text);
+		free(text);
+	}
+
+	/* One line too many. */
+	argv[0] = "cuse_ec";
+	argv[1] = "--control=/run/c";
+	for (argc = 2; argc < CUSE_EC_SEND_MAX + 3; argc++)
+		argv[argc] = "--send=stats";
+	argv[argc] = NULL;
+	text = NULL;
+	sink = open_memstream(&text, &len);
+	ck_assert_int_eq(cuse_ec_parse_options(argc, argv, &o, sink, sink), -EINVAL);
+	fclose(sink);
+	ck_assert_ptr_nonnull(strstr(text, "too many --send"));
+	free(text);
+	argc--;
+	argv[argc] = NULL;
+	sink = open_memstream(&text, &len);
+	ck_assert_int_eq(cuse_ec_parse_options(argc, argv, &o, sink, sink), 0);
+	fclose(sink);
+	free(text);
+	ck_assert_uint_eq(o.n_send, CUSE_EC_SEND_MAX);
+}
+END_TEST
+
+/* Run the client against @path; its replies land in *@out_text. */
+static int run_client(const char *path, char **out_text, int timeout_ms, size_t n, ...)
+{
+	const char *lines[8];
+	char *errtext = NULL;
+	size_t len = 0, elen = 0, i;
+	FILE *out, *err;
+	va_list ap;
+	int ret;
+
+	ck_assert_uint_le(n, 8);
+	va_start(ap, n);
+	for (i = 0; i < n; i++)
+		lines[i] = va_arg(ap, const char *);
+	va_end(ap);
+	*out_text = NULL;
+	out = open_memstream(out_text, &len);
+	err = open_memstream(&errtext, &elen);
+	ret = control_client_send(path, lines, n, timeout_ms, out, err);
+	fclose(out);
+	fclose(err);
+	/* Every failure to talk must say why; every success must not. */
+	if (ret < 0)
+		ck_assert_msg(strlen(errtext) > 10, "no message for %d", ret);
+	else
+		ck_assert_str_eq(errtext, "");
+	free(errtext);
+	return ret;
+}
+
+/* A server that accepts, reads, and answers according to @mode. */
+struct fake_server {
+	int listen_fd;
+	int mode;	/* 0: close at once, 1: never answer, 2: endless line */
+	pthread_t thread;
+};
+
+static void *fake_server_thread(void *arg)
+{
+	struct fake_server *fs = arg;
+	char junk[2048];
+	int fd = accept(fs->listen_fd, NULL, NULL);
+
+	if (fd < 0)
+		return NULL;
+	/* Take the request first, so the client's send cannot race the close. */
+	if (read(fd, junk, sizeof(junk)) < 0)
+		junk[0] = 0;
+	if (fs->mode == 0) {
+		close(fd);
+		return NULL;
+	}
+	if (fs->mode == 2) {
+		memset(junk, 'o', sizeof(junk));
+		while (send(fd, junk, sizeof(junk), MSG_NOSIGNAL) > 0)
+			;
+	} else {
+		/* Hold the connection until the client gives up. */
+		while (read(fd, junk, sizeof(junk)) > 0)
+			;
+	}
+	close(fd);
+	return NULL;
+}
+
+static void fake_server_start(struct fake_server *fs, const char *path, int mode)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+
+	strcpy(addr.sun_path, path);
+	unlink(path);
+	fs->mode = mode;
+	fs->listen_fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	ck_assert_int_ge(fs->listen_fd, 0);
+	ck_assert_int_eq(bind(fs->listen_fd, (struct sockaddr *)&addr, sizeof(addr)), 0);
+	ck_assert_int_eq(listen(fs->listen_fd, 1), 0);
+	ck_assert_int_eq(pthread_create(&fs->thread, NULL, fake_server_thread, fs), 0);
+}
+
+static void fake_server_stop(struct fake_server *fs, const char *path)
+{
+	pthread_join(fs->thread, NULL);
+	close(fs->listen_fd);
+	unlink(path);
+}
+
+START_TEST(test_control_client)
+{
+	struct chardev_ctx *ctx = harness_ctx(LIFECYCLE_REVOCABLE);
+	char dir[] = "/tmp/cuse_ec_cliXXXXXX", path[128], fake[128];
+	struct control_server *srv;
+	struct fake_server fs;
+	char *text;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/ctl", dir);
+	snprintf(fake, sizeof(fake), "%s/fake", dir);
+
+	/* No daemon there yet. */
+	ck_assert_int_eq(run_client(path, &text, 1000, 1, "status"), -ENOENT);
+	free(text);
+	ck_assert_int_eq(run_client(NULL, &text, 1000, 1, "status"), -EINVAL);
+	free(text);
+
+	ck_assert_int_eq(control_server_start(ctx, path, &srv), 0);
+	ck_assert_int_eq(run_client(path, &text, 5000, 1, "status"), 0);
+	ck_assert_str_eq(text, "ok plugged lifecycle=revocable open_files=0\n");
+	free(text);
+	/* In order, one reply each, and "stats" after "unplug wait" sees it done. */
+	ck_assert_int_eq(run_client(path, &text, 5000, 3, "latency 0", "unplug wait", "stats"), 0);
+	ck_assert_msg(!strncmp(text, "ok latency 0 ns\nok unplugged\nok ", 32), "%s", text);
+	ck_assert_ptr_nonnull(strstr(text, "revocations=1"));
+	free(text);
+	/* One bad reply among good ones: status 1, and every reply printed. */
+	ck_assert_int_eq(run_client(path, &text, 5000, 3, "plug", "bogus", "status"), 1);
+	ck_assert_msg(!strncmp(text, "ok plugged\nerror unknown command", 32), "%s", text);
+	ck_assert_ptr_nonnull(strstr(text, "\nok plugged lifecycle=revocable"));
+	free(text);
+	ck_assert_int_eq(run_client(path, &text, 5000, 1, "plug"), 1);	/* already plugged */
+	ck_assert_str_eq(text, "error already plugged\n");
+	free(text);
+	/* Lines the option parser would have refused are refused here too. */
+	ck_assert_int_eq(run_client(path, &text, 5000, 2, "status", "a\nb"), -EINVAL);
+	ck_assert_str_eq(text, "ok plugged lifecycle=revocable open_files=0\n");
+	free(text);
+	ck_assert_int_eq(run_client(path, &text, 5000, 1, ""), -EINVAL);
+	free(text);
+	control_server_stop(srv);
+
+	/* Servers that misbehave: closed early, silent, a line without end. */
+	fake_server_start(&fs, fake, 0);
+	ck_assert_int_eq(run_client(fake, &text, 2000, 1, "status"), -ECONNRESET);
+	free(text);
+	fake_server_stop(&fs, fake);
+	fake_server_start(&fs, fake, 1);
+	ck_assert_int_eq(run_client(fake, &text, 300, 1, "status"), -ETIMEDOUT);
+	free(text);
+	fake_server_stop(&fs, fake);
+	fake_server_start(&fs, fake, 2);
+	ck_assert_int_eq(run_client(fake, &text, 2000, 1, "status"), -EPROTO);
+	free(text);
+	fake_server_stop(&fs, fake);
+
+	rmdir(dir);
+	harness_ctx_free(ctx);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("control_options");
@@ -372,6 +598,8 @@ int main(void)
 	tcase_add_test(tc, test_options_defaults_and_good);
 	tcase_add_test(tc, test_options_bad);
 	tcase_add_test(tc, test_log_level_and_mode_names);
+	tcase_add_test(tc, test_options_send);
+	tcase_add_test(tc, test_control_client);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

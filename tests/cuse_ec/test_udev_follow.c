@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_udev_follow.c - the uevent matcher (pure), the --follow /
+ * --follow-match / --no-udev options and their bad inputs, the uevent
+ * counters, and starting/stopping the monitor thread.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chardev.h"
+#include "harness.h"
+#include "options.h"
+#include "udev_follow.h"
+
+#define PROPS(...) ((const struct udev_follow_prop[]){ __VA_ARGS__ })
+#define NPROPS(...) (sizeof((const struct udev_follow_prop[]){ __VA_ARGS__ }) / \
+		     sizeof(struct udev_follow_prop))
+#define DECIDE(rules, ...) udev_follow_decide(rules, PROPS(__VA_ARGS__), NPROPS(__VA_ARGS__))
+
+static struct udev_follow_rules own_rules(void)
+{
+	struct udev_follow_rules r;
+
+	ck_assert_int_eq(udev_follow_rules_init(&r, "cros_ec", NULL, NULL, 0), 0);
+	return r;
+}
+
+START_TEST(test_decide_own_device)
+{
+	struct udev_follow_rules r = own_rules();
+
+	ck_assert_int_eq(DECIDE(&r, { "ACTION", "remove" },
+				{ "DEVPATH", "/devices/virtual/cuse/cros_ec" },
+				{ "SUBSYSTEM", "cuse" }, { "SYNTH_UUID", "1234" }),
+			 UDEV_FOLLOW_UNPLUG);
+	ck_assert_int_eq(DECIDE(&r, { "SUBSYSTEM", "cuse" }, { "ACTION", "add" },
+				{ "DEVPATH", "/devices/virtual/cuse/cros_ec" }),
+			 UDEV_FOLLOW_PLUG);
+	/* Other actions leave the EC alone. */
+	ck_assert_int_eq(DECIDE(&r, { "ACTION", "change" },
+				{ "DEVPATH", "/devices/virtual/cuse/cros_ec" },
+				{ "SUBSYSTEM", "cuse" }), UDEV_FOLLOW_IGNORE);
+	ck_assert_int_eq(DECIDE(&r, { "ACTION", "unbind" },
+				{ "DEVPATH", "/devices/virtual/cuse/cros_ec" },
+				{ "SUBSYSTEM", "cuse" }), UDEV_FOLLOW_IGNORE);
+	/* Another CUSE device, a prefix of our name, another subsystem. */
+	ck_assert_int_eq(DECIDE(&r, { "ACTION", "remove" },
+				{ "DEVPATH", "/devices/virtual/cuse/other" },
+				{ "SUBSYSTEM", "cuse" }), UDEV_FOLLOW_IGNORE);
+	ck_assert_int_eq(DECIDE(&r, { "ACTION", "remove" },
+				{ "DEVPATH", "/devices/virtual/cuse/cros_ec2" },
+				{ "SUBSYSTEM", "cuse" }), UDEV_FOLLOW_IGNORE);
+	ck_assert_int_eq(DECIDE(&r, { "ACTION", "remove" },
+				{ "DEVPATH", "/devices/virtual/misc/cros_ec" },
+				{ "SUBSYSTEM", "misc" }), UDEV_FOLLOW_IGNORE);
+	/* Incomplete events. */
+	ck_assert_int_eq(DECIDE(&r, { "DEVPATH", "/devices/virtual/cuse/cros_ec" },
+				{ "SUBSYSTEM", "cuse" }), UDEV_FOLLOW_IGNORE);
+	ck_assert_int_eq(DECIDE(&r, { "ACTION", "remove" }, { "SUBSYSTEM", "cuse" }),
+			 UDEV_FOLLOW_IGNORE);
+	ck_assert_int_eq(DECIDE(&r, { "ACTION", "remove" },
+				{ "DEVPATH", "/devices/virtual/cuse/cros_ec" }),
+			 UDEV_FOLLOW_IGNORE);
+	ck_assert_int_eq(udev_follow_decide(&r, NULL, 0), UDEV_FOLLOW_IGNORE);
+	ck_assert_int_eq(udev_follow_decide(NULL, PROPS({ "ACTION", "add" }), 1),
+			 UDEV_FOLLOW_IGNORE);
+	/* NULL members inside the list are skipped, not dereferenced. */
+	ck_assert_int_eq(DECIDE(&r, { NULL, "x" }, { "ACTION", NULL }, { "ACTION", "add" },
+				{ "DEVPATH", "/devices/virtual/cuse/cros_ec" },
+				{ "SUBSYSTEM", "cuse" }), UDEV_FOLLOW_PLUG);
+}
+END_TEST
+
+START_TEST(test_decide_syspath_and_match)
+{
+	const char *usb[] = { "ID_VENDOR_ID=0781", "SUBSYSTEM=usb" };
+	const char *never[] = { "ID_VENDOR_ID=ffff" };
+	struct udev_follow_rules r;
+
+	/* --follow with /sys in front, trailing slash: the DEVPATH decides. */
+	ck_assert_int_eq(udev_follow_rules_init(&r, "cros_ec", "/sys/devices/pci0/usb1/1-1/",
+						NULL, 0), 0);
+	ck_assert_str_eq(r.devpath, "/devices/pci0/usb1/1-1");
+	ck_assert_int_eq(DECIDE(&r, { "ACTION", "remove" }, { "DEVPATH", "/devices/pci0/usb1/1-1" },
+				{ "SUBSYSTEM", "usb" }), UDEV_FOLLOW_UNPLUG);
+	ck_assert_int_eq(DECIDE(&r, { "ACTION", "add" }, { "DEVPATH", "/devices/pci0/usb1/1-1" }),
+			 UDEV_FOLLOW_PLUG);
+	/* A child interface is another device. */
+	ck_assert_int_eq(DECIDE(&r, { "ACTION", "remove" },
+				{ "DEVPATH", "/devices/pci0/usb1/1-1/1-1:1.0" }),
+			 UDEV_FOLLOW_IGNORE);
+	/* Our own CUSE device is no longer followed. */
+	ck_assert_int_eq(DECIDE(&r, { "ACTION", "remove" },
+				{ "DEVPATH", "/devices/virtual/cuse/cros_ec" },
+				{ "SUBSYSTEM", "cuse" }), UDEV_FOLLOW_IGNORE);
+
+	/* --follow-match: every rule must hold. */
+	ck_assert_int_eq(udev_follow_rules_init(&r, "cros_ec", NULL, usb, 2), 0);
+	ck_assert_int_eq(DECIDE(&r, { "ACTION", "add" }, { "DEVPATH", "/devices/x/1-2" },
+				{ "SUBSYSTEM", "usb" }, { "ID_VENDOR_ID", "0781" }),
+			 UDEV_FOLLOW_PLUG);
+	ck_assert_int_eq(DECIDE(&r, { "ACTION", "add" }, { "DEVPATH", "/devices/x/1-2" },
+				{ "SUBSYSTEM", "usb" }, { "ID_VENDOR_ID", "0782" }),
+			 UDEV_FOLLOW_IGNORE);
+	ck_assert_int_eq(DECIDE(&r, { "ACTION", "add" }, { "DEVPATH", "/devices/x/1-2" },
+				{ "ID_VENDOR_ID", "0781" }), UDEV_FOLLOW_IGNORE);
+	/* Values compare whole, not as prefixes. */
+	ck_assert_int_eq(DECIDE(&r, { "ACTION", "add" }, { "DEVPATH", "/devices/x/1-2" },
+				{ "SUBSYSTEM", "usb" }, { "ID_VENDOR_ID", "07811" }),
+			 UDEV_FOLLOW_IGNORE);
+
+	/* A rule that never matches hides our own device's events. */
+	ck_assert_int_eq(udev_follow_rules_init(&r, "cros_ec", NULL, never, 1), 0);
+	ck_assert_int_eq(DECIDE(&r, { "ACTION", "remove" },
+				{ "DEVPATH", "/devices/virtual/cuse/cros_ec" },
+				{ "SUBSYSTEM", "cuse" }), UDEV_FOLLOW_IGNORE);
+
+	/* Both given: both must hold. */
+	ck_assert_int_eq(udev_follow_rules_init(&r, "cros_ec", "/devices/x/1-2", usb, 2), 0);
+	ck_assert_int_eq(DECIDE(&r, { "ACTION", "remove" }, { "DEVPATH", "/devices/x/1-3" },
+				{ "SUBSYSTEM", "usb" }, { "ID_VENDOR_ID", "0781" }),
+			 UDEV_FOLLOW_IGNORE);
+	ck_assert_int_eq(DECIDE(&r, { "ACTION", "remove" }, { "DEVPATH", "/devices/x/1-2" },
+				{ "SUBSYSTEM", "usb" }, { "ID_VENDOR_ID", "0781" }),
+			 UDEV_FOLLOW_UNPLUG);
+}
+END_TEST
+
+START_TEST(test_parse_match_bad)
+{
+	static const char *const bad[] = {
+		"", "=", "KEY", "KEY=", "=VALUE", "KE Y=v", "KEY=a b", "KEY=a\tb",
+		"KEY=a\nb", "K-EY=v", "K.EY=v", "KEY=\x7f", "KEY=\xc3\xa9",
+	};
+	struct udev_follow_match m;
+	char long_key[UDEV_FOLLOW_KEY_MAX + 8], long_value[UDEV_FOLLOW_VALUE_MAX + 8];
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_msg(udev_follow_parse_match(bad[i], &m) == -EINVAL,
+			      "'%s' accepted", bad[i]);
+	ck_assert_int_eq(udev_follow_parse_match(NULL, &m), -EINVAL);
+	ck_assert_int_eq(udev_follow_parse_match("A=b", NULL), -EINVAL);
+
+	memset(long_key, 'K', UDEV_FOLLOW_KEY_MAX);
+	strcpy(long_key + UDEV_FOLLOW_KEY_MAX, "=v");
+	ck_assert_int_eq(udev_follow_parse_match(long_key, &m), -ENAMETOOLONG);
+	/* One shorter fits exactly. */
+	memmove(long_key + 1, long_key + 2, strlen(long_key + 2) + 1);
+	ck_assert_int_eq(udev_follow_parse_match(long_key, &m), 0);
+
+	strcpy(long_value, "K=");
+	memset(long_value + 2, 'v', UDEV_FOLLOW_VALUE_MAX);
+	long_value[UDEV_FOLLOW_VALUE_MAX + 2] = '\0';
+	ck_assert_int_eq(udev_follow_parse_match(long_value, &m), -ENAMETOOLONG);
+
+	/* Good ones, including '=' inside the value. */
+	ck_assert_int_eq(udev_follow_parse_match("ID_SERIAL=a=b", &m), 0);
+	ck_assert_str_eq(m.key, "ID_SERIAL");
+	ck_assert_str_eq(m.value, "a=b");
+}
+END_TEST
+
+START_TEST(test_parse_syspath_bad)
+{
+	static const char *const bad[] = {
+		"", "sys/devices/x", "devices/x", "/", "/sys", "/sys/", "///",
+		"/sys/devices/a b", "/sys/devices/a\nb", "/sys/devices/../class/x",
+		"/sys/devices/x/..", "/..",
+	};
+	char devpath[UDEV_FOLLOW_PATH_MAX], long_path[UDEV_FOLLOW_PATH_MAX + 16];
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_msg(udev_follow_parse_syspath(bad[i], devpath) == -EINVAL,
+			      "'%s' accepted", bad[i]);
+	ck_assert_int_eq(udev_follow_parse_syspath(NULL, devpath), -EINVAL);
+	long_path[0] = '/';
+	memset(long_path + 1, 'x', UDEV_FOLLOW_PATH_MAX + 4);
+	long_path[UDEV_FOLLOW_PATH_MAX + 5] = '\0';
+	ck_assert_int_eq(udev_follow_parse_syspath(long_path, devpath), -ENAMETOOLONG);
+
+	/* Names that merely contain dots are fine. */
+	ck_assert_int_eq(udev_follow_parse_syspath("/sys/devices/a/1-1:1.0", devpath), 0);
+	ck_assert_str_eq(devpath, "/devices/a/1-1:1.0");
+	ck_assert_int_eq(udev_follow_parse_syspath("/devices/a/..x", devpath), 0);
+	ck_assert_int_eq(udev_follow_parse_syspath("/sysfoo/x", devpath), 0);
+	ck_assert_str_eq(devpath, "/sysfoo/x");
+}
+END_TEST
+
+START_TEST(test_rules_init_bad)
+{
+	const char *bad_match[] = { "A=b", "nope" };
+	const char *many[UDEV_FOLLOW_MATCH_MAX + 1];
+	struct udev_follow_rules r;
+	unsigned int i;
+
+	ck_assert_int_eq(udev_follow_rules_init(&r, "x", NULL, bad_match, 2), -EINVAL);
+	ck_assert_int_eq(udev_follow_rules_init(&r, "x", "relative", NULL, 0), -EINVAL);
+	ck_assert_int_eq(udev_follow_rules_init(&r, "", NULL, NULL, 0), -EINVAL);
+	ck_assert_int_eq(udev_follow_rules_init(&r, NULL, NULL, NULL, 0), -EINVAL);
+	ck_assert_int_eq(udev_follow_rules_init(NULL, "x", NULL, NULL, 0), -EINVAL);
+	for (i = 0; i <= UDEV_FOLLOW_MATCH_MAX; i++)
+		many[i] = "A=b";
+	ck_assert_int_eq(udev_follow_rules_init(&r, "x", NULL, many,
+						UDEV_FOLLOW_MATCH_MAX + 1), -EINVAL);
+	ck_assert_int_eq(udev_follow_rules_init(&r, "x", NULL, many, UDEV_FOLLOW_MATCH_MAX), 0);
+	ck_assert_uint_eq(r.n_match, UDEV_FOLLOW_MATCH_MAX);
+}
+END_TEST
+
+START_TEST(test_seqnum)
+{
+	ck_assert_uint_eq(udev_follow_seqnum(PROPS({ "SEQNUM", "4711" }), 1), 4711);
+	ck_assert_uint_eq(udev_follow_seqnum(PROPS({ "ACTION", "add" }, { "SEQNUM", "1" }), 2), 1);
+	/* Absent or malformed: 0, which disables the duplicate check. */
+	ck_assert_uint_eq(udev_follow_seqnum(PROPS({ "ACTION", "add" }), 1), 0);
+	ck_assert_uint_eq(udev_follow_seqnum(NULL, 0), 0);
+	ck_assert_uint_eq(udev_follow_seqnum(PROPS({ "SEQNUM", "" }), 1), 0);
+	ck_assert_uint_eq(udev_follow_seqnum(PROPS({ "SEQNUM", "-5" }), 1), 0);
+	ck_assert_uint_eq(udev_follow_seqnum(PROPS({ "SEQNUM", " 5" }), 1), 0);
+	ck_assert_uint_eq(udev_follow_seqnum(PROPS({ "SEQNUM", "5x" }), 1), 0);
+	ck_assert_uint_eq(udev_follow_seqnum(PROPS({ "SEQNUM", "99999999999999999999999" }), 1),
+			  0);
+}
+END_TEST
+
+/* Parse @argv; 0/-EINVAL as returned, with stderr's text in @errtext. */
+static int parse(int argc, char **argv, struct cuse_ec_options *o, char **errtext)
+{
+	size_t len;
+	FILE *err = open_memstream(errtext, &len);
+	FILE *out = fopen("/dev/null", "w");
+	int ret;
+
+	ck_assert_ptr_nonnull(err);
+	ck_assert_ptr_nonnull(out);
+	ret = cuse_ec_parse_options(argc, argv, o, out, err);
+	fclose(err);
+	fclose(out);
+	return ret;
+}
+
+START_TEST(test_options_good)
+{
+	char *argv[] = { "cuse_ec", "--follow=/sys/devices/x/1-1",
+			 "--follow-match=ID_VENDOR_ID=0781", "--follow-match=SUBSYSTEM=usb",
+			 NULL };
+	char *argv_none[] = { "cuse_ec", NULL };
+	char *argv_off[] = { "cuse_ec", "--no-udev", NULL };
+	struct cuse_ec_options o;
+	char *errtext = NULL;
+
+	ck_assert_int_eq(parse(4, argv, &o, &errtext), 0);
+	ck_assert_str_eq(o.follow, "/sys/devices/x/1-1");
+	ck_assert_uint_eq(o.n_follow_match, 2);
+	ck_assert_str_eq(o.follow_match[1], "SUBSYSTEM=usb");
+	ck_assert(!o.no_udev);
+	free(errtext);
+
+	ck_assert_int_eq(parse(1, argv_none, &o, &errtext), 0);
+	ck_assert_ptr_null(o.follow);
+	ck_assert_uint_eq(o.n_follow_match, 0);
+	ck_assert(!o.no_udev);
+	free(errtext);
+
+	ck_assert_int_eq(parse(2, argv_off, &o, &errtext), 0);
+	ck_assert(o.no_udev);
+	free(errtext);
+}
+END_TEST
+
+START_TEST(test_options_bad)
+{
+	static const struct {
+		const char *args[4];
+		const char *says;
+	} cases[] = {
+		{ { "--follow=devices/x" }, "invalid --follow" },
+		{ { "--follow=" }, "invalid --follow" },
+		{ { "--follow=/sys/a b" }, "invalid --follow" },
+		{ { "--follow=/sys/devices/../x" }, "invalid --follow" },
+		{ { "--follow" }, "needs an argument" },
+		{ { "--follow=/sys/devices/a", "--follow=/sys/devices/b" }, "given twice" },
+		{ { "--follow-match=KEY" }, "invalid --follow-match" },
+		{ { "--follow-match==v" }, "invalid --follow-match" },
+		{ { "--follow-match=KEY=" }, "invalid --follow-match" },
+		{ { "--follow-match=K Y=v" }, "invalid --follow-match" },
+		{ { "--follow-match" }, "needs an argument" },
+		{ { "--no-udev", "--follow=/sys/devices/a" }, "contradicts" },
+		{ { "--follow-match=A=b", "--no-udev" }, "contradicts" },
+		{ { "--no-udev=yes" }, "" },
+	};
+	char long_value[UDEV_FOLLOW_VALUE_MAX + 32];
+	char *argv[UDEV_FOLLOW_MATCH_MAX + 3];
+	struct cuse_ec_options o;
+	char *errtext = NULL;
+	size_t i;
+	int argc;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		argc = 0;
+		argv[argc++] = "cuse_ec";
+		while (argc - 1 < 4 && cases[i].args[argc - 1])
+			argv[argc] = (char *)cases[i].args[argc - 1], argc++;
+		argv[argc] = NULL;
+		ck_assert_msg(parse(argc, argv, &o, &errtext) == -EINVAL, "case %zu accepted", i);
+		ck_assert_msg(strstr(errtext, cases[i].says), "case %zu said '%s'", i, errtext);
+		free(errtext);
+		errtext = NULL;
+	}
+
+	snprintf(long_value, sizeof(long_value), "--follow-match=K=");
+	memset(long_value + strlen(long_value), 'v', UDEV_FOLLOW_VALUE_MAX);
+	long_value[sizeof(long_value) - 1] = '\0';
+	argv[1] = long_value;
+	argv[2] = NULL;
+	ck_assert_int_eq(parse(2, argv, &o, &errtext), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(errtext, "too long"));
+	free(errtext);
+
+	/* One rule more than the limit. */
+	for (argc = 1; argc <= UDEV_FOLLOW_MATCH_MAX + 1; argc++)
+		argv[argc] = "--follow-match=A=b";
+	argv[argc] = NULL;
+	ck_assert_int_eq(parse(argc, argv, &o, &errtext), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(errtext, "too many --follow-match"));
+	free(errtext);
+}
+END_TEST
+
+START_TEST(test_uevent_counters_and_monitor)
+{
+	struct chardev_ctx *ctx = harness_ctx(LIFECYCLE_REVOCABLE);
+	struct udev_follow_rules r = own_rules();
+	struct udev_follow *uf = NULL;
+	struct chardev_stats st;
+	int ret;
+
+	chardev_count_uevent(ctx, CHARDEV_UEVENT_SEEN);
+	chardev_count_uevent(ctx, CHARDEV_UEVENT_SEEN);
+	chardev_count_uevent(ctx, CHARDEV_UEVENT_UNPLUG);
+	chardev_count_uevent(ctx, CHARDEV_UEVENT_PLUG);
+	chardev_stats(ctx, &st);
+	ck_assert_uint_eq(st.uevents_seen, 2);
+	ck_assert_uint_eq(st.uevent_unplugs, 1);
+	ck_assert_uint_eq(st.uevent_plugs, 1);
+
+	ck_assert_int_eq(udev_follow_start(NULL, &r, &uf), -EINVAL);
+	ck_assert_int_eq(udev_follow_start(ctx, NULL, &uf), -EINVAL);
+	udev_follow_stop(NULL);
+	/*
+	 * The kernel's uevent socket may be closed to us (some containers):
+	 * then a clean -errno, else a thread that stops promptly.
+	 */
+	ret = udev_follow_start(ctx, &r, &uf);
+	if (ret) {
+		ck_assert_int_lt(ret, 0);
+	} else {
+		ck_assert_ptr_nonnull(uf);
+		udev_follow_stop(uf);
+	}
+	harness_ctx_free(ctx);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("udev_follow");
+	TCase *tc = tcase_create("all");
+	SRunner *sr;
+	int failed;
+
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_decide_own_device);
+	tcase_add_test(tc, test_decide_syspath_and_match);
+	tcase_add_test(tc, test_parse_match_bad);
+	tcase_add_test(tc, test_parse_syspath_bad);
+	tcase_add_test(tc, test_rules_init_bad);
+	tcase_add_test(tc, test_seqnum);
+	tcase_add_test(tc, test_options_good);
+	tcase_add_test(tc, test_options_bad);
+	tcase_add_test(tc, test_uevent_counters_and_monitor);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
