@@ -28,3 +28,4 @@ EXTRA_DIST += \
 	tests/e2e/lib.sh \
 	tests/e2e/cuse-mini-guest.sh \
 	tests/tsan.supp
+include tests/lab/local.mk
