@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -118,6 +119,7 @@ static void *cached_clock_ticker(void *arg)
 int cached_clock_create(struct cached_clock **out)
 {
 	struct cached_clock *c;
+	sigset_t all, old;
 	int ret;
 
 	c = calloc(1, sizeof(*c));
@@ -132,7 +134,11 @@ int cached_clock_create(struct cached_clock **out)
 	atomic_init(&c->stop, false);
 	pthread_mutex_init(&c->lock, NULL);
 	pthread_cond_init(&c->wake, NULL);
+	/* The ticker must not take SIGTERM/SIGINT meant for libfuse's loop. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
 	ret = -pthread_create(&c->thread, NULL, cached_clock_ticker, c);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (ret) {
 		pthread_cond_destroy(&c->wake);
 		pthread_mutex_destroy(&c->lock);

@@ -17,6 +17,7 @@
 #include <linux/membarrier.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -725,8 +726,20 @@ static int start_detached(void *(*fn)(void *), void *arg)
 	if (ret)
 		return -ret;
 	ret = pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	if (!ret)
+	if (!ret) {
+		sigset_t all, old;
+
+		/*
+		 * A library's own threads must never take the process's signals:
+		 * a program that waits for SIGTERM in its main loop (libfuse's
+		 * loop threads, say) would see its handler run here instead and
+		 * never wake. The worker starts with every signal blocked.
+		 */
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &old);
 		ret = pthread_create(&tid, &attr, fn, arg);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
 	pthread_attr_destroy(&attr);
 	return -ret;
 }
