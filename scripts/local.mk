@@ -7,3 +7,16 @@ dist_noinst_SCRIPTS += \
 	scripts/check
 
 EXTRA_DIST += scripts/deps.sh docs/uml.md
+
+# hotplug experiments: the 3-mode teaching table, the latency histogram, the
+# end-to-end demo and the ready experiments (run from the source tree).
+dist_noinst_SCRIPTS += \
+	scripts/hotplug-compare \
+	scripts/latency-histogram \
+	scripts/demo \
+	scripts/experiments/flap.sh \
+	scripts/experiments/inflight.sh \
+	scripts/experiments/compare-modes.sh \
+	scripts/experiments/uevent.sh \
+	scripts/experiments/soak.sh
+EXTRA_DIST += scripts/hotplug-lib.sh

@@ -1,0 +1,285 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
+#
+# hotplug-lib.sh - shared by scripts/hotplug-compare, scripts/experiments/*,
+# scripts/demo and tests/hotplug_sim/flap1000.test: find the build tree, run
+# "somewhere with a real /dev/cuse" (here or in one user-mode-linux boot),
+# start and stop the daemon (optionally under valgrind memcheck), and read
+# single fields out of hotplug_sim's JSON report without needing jq.
+#
+# Every function is prefixed hl_. The caller sets hl_prog (for messages)
+# before sourcing, and hl_srcdir is the source tree this file lives in.
+
+hl_srcdir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+hl_prog=${hl_prog:-hotplug}
+hl_daemon_pid=
+# Set by hl_stop_daemon, read by the scripts that source this file.
+# shellcheck disable=SC2034
+hl_daemon_killed=0
+
+# Exit statuses shared by the scripts (the same as scripts/uaf-lab).
+readonly HL_EXIT_FAIL=1
+readonly HL_EXIT_USAGE=2
+readonly HL_EXIT_CANNOT_RUN=99
+
+hl_usage_error() {
+	printf '%s: %s\n' "$hl_prog" "$*" >&2
+	printf "Try '%s --help'.\n" "$hl_prog" >&2
+	exit $HL_EXIT_USAGE
+}
+
+hl_cannot_run() {
+	printf '%s: %s\n' "$hl_prog" "$*" >&2
+	exit $HL_EXIT_CANNOT_RUN
+}
+
+# hl_is_uint TEXT [MAX]: TEXT is a decimal number in 1..MAX (default 1000000).
+hl_is_uint() {
+	[[ $1 =~ ^[0-9]{1,7}$ ]] && (( 10#$1 >= 1 && 10#$1 <= ${2:-1000000} ))
+}
+
+# hl_find_build_dir [DIR]: print the build tree to use. An explicit DIR must
+# hold the built daemon; otherwise the automake top_builddir, the current
+# directory and the demo's _build/main are tried in that order.
+hl_find_build_dir() {
+	local dir
+
+	if [[ -n ${1:-} ]]; then
+		[[ -x $1/cuse_ec/cuse_ec ]] || return 1
+		(cd "$1" && pwd)
+		return 0
+	fi
+	for dir in "${top_builddir:-}" "$PWD" "$hl_srcdir/_build/main"; do
+		[[ -n $dir && -x $dir/cuse_ec/cuse_ec && -x $dir/hotplug_sim/hotplug_sim ]] || continue
+		(cd "$dir" && pwd)
+		return 0
+	done
+	return 1
+}
+
+hl_cuse_here() {
+	[[ -c /dev/cuse && -r /dev/cuse && -w /dev/cuse ]]
+}
+
+hl_uml_available() {
+	command -v "${UML_KERNEL:-linux.uml}" >/dev/null 2>&1 &&
+		PATH=$PATH:/usr/sbin:/sbin command -v insmod >/dev/null 2>&1
+}
+
+# hl_run_where_cuse BUILD OUT TIMEOUT CMD...: run CMD right here when this
+# host has /dev/cuse, else in one user-mode-linux boot that sees the source
+# tree, BUILD and OUT (read-write). The harness's own failures (no boot,
+# timeout) become HL_EXIT_CANNOT_RUN with a message; CMD's status passes.
+hl_run_where_cuse() {
+	local build=$1 out=$2 timeout=$3 status
+
+	shift 3
+	if hl_cuse_here; then
+		"$@"
+		return
+	fi
+	hl_uml_available || hl_cannot_run "no usable /dev/cuse here and no user-mode-linux (Debian packages 'user-mode-linux' and 'kmod')"
+	"$hl_srcdir/scripts/uml-run" --timeout "$timeout" --mem 384M \
+		--out "$out" --share "$hl_srcdir" --share "$build" -C "$out" -- "$@"
+	status=$?
+	case $status in
+	124) hl_cannot_run "the user-mode-linux guest timed out after ${timeout}s" ;;
+	125) hl_cannot_run "the user-mode-linux guest failed (see the uml-run message above)" ;;
+	esac
+	return $status
+}
+
+# hl_valgrind_argv BUILD PROGRAM ARGS...: set array hl_vg to run PROGRAM's
+# real binary under valgrind (through libtool when PROGRAM is a libtool
+# wrapper script, or valgrind would check bash instead of the daemon).
+hl_valgrind_argv() {
+	local build=$1 prog=$2
+
+	shift 2
+	hl_vg=(valgrind "$@")
+	if [[ -x $build/libtool ]] && grep -q "libtool wrapper" "$prog" 2>/dev/null; then
+		hl_vg=("$build/libtool" --mode=execute "${hl_vg[@]}")
+	fi
+}
+
+# hl_start_daemon BUILD NAME SOCK MODE VGLOG|- LOG: start cuse_ec (under
+# valgrind memcheck unless VGLOG is "-") and wait for its node and control
+# socket; valgrind in UML can take tens of seconds to start.
+hl_start_daemon() {
+	local build=$1 name=$2 sock=$3 mode=$4 vglog=$5 log=$6 daemon i
+
+	daemon=$build/cuse_ec/cuse_ec
+	rm -f "$sock"
+	if [[ $vglog == - ]]; then
+		"$daemon" -f --name="$name" --lifecycle="$mode" --control="$sock" \
+			--log-level=warning 2>"$log" &
+	else
+		hl_valgrind_argv "$build" "$daemon" --error-exitcode=97 \
+			--num-callers=20 --log-file="$vglog"
+		"${hl_vg[@]}" "$daemon" -f --name="$name" --lifecycle="$mode" \
+			--control="$sock" --log-level=warning 2>"$log" &
+	fi
+	hl_daemon_pid=$!
+	for (( i = 0; i < 1800; i++ )); do
+		[[ -e /dev/$name && -S $sock ]] && return 0
+		kill -0 "$hl_daemon_pid" 2>/dev/null || break
+		sleep 0.05
+	done
+	echo "$hl_prog: the $mode daemon did not come up; its log:" >&2
+	tail -20 "$log" >&2
+	hl_stop_daemon >/dev/null 2>&1
+	return 1
+}
+
+# hl_running PID: PID exists and is not a zombie. Read from /proc with
+# builtins only: forking ps in a polling loop is slow inside UML.
+hl_running() {
+	local line state
+
+	read -r line 2>/dev/null <"/proc/$1/stat" || return 1
+	# The state follows the ")" that closes the command name.
+	state=${line##*) }
+	[[ ${state:0:1} != Z ]]
+}
+
+# hl_stop_daemon: SIGTERM the daemon, wait up to 20 s (valgrind writing its
+# summary is slow in UML), then KILL; return its exit status (137, and
+# hl_daemon_killed=1, when it had to be killed).
+hl_stop_daemon() {
+	local grace=20 i status
+
+	hl_daemon_killed=0
+	[[ -n $hl_daemon_pid ]] || return 0
+	kill -TERM "$hl_daemon_pid" 2>/dev/null
+	for (( i = 0; i < grace * 20; i++ )); do
+		hl_running "$hl_daemon_pid" || break
+		sleep 0.05
+	done
+	if hl_running "$hl_daemon_pid"; then
+		echo "$hl_prog: daemon $hl_daemon_pid ignored SIGTERM for $grace s, killing it" >&2
+		kill -KILL "$hl_daemon_pid" 2>/dev/null
+		hl_daemon_killed=1
+	fi
+	wait "$hl_daemon_pid"
+	status=$?
+	hl_daemon_pid=
+	return $status
+}
+
+# hl_json_num FILE KEY: the first numeric (or true/false) value of "KEY" in
+# hotplug_sim's one-line JSON report; empty when absent.
+hl_json_num() {
+	grep -Eo "\"$2\":(-?[0-9.]+|true|false)" "$1" 2>/dev/null | head -1 | cut -d: -f2
+}
+
+# hl_json_outcomes FILE: "ok ENODEV other" - totals over every op of the
+# report's "totals" object (anything neither ok nor ENODEV is "other").
+hl_json_outcomes() {
+	sed -n 's/.*"totals":\(.*\),"per_client".*/\1/p' "$1" |
+		grep -Eo '"[A-Za-z_0-9]+":[0-9]+' |
+		awk -F'[":]+' '
+			$2 == "ok" { ok += $3; next }
+			$2 == "ENODEV" { enodev += $3; next }
+			{ other += $3 }
+			END { printf "%d %d %d\n", ok, enodev, other }'
+}
+
+# hl_valgrind_errors LOG: the invalid reads, writes and frees memcheck
+# reported - the use-after-free signature (0 for a missing or empty log).
+hl_valgrind_errors() {
+	[[ -s $1 ]] || { echo 0; return; }
+	grep -cE '^==[0-9]+== Invalid (read|write|free)' "$1"
+}
+
+# hl_rss_kib PID: the process's VmRSS in KiB (empty if it is gone).
+hl_rss_kib() {
+	awk '/^VmRSS:/ { print $2 }' "/proc/$1/status" 2>/dev/null
+}
+
+# hl_experiment_main NAME SUMMARY "$@": the whole of a scripts/experiments/
+# script. The caller sets the array hl_sim_args (hotplug_sim options: load
+# and scenario; trigger, device, control, reports are added here) and may set
+# hl_exp_trigger (control, the default, or uevent). Handles --out, --build-dir,
+# --help; re-runs itself inside user-mode-linux when /dev/cuse is missing;
+# there starts a revocable cuse_ec, runs hotplug_sim, stops the daemon and
+# draws the latency histogram. Exits 0 on a clean run, 1 when hotplug_sim
+# saw something unexpected or the daemon did not exit cleanly, 2 usage, 99
+# could not run.
+hl_experiment_main() {
+	local name=$1 summary=$2 self out=./hotplug-results build_opt='' in_guest=0
+	local opt val build run sock sim_status daemon_status
+
+	shift 2
+	self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
+	while (( $# )); do
+		opt=$1
+		val=
+		case $opt in
+		--*=*) val=${opt#*=}; opt=${opt%%=*} ;;
+		--out|--build-dir)
+			(( $# >= 2 )) || hl_usage_error "option '$opt' needs a value"
+			val=$2
+			shift
+			;;
+		esac
+		case $opt in
+		--out) out=$val ;;
+		--build-dir) build_opt=$val ;;
+		--in-guest) in_guest=1 ;;	# internal: /dev/cuse works here
+		-h|--help)
+			cat <<USAGE
+Usage: $hl_prog [--out DIR] [--build-dir DIR]
+$summary
+Runs where /dev/cuse works: here, or in one user-mode-linux boot.
+Leaves $name.json, $name.csv, $name.txt (summary) and $name.png
+(latency histogram) in --out (default ./hotplug-results).
+  --out DIR        results directory
+  --build-dir DIR  built tree (default: \$top_builddir, ., or _build/main)
+Exit status: 0 clean run, 1 an unexpected outcome (see the summary),
+2 bad usage, 99 could not run.
+USAGE
+			exit 0
+			;;
+		*) hl_usage_error "unknown argument '$1'" ;;
+		esac
+		shift
+	done
+	[[ -n $out ]] || hl_usage_error "--out needs a directory"
+	if [[ -n $build_opt && ! -d $build_opt ]]; then
+		hl_usage_error "--build-dir '$build_opt' is not a directory"
+	fi
+	build=$(hl_find_build_dir "$build_opt") ||
+		hl_cannot_run "no built cuse_ec in ${build_opt:-\$top_builddir, . or $hl_srcdir/_build/main} (run make first)"
+	mkdir -p "$out" || hl_cannot_run "cannot create --out '$out'"
+	out=$(cd "$out" && pwd)
+	if (( ! in_guest )) && ! hl_cuse_here; then
+		hl_run_where_cuse "$build" "$out" "${HL_TIMEOUT:-600}" \
+			bash "$self" --in-guest --out="$out" --build-dir="$build"
+		exit
+	fi
+
+	run=$(mktemp -d "${TMPDIR:-/tmp}/$name.XXXXXX") || hl_cannot_run "no temporary directory"
+	sock=$run/ctl.sock
+	# shellcheck disable=SC2064 # expand $run now: it is local
+	trap "hl_stop_daemon >/dev/null 2>&1; rm -rf '$run'" EXIT
+	hl_start_daemon "$build" "hx_$name$$" "$sock" revocable - "$out/$name-daemon.log" ||
+		exit $HL_EXIT_CANNOT_RUN
+	# hl_sim_args is the calling script's.
+	# shellcheck disable=SC2154
+	"$build/hotplug_sim/hotplug_sim" --name="hx_$name$$" --control="$sock" \
+		--trigger="${hl_exp_trigger:-control}" --daemon-pid="$hl_daemon_pid" \
+		"${hl_sim_args[@]}" --json="$out/$name.json" --csv="$out/$name.csv" |
+		tee "$out/$name.txt"
+	sim_status=${PIPESTATUS[0]}
+	hl_stop_daemon
+	daemon_status=$?
+	"$hl_srcdir/scripts/latency-histogram" "$out/$name.csv" "$out/$name.png" ||
+		sim_status=1
+	echo "results: $out/$name.{json,csv,txt,png}"
+	if (( daemon_status != 0 )); then
+		echo "$hl_prog: the daemon exited with status $daemon_status" >&2
+		exit $HL_EXIT_FAIL
+	fi
+	(( sim_status == 0 )) || exit $HL_EXIT_FAIL
+	exit 0
+}
