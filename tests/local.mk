@@ -7,6 +7,8 @@
 TEST_EXTENSIONS = .test
 TEST_LOG_COMPILER = bash
 
+noinst_HEADERS += tests/check_run.h
+
 check_PROGRAMS += tests/e2e/cuse_mini tests/e2e/cuse_mini_client
 
 tests_e2e_cuse_mini_SOURCES = tests/e2e/cuse_mini.c tests/e2e/cuse_mini.h

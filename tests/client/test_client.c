@@ -23,6 +23,7 @@
 #include "client/ec_client.h"
 #include "client/ecctl_cli.h"
 #include "tests/client/fake_dev.h"
+#include "../check_run.h"
 
 /* Ends the argument lists of the variadic helpers below. */
 #define END ((const char *)NULL)
@@ -1141,11 +1142,5 @@ static Suite *client_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(client_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run_suite(client_suite());
 }

@@ -19,6 +19,7 @@
 #include "client/ecctl_cli.h"
 #include "cuse_ec/ec.h"
 #include "tests/client/fake_dev.h"
+#include "../check_run.h"
 
 /* Ends the argument lists of the variadic helpers below. */
 #define END ((const char *)NULL)
@@ -320,8 +321,6 @@ int main(void)
 	Suite *s = suite_create("client_model");
 	TCase *tc = tcase_create("model");
 	TCase *profiles_tc = tcase_create("profiles");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_checked_fixture(tc, setup_default, teardown);
 	tcase_add_test(tc, model_startup_and_sizes);
@@ -336,9 +335,5 @@ int main(void)
 	tcase_add_loop_test(profiles_tc, model_core_commands_succeed, 0, (int)NPROFILES);
 	suite_add_tcase(s, profiles_tc);
 
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run_suite(s);
 }

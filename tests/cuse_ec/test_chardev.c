@@ -22,6 +22,7 @@
 #include "cros_ec/ec_commands.h"
 #include "ec.h"
 #include "harness.h"
+#include "../check_run.h"
 
 #define EV_BUTTON 3	/* MKBP event type used by these tests */
 
@@ -970,11 +971,5 @@ static Suite *chardev_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(chardev_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run_suite(chardev_suite());
 }

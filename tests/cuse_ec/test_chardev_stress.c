@@ -20,6 +20,7 @@
 #include "cros_ec/ec_commands.h"
 #include "ec.h"
 #include "harness.h"
+#include "../check_run.h"
 
 #define WORKERS 8
 #define CYCLES 40
@@ -249,17 +250,11 @@ int main(void)
 {
 	Suite *s = suite_create("chardev_stress");
 	TCase *tc = tcase_create("stress");
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, test_stress_revocable);
 	tcase_add_test(tc, test_stress_refcount);
 	tcase_add_test(tc, test_open_close_cycles);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run_suite(s);
 }

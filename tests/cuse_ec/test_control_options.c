@@ -22,6 +22,7 @@
 #include "control_client.h"
 #include "harness.h"
 #include "options.h"
+#include "../check_run.h"
 
 /* ---- control_parse ---- */
 
@@ -586,8 +587,6 @@ int main(void)
 {
 	Suite *s = suite_create("control_options");
 	TCase *tc = tcase_create("all");
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_control_parse_good);
@@ -601,9 +600,5 @@ int main(void)
 	tcase_add_test(tc, test_options_send);
 	tcase_add_test(tc, test_control_client);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run_suite(s);
 }

@@ -16,6 +16,7 @@
 #include "harness.h"
 #include "options.h"
 #include "udev_follow.h"
+#include "../check_run.h"
 
 #define PROPS(...) ((const struct udev_follow_prop[]){ __VA_ARGS__ })
 #define NPROPS(...) (sizeof((const struct udev_follow_prop[]){ __VA_ARGS__ }) / \
@@ -374,8 +375,6 @@ int main(void)
 {
 	Suite *s = suite_create("udev_follow");
 	TCase *tc = tcase_create("all");
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_decide_own_device);
@@ -388,9 +387,5 @@ int main(void)
 	tcase_add_test(tc, test_options_bad);
 	tcase_add_test(tc, test_uevent_counters_and_monitor);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run_suite(s);
 }

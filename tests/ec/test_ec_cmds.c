@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ec_test_util.h"
+#include "../check_run.h"
 
 #define RESP_MAX 248
 
@@ -924,11 +925,5 @@ static Suite *ec_cmds_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(ec_cmds_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return check_run_suite(ec_cmds_suite());
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "ec_test_util.h"
+#include "../check_run.h"
 
 START_TEST(test_shipped_profiles)
 {
@@ -275,11 +276,5 @@ static Suite *ec_profile_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(ec_profile_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return check_run_suite(ec_profile_suite());
 }

@@ -13,6 +13,7 @@
 
 #include "cros_ec/cros_ec_dev.h"
 #include "ec_test_util.h"
+#include "../check_run.h"
 
 #define MINUTE (60 * NS_PER_S)
 #define HOUR (60 * MINUTE)
@@ -668,11 +669,5 @@ static Suite *ec_state_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(ec_state_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return check_run_suite(ec_state_suite());
 }

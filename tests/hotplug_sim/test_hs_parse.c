@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "hotplug_sim/hs.h"
+#include "../check_run.h"
 
 /* A large struct: one per test, off the stack. */
 static struct hs_config *new_config(void)
@@ -562,8 +563,6 @@ int main(void)
 {
 	Suite *s = suite_create("hs_parse");
 	TCase *tc = tcase_create("parsers");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, duration_good);
 	tcase_add_test(tc, duration_bad);
@@ -584,9 +583,5 @@ int main(void)
 	tcase_add_test(tc, args_too_many_uevent_args);
 	tcase_add_test(tc, args_scenario_file);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run_suite(s);
 }

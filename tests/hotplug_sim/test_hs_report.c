@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "hotplug_sim/hs.h"
+#include "../check_run.h"
 
 /*
  * A made-up run: client 0 did 10 ok XCMD and 3 ENODEV; client 1 (reader) 1
@@ -240,8 +241,6 @@ int main(void)
 {
 	Suite *s = suite_create("hs_report");
 	TCase *tc = tcase_create("report");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, totals_add_up);
 	tcase_add_test(tc, verdict_rules);
@@ -249,9 +248,5 @@ int main(void)
 	tcase_add_test(tc, csv_shape);
 	tcase_add_test(tc, human_summary);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run_suite(s);
 }
