@@ -6,7 +6,7 @@ dist_noinst_SCRIPTS += \
 	scripts/uml-run \
 	scripts/check
 
-EXTRA_DIST += scripts/deps.sh docs/uml.md
+EXTRA_DIST += scripts/deps.sh scripts/uml-xstate-shim.c docs/uml.md
 
 # hotplug experiments: the 3-mode teaching table, the latency histogram, the
 # end-to-end demo and the ready experiments (run from the source tree).
