@@ -19,7 +19,7 @@
 
 #include "cros_ec/cros_ec_dev.h"
 #include "chardev.h"
-#include "ec.h"
+#include "ec/ec.h"
 
 /**
  * struct chardev_parked - a blocking read waiting for an event.

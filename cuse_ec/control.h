@@ -23,7 +23,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "ec.h"
+#include "ec/ec.h"
 
 struct chardev_ctx;
 struct control_server;

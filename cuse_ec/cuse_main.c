@@ -30,10 +30,10 @@
 #include <fuse_lowlevel.h>
 
 #include "chardev.h"
-#include "clock.h"
+#include "ec/clock.h"
 #include "control.h"
 #include "control_client.h"
-#include "ec.h"
+#include "ec/ec.h"
 #include "options.h"
 #include "udev_follow.h"
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ec.h"
+#include "ec/ec.h"
 #include "lifecycle.h"
 #include "revocable.h"
 

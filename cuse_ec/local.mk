@@ -1,111 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 
-# ==== EC model (cuse_ec/ec*.c, profiles, tests/ec, fuzz) — EC helper's block ====
-noinst_LTLIBRARIES += cuse_ec/libecmodel.la
-ec_model_sources = \
-	cuse_ec/ec.c \
-	cuse_ec/ec.h \
-	cuse_ec/ec_internal.h \
-	cuse_ec/ec_profile.c \
-	cuse_ec/ec_cmd_system.c \
-	cuse_ec/ec_cmd_flash.c \
-	cuse_ec/ec_cmd_thermal.c \
-	cuse_ec/ec_cmd_power.c \
-	cuse_ec/ec_cmd_usbpd.c \
-	cuse_ec/ec_cmd_console.c \
-	cuse_ec/ec_cmd_gpio_led.c \
-	cuse_ec/ec_cmd_events.c
-cuse_ec_libecmodel_la_SOURCES = $(ec_model_sources)
-nodist_cuse_ec_libecmodel_la_SOURCES = cuse_ec/ec_profile_builtin.c
-cuse_ec_libecmodel_la_LIBADD = -lpthread
-
-# The built-in default profile is laptop.profile itself, turned into a C
-# string at build time, so the two can never drift apart.
-ec_default_profile = $(top_srcdir)/cuse_ec/profiles/laptop.profile
-cuse_ec/ec_profile_builtin.c: $(ec_default_profile)
-	$(AM_V_GEN)$(MKDIR_P) cuse_ec && { \
-	  echo '// SPDX-License-Identifier: GPL-2.0-or-later'; \
-	  echo '/* Generated from cuse_ec/profiles/laptop.profile; do not edit. */'; \
-	  echo 'extern const char ec_builtin_laptop_profile[];'; \
-	  echo 'const char ec_builtin_laptop_profile[] ='; \
-	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/	"/' -e 's/$$/\\n"/' \
-	    $(ec_default_profile); \
-	  echo ';'; \
-	} > $@-t && mv -f $@-t $@
-CLEANFILES += cuse_ec/ec_profile_builtin.c cuse_ec/ec_profile_builtin.c-t
-
-profilesdir = $(pkgdatadir)/profiles
-dist_profiles_DATA = \
-	cuse_ec/profiles/laptop.profile \
-	cuse_ec/profiles/usbc-dual.profile \
-	cuse_ec/profiles/minimal.profile
-dist_doc_DATA += docs/profile-format.md
-
-# Unit tests (Check).
-ec_test_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/cuse_ec -DTOP_SRCDIR_FALLBACK=\"$(abs_top_srcdir)\"
-ec_test_cflags = $(AM_CFLAGS) $(CHECK_CFLAGS)
-ec_test_ldadd = cuse_ec/libecmodel.la $(CHECK_LIBS)
-ec_unit_tests = \
-	tests/ec/test_ec_cmds \
-	tests/ec/test_ec_state \
-	tests/ec/test_ec_profile \
-	tests/ec/fuzz_replay
-check_PROGRAMS += $(ec_unit_tests)
-TESTS += $(ec_unit_tests)
-
-tests_ec_test_ec_cmds_SOURCES = tests/ec/test_ec_cmds.c tests/ec/ec_test_util.c \
-	tests/ec/ec_test_util.h
-tests_ec_test_ec_cmds_CPPFLAGS = $(ec_test_cppflags)
-tests_ec_test_ec_cmds_CFLAGS = $(ec_test_cflags)
-tests_ec_test_ec_cmds_LDADD = $(ec_test_ldadd)
-
-tests_ec_test_ec_state_SOURCES = tests/ec/test_ec_state.c tests/ec/ec_test_util.c \
-	tests/ec/ec_test_util.h
-tests_ec_test_ec_state_CPPFLAGS = $(ec_test_cppflags)
-tests_ec_test_ec_state_CFLAGS = $(ec_test_cflags)
-tests_ec_test_ec_state_LDADD = $(ec_test_ldadd)
-
-tests_ec_test_ec_profile_SOURCES = tests/ec/test_ec_profile.c tests/ec/ec_test_util.c \
-	tests/ec/ec_test_util.h
-tests_ec_test_ec_profile_CPPFLAGS = $(ec_test_cppflags)
-tests_ec_test_ec_profile_CFLAGS = $(ec_test_cflags)
-tests_ec_test_ec_profile_LDADD = $(ec_test_ldadd)
-
-# The fuzz target's entry point, replayed over a checked-in corpus.
-tests_ec_fuzz_replay_SOURCES = fuzz/ec_fuzz.c tests/ec/fuzz_replay.c
-tests_ec_fuzz_replay_CPPFLAGS = $(ec_test_cppflags)
-tests_ec_fuzz_replay_LDADD = cuse_ec/libecmodel.la
-
-EXTRA_DIST += \
-	tests/ec/bad-profiles \
-	tests/ec/corpus
-
-if ENABLE_FUZZING
-# libFuzzer build: the model's sources are compiled into the target with
-# the same instrumentation. Configure with CC=clang --enable-fuzzing.
-noinst_PROGRAMS += fuzz/ec_fuzz
-fuzz_ec_fuzz_SOURCES = fuzz/ec_fuzz.c $(ec_model_sources)
-nodist_fuzz_ec_fuzz_SOURCES = cuse_ec/ec_profile_builtin.c
-fuzz_ec_fuzz_CPPFLAGS = $(ec_test_cppflags)
-fuzz_ec_fuzz_CFLAGS = $(AM_CFLAGS) -g -fsanitize=fuzzer,address,undefined
-fuzz_ec_fuzz_LDFLAGS = -fsanitize=fuzzer,address,undefined
-fuzz_ec_fuzz_LDADD = -lpthread
-
-# `make fuzz-run FUZZ_SECONDS=30`: a bounded fuzzing session (scripts/check).
-# New inputs go to a scratch corpus in the build tree; the checked-in corpus
-# is only read.
-FUZZ_SECONDS = 30
-fuzz-run: fuzz/ec_fuzz$(EXEEXT)
-	rm -rf fuzz/corpus-new && mkdir -p fuzz/corpus-new
-	./fuzz/ec_fuzz$(EXEEXT) -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 \
-		-print_final_stats=1 fuzz/corpus-new $(top_srcdir)/tests/ec/corpus
-else
-fuzz-run:
-	@echo "fuzzing is not configured: use CC=clang ./configure --enable-fuzzing" >&2; exit 1
-endif
-.PHONY: fuzz-run
-# ==== end of the EC model block ====
-
 # ==== daemon (cuse_ec binary, chardev seam, lifecycle, control) — daemon helper's block ====
 # The chardev seam and everything else with logic in it is a convenience
 # library, so host tests link exactly the code the daemon runs.
@@ -116,11 +10,9 @@ cuse_ec_libchardev_la_SOURCES = \
 	cuse_ec/control.c \
 	cuse_ec/options.c \
 	cuse_ec/control_client.c \
-	cuse_ec/udev_follow.c \
-	cuse_ec/clock.c
+	cuse_ec/udev_follow.c
 noinst_HEADERS += \
 	cuse_ec/chardev.h \
-	cuse_ec/clock.h \
 	cuse_ec/lifecycle.h \
 	cuse_ec/control.h \
 	cuse_ec/control_client.h \
@@ -135,7 +27,7 @@ sbin_PROGRAMS += cuse_ec/cuse_ec
 cuse_ec_cuse_ec_SOURCES = cuse_ec/cuse_main.c
 cuse_ec_cuse_ec_CPPFLAGS = $(daemon_cppflags)
 cuse_ec_cuse_ec_CFLAGS = $(AM_CFLAGS) $(FUSE3_CFLAGS) $(URCU_CFLAGS) -pthread
-cuse_ec_cuse_ec_LDADD = cuse_ec/libchardev.la cuse_ec/libecmodel.la \
+cuse_ec_cuse_ec_LDADD = cuse_ec/libchardev.la ec/libecmodel.la \
 	revocable/librevocable.la $(FUSE3_LIBS) -lpthread
 
 dist_man_MANS += cuse_ec/cuse_ec.8
@@ -145,7 +37,7 @@ dist_udevrules_DATA = cuse_ec/70-cuse_ec.rules
 # Host tests of the seam: no kernel, many threads (also run under ASan/TSan).
 daemon_test_cflags = $(AM_CFLAGS) $(URCU_CFLAGS) $(CHECK_CFLAGS) -pthread
 daemon_test_cppflags = $(daemon_cppflags) -I$(top_srcdir)/tests/cuse_ec
-daemon_test_ldadd = cuse_ec/libchardev.la cuse_ec/libecmodel.la \
+daemon_test_ldadd = cuse_ec/libchardev.la ec/libecmodel.la \
 	revocable/librevocable.la $(CHECK_LIBS) -lpthread
 daemon_unit_tests = \
 	tests/cuse_ec/test_chardev \

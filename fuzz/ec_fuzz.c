@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ec.h"
-#include "ec_internal.h"
+#include "ec/ec.h"
+#include "ec/ec_internal.h"
 
 #define GUARD 32
 #define GUARD_FILL 0xCD

@@ -30,4 +30,5 @@ EXTRA_DIST += \
 	tests/e2e/lib.sh \
 	tests/e2e/cuse-mini-guest.sh \
 	tests/tsan.supp
+include tests/ec/local.mk
 include tests/lab/local.mk

@@ -146,7 +146,7 @@ ecctl_fails "node gone after the daemon exits" 1 'ENOENT' --name "$name" hello
 # --- the minimal profile: no direct memory map ---
 name=ecctl_min_$$_$RANDOM
 e2e_start_daemon "$daemon" -f --name="$name" \
-	--profile="$top_srcdir/cuse_ec/profiles/minimal.profile"
+	--profile="$top_srcdir/ec/profiles/minimal.profile"
 e2e_wait_for_node "/dev/$name" "$e2e_node_timeout" ||
 	e2e_fatal "/dev/$name did not appear within $e2e_node_timeout s"
 ecctl_prints "minimal: start-up via READ_MEMMAP" '^EC says hello!$' --name "$name" hello

@@ -19,7 +19,7 @@ tests_client_test_client_model_SOURCES = \
 	tests/client/fake_dev.c \
 	tests/client/fake_dev.h
 tests_client_test_client_model_CFLAGS = $(client_test_cflags)
-tests_client_test_client_model_LDADD = client/libecclient.la cuse_ec/libecmodel.la \
+tests_client_test_client_model_LDADD = client/libecclient.la ec/libecmodel.la \
 	$(CHECK_LIBS) -lpthread -lm
 
 # ecctl-e2e.test boots user-mode-linux (or uses the host's /dev/cuse) and

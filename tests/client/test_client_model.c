@@ -17,7 +17,7 @@
 
 #include "client/ec_client.h"
 #include "client/ecctl_cli.h"
-#include "cuse_ec/ec.h"
+#include "ec/ec.h"
 #include "tests/client/fake_dev.h"
 #include "../check_run.h"
 
@@ -112,7 +112,7 @@ static void setup_profile(const char *name)
 
 	memset(&model, 0, sizeof(model));
 	model.now_ns = 1000000000ull;
-	snprintf(path, sizeof(path), "%s/cuse_ec/profiles/%s.profile", srcdir ? srcdir : ".",
+	snprintf(path, sizeof(path), "%s/ec/profiles/%s.profile", srcdir ? srcdir : ".",
 		 name);
 	ck_assert_msg(ec_profile_load(path, &profile, err, sizeof(err)) == 0, "%s", err);
 	ck_assert_int_eq(ec_create(profile, &clock, &model.ec), 0);

@@ -11,7 +11,7 @@
 #include <time.h>
 
 #include "cros_ec/cros_ec_dev.h"
-#include "ec.h"
+#include "ec/ec.h"
 #include "harness.h"
 
 static void harness_read_complete(void *token, int result, const void *data, size_t len)

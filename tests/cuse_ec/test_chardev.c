@@ -17,10 +17,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "ec/clock.h"
 #include "cros_ec/cros_ec_dev.h"
 #include "cros_ec/ec_commands.h"
-#include "ec.h"
+#include "ec/ec.h"
 #include "harness.h"
 #include "../check_run.h"
 

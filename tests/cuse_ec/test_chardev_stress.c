@@ -18,7 +18,7 @@
 
 #include "cros_ec/cros_ec_dev.h"
 #include "cros_ec/ec_commands.h"
-#include "ec.h"
+#include "ec/ec.h"
 #include "harness.h"
 #include "../check_run.h"
 

@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ec.h"
-#include "ec_internal.h"
+#include "ec/ec.h"
+#include "ec/ec_internal.h"
 
 #define NS_PER_S 1000000000ull
 

@@ -126,7 +126,7 @@ START_TEST(test_sizes_usbc_dual)
 	int ret;
 
 	fake_clock_init(&fc2);
-	dual = make_ec_file("cuse_ec/profiles/usbc-dual.profile", &fc2);
+	dual = make_ec_file("ec/profiles/usbc-dual.profile", &fc2);
 	ret = hc(dual, c->cmd, c->ver, c->req, c->req_len, resp, sizeof(resp), &status);
 	/* Its GPIOs and LEDs differ from the laptop's: those cases may refuse. */
 	if (status == EC_RES_INVALID_PARAM &&
@@ -711,7 +711,7 @@ START_TEST(test_passthrough)
 	uint32_t status;
 
 	fake_clock_init(&fc2);
-	dual = make_ec_file("cuse_ec/profiles/usbc-dual.profile", &fc2);
+	dual = make_ec_file("ec/profiles/usbc-dual.profile", &fc2);
 	ck_assert_int_eq(hc(dual, EC_CMD_PASSTHRU_OFFSET(1) + EC_CMD_HELLO, 0, req, 4, resp,
 			    sizeof(resp), &status), 4);
 	ck_assert_uint_eq(le32(resp), 1 + 0x01020304u);
@@ -762,7 +762,7 @@ START_TEST(test_minimal_profile)
 	uint32_t status;
 
 	fake_clock_init(&fc2);
-	mini = make_ec_file("cuse_ec/profiles/minimal.profile", &fc2);
+	mini = make_ec_file("ec/profiles/minimal.profile", &fc2);
 	ck_assert_int_eq(ec_read_memmap(mini, 0x20, 2, buf), -ENOTTY);
 	ck_assert_int_eq(hc(mini, EC_CMD_READ_MEMMAP, 0, req, 2, resp, sizeof(resp), &status), 2);
 	ck_assert_mem_eq(resp, "EC", 2);
@@ -792,7 +792,7 @@ START_TEST(test_latency)
 	uint32_t status;
 
 	fake_clock_init(&fc2);
-	dual = make_ec_file("cuse_ec/profiles/usbc-dual.profile", &fc2);
+	dual = make_ec_file("ec/profiles/usbc-dual.profile", &fc2);
 	hc(dual, EC_CMD_HELLO, 0, NULL, 0, resp, sizeof(resp), &status);
 	ck_assert_uint_eq(fc2.slept, 50000);
 	hc(dual, EC_CMD_TYPEC_STATUS, 0, req, 1, resp, sizeof(resp), &status);

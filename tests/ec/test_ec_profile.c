@@ -18,9 +18,9 @@
 START_TEST(test_shipped_profiles)
 {
 	static const char *const files[] = {
-		"cuse_ec/profiles/laptop.profile",
-		"cuse_ec/profiles/usbc-dual.profile",
-		"cuse_ec/profiles/minimal.profile",
+		"ec/profiles/laptop.profile",
+		"ec/profiles/usbc-dual.profile",
+		"ec/profiles/minimal.profile",
 	};
 	struct ec_profile *p[3];
 	char err[256];
@@ -62,7 +62,7 @@ START_TEST(test_default_equals_laptop_file)
 	char err[256];
 
 	ck_assert_int_eq(ec_profile_default(&builtin), 0);
-	ck_assert_int_eq(ec_profile_load(test_path("cuse_ec/profiles/laptop.profile"), &file, err,
+	ck_assert_int_eq(ec_profile_load(test_path("ec/profiles/laptop.profile"), &file, err,
 					 sizeof(err)), 0);
 	ck_assert_mem_eq(builtin, file, sizeof(*file));
 	ec_profile_free(builtin);

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "clock.h"
+#include "ec/clock.h"
 #include "ec.h"
 
 #define TICK_NS 1000000ULL	/* publish the time every millisecond... */

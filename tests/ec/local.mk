@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# EC model unit tests (Check) and the fuzz target replayed over its corpus.
+# They link ec/libecmodel.la and nothing else of the project: no libfuse,
+# libudev or liburcu headers are on their include path.
+
+ec_test_cppflags = $(AM_CPPFLAGS) -DTOP_SRCDIR_FALLBACK=\"$(abs_top_srcdir)\"
+ec_test_cflags = $(AM_CFLAGS) $(CHECK_CFLAGS)
+ec_test_ldadd = ec/libecmodel.la $(CHECK_LIBS)
+ec_unit_tests = \
+	tests/ec/test_ec_cmds \
+	tests/ec/test_ec_state \
+	tests/ec/test_ec_profile \
+	tests/ec/fuzz_replay
+check_PROGRAMS += $(ec_unit_tests)
+TESTS += $(ec_unit_tests)
+
+tests_ec_test_ec_cmds_SOURCES = tests/ec/test_ec_cmds.c tests/ec/ec_test_util.c \
+	tests/ec/ec_test_util.h
+tests_ec_test_ec_cmds_CPPFLAGS = $(ec_test_cppflags)
+tests_ec_test_ec_cmds_CFLAGS = $(ec_test_cflags)
+tests_ec_test_ec_cmds_LDADD = $(ec_test_ldadd)
+
+tests_ec_test_ec_state_SOURCES = tests/ec/test_ec_state.c tests/ec/ec_test_util.c \
+	tests/ec/ec_test_util.h
+tests_ec_test_ec_state_CPPFLAGS = $(ec_test_cppflags)
+tests_ec_test_ec_state_CFLAGS = $(ec_test_cflags)
+tests_ec_test_ec_state_LDADD = $(ec_test_ldadd)
+
+tests_ec_test_ec_profile_SOURCES = tests/ec/test_ec_profile.c tests/ec/ec_test_util.c \
+	tests/ec/ec_test_util.h
+tests_ec_test_ec_profile_CPPFLAGS = $(ec_test_cppflags)
+tests_ec_test_ec_profile_CFLAGS = $(ec_test_cflags)
+tests_ec_test_ec_profile_LDADD = $(ec_test_ldadd)
+
+# The fuzz target's entry point, replayed over a checked-in corpus.
+tests_ec_fuzz_replay_SOURCES = fuzz/ec_fuzz.c tests/ec/fuzz_replay.c
+tests_ec_fuzz_replay_CPPFLAGS = $(ec_test_cppflags)
+tests_ec_fuzz_replay_LDADD = ec/libecmodel.la
+
+EXTRA_DIST += \
+	tests/ec/bad-profiles \
+	tests/ec/corpus
