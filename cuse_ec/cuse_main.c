@@ -30,7 +30,6 @@
 #include <fuse_lowlevel.h>
 
 #include "chardev.h"
-#include "ec/clock.h"
 #include "control.h"
 #include "control_client.h"
 #include "ec/ec.h"

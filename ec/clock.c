@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * clock.c - cached monotonic clock for the EC model (see clock.h).
+ * clock.c - cached monotonic clock for the EC model (declared in ec.h).
  */
 #include "config.h"
 
@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "ec/clock.h"
 #include "ec.h"
 
 #define TICK_NS 1000000ULL	/* publish the time every millisecond... */
@@ -134,7 +133,7 @@ int cached_clock_create(struct cached_clock **out)
 	atomic_init(&c->stop, false);
 	pthread_mutex_init(&c->lock, NULL);
 	pthread_cond_init(&c->wake, NULL);
-	/* The ticker must not take SIGTERM/SIGINT meant for libfuse's loop. */
+	/* The ticker must not take SIGTERM/SIGINT meant for the frontend's loop. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	ret = -pthread_create(&c->thread, NULL, cached_clock_ticker, c);

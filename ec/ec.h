@@ -7,8 +7,8 @@
  * its own. Every function here is thread-safe; host commands are serialised
  * by the EC's own lock, as the kernel serialises them per device.
  */
-#ifndef CUSE_EC_EC_H
-#define CUSE_EC_EC_H
+#ifndef EC_EC_H
+#define EC_EC_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -90,7 +90,7 @@ size_t ec_max_response(const struct ec *ec);
  * Injected latency (from the profile) is spent inside, holding the EC lock,
  * like a slow EC would. Never writes more than @resp_max bytes.
  *
- * A response that does not fit @resp_max is refused with
+ * A response that does not fit @resp_max is rejected with
  * EC_RES_RESPONSE_TOO_BIG (nothing written), except string answers (build
  * info, console) which are cut to fit and stay NUL-terminated.
  *
@@ -180,4 +180,32 @@ int ec_set_load(struct ec *ec, uint32_t percent);
  */
 size_t ec_memory_footprint(struct ec *ec);
 
-#endif /* CUSE_EC_EC_H */
+/*
+ * A cached monotonic clock (clock.c): real monotonic time, read without a
+ * system call on the hot path. Every host command advances the EC's state
+ * by reading the clock. Where the vDSO is missing (user-mode-linux has none)
+ * clock_gettime() is a full system call costing about as much as a tenth
+ * of a CUSE round trip, so a ticker thread publishes the time every
+ * millisecond while commands are flowing, and parks itself once they stop
+ * (no idle wake-ups).
+ */
+struct cached_clock;
+
+/**
+ * cached_clock_create() - start a cached monotonic clock.
+ * @out: the clock
+ *
+ * Readings lag real time by at most about two milliseconds, never go
+ * backwards, and sleeping (injected latency) uses the real nanosleep().
+ *
+ * Return: 0 or -errno.
+ */
+int cached_clock_create(struct cached_clock **out);
+
+/** cached_clock_destroy() - stop the ticker and free; NULL is ignored. */
+void cached_clock_destroy(struct cached_clock *clock);
+
+/** cached_clock_ops() - the struct ec_clock to hand to ec_create(). */
+const struct ec_clock *cached_clock_ops(struct cached_clock *clock);
+
+#endif /* EC_EC_H */

@@ -24,7 +24,7 @@ int ec_cmd_get_next_event(struct ec_cmd_args *args)
 		return EC_RES_UNAVAILABLE;
 	ev = &ec->host_queue[ec->hq_head];
 	len = ev->len < room ? ev->len : room;
-	/* Refuse before popping: an event the host cannot take is not lost. */
+	/* Reject before popping: an event the host cannot take is not lost. */
 	if (1 + len > args->resp_max)
 		return EC_RES_RESPONSE_TOO_BIG;
 	args->resp[0] = ev->type;

@@ -49,7 +49,7 @@ int ec_cmd_get_version(struct ec_cmd_args *args)
 
 /**
  * ec_cmd_get_build_info() - GET_BUILD_INFO: a NUL-terminated string, cut to
- * what the host can take (a string answer has no fixed size to refuse).
+ * what the host can take (a string answer has no fixed size to reject).
  */
 int ec_cmd_get_build_info(struct ec_cmd_args *args)
 {

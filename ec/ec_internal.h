@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * ec_internal.h - the EC model's private structures, shared by ec.c, the
- * profile parser and the per-area command handlers (ec_cmd_*.c).
+ * ec_internal.h - the EC model's private structures, shared by the core
+ * (ec.c, ec_state.c, ec_events.c) and the per-area command handlers
+ * (ec_cmd_*.c). The board profile and its limits live in ec_profile.h,
+ * which the profile parser includes without this header.
  *
  * Everything is fixed-size so that a profile can be copied with one
  * assignment and one EC costs a predictable, small amount of memory.
  */
-#ifndef CUSE_EC_EC_INTERNAL_H
-#define CUSE_EC_EC_INTERNAL_H
+#ifndef EC_EC_INTERNAL_H
+#define EC_EC_INTERNAL_H
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -17,141 +19,7 @@
 #include "cros_ec/ec_commands.h"
 #include "ec.h"
 
-#define EC_NAME_LEN		32
-#define EC_BUILD_INFO_LEN	128
-#define EC_MAX_TEMPS		EC_MAX_TEMP_SENSOR_ENTRIES
-#define EC_MAX_FANS		EC_FAN_SPEED_ENTRIES
-#define EC_MAX_LEDS		EC_LED_ID_COUNT
-#define EC_MAX_GPIOS		32
-#define EC_MAX_PD_PORTS		4
-#define EC_MAX_LATENCY_RULES	16
-#define EC_MAX_DISABLED_CMDS	64
-#define EC_CONSOLE_SIZE		2048
-#define EC_PANIC_MAX		256
-#define EC_HOST_QUEUE_LEN	32
-#define EC_EVENT_PAYLOAD_MAX	16
-/* Protocol packet sizes a profile may declare (header included). */
-#define EC_PACKET_MIN		64
-#define EC_PACKET_MAX		4096
-/* Fault probabilities are parts per million. */
-#define EC_PPM			1000000u
-
-struct ec_temp_profile {
-	char name[EC_NAME_LEN];
-	uint8_t type;			/* enum ec_temp_sensor_type */
-	uint32_t ambient_k;		/* resting temperature */
-	uint32_t load_rise_k;		/* rise at 100 % load, fans off */
-	uint32_t fan_drop_k;		/* fall with all fans at full speed */
-	uint32_t thresh_k[EC_TEMP_THRESH_COUNT];	/* warn, high, halt; 0 = none */
-	uint32_t fan_off_k;
-	uint32_t fan_max_k;
-};
-
-struct ec_led_profile {
-	uint8_t id;			/* enum ec_led_id */
-	uint8_t range[EC_LED_COLOR_COUNT];
-};
-
-struct ec_gpio_profile {
-	char name[EC_NAME_LEN];
-	uint8_t value;
-	bool output;
-};
-
-struct ec_pd_port_profile {
-	bool connected;			/* a partner is attached at boot */
-	bool partner_source;		/* partner is a charger (we sink) */
-	bool dp;			/* DisplayPort alt mode entered */
-	bool polarity;
-	uint32_t voltage_mv;
-	uint32_t current_ma;
-};
-
-struct ec_latency_rule {
-	uint16_t command;
-	uint64_t ns;
-};
-
-/**
- * struct ec_profile - one board description, as parsed from a profile file.
- *
- * Plain data without pointers: ec_create() copies it by assignment.
- */
-struct ec_profile {
-	char board[EC_NAME_LEN];
-	char version_ro[EC_VERSION_STRING_LEN];
-	char version_rw[EC_VERSION_STRING_LEN];
-	char fwid_ro[EC_VERSION_STRING_LEN];
-	char fwid_rw[EC_VERSION_STRING_LEN];
-	uint32_t current_image;
-	char build_info[EC_BUILD_INFO_LEN];
-	uint16_t board_version;
-
-	char chip_vendor[EC_NAME_LEN];
-	char chip_name[EC_NAME_LEN];
-	char chip_revision[EC_NAME_LEN];
-
-	uint32_t flash_size;
-	uint32_t flash_write_block;
-	uint32_t flash_erase_block;
-	uint32_t flash_protect_block;
-	uint32_t flash_write_ideal;
-	uint32_t flash_flags;
-	uint32_t flash_protect_flags;
-
-	uint16_t max_request_packet;
-	uint16_t max_response_packet;
-	bool memmap_direct;
-	uint32_t features[2];
-	/* Commands this board does not implement (answer INVALID_COMMAND). */
-	unsigned int n_disabled;
-	uint16_t disabled[EC_MAX_DISABLED_CMDS];
-
-	bool lid_open;
-	bool ac_present;
-	uint32_t load_percent;		/* CPU load the temperatures see */
-
-	bool has_battery;
-	uint32_t batt_design_mah;
-	uint32_t batt_design_mv;
-	uint32_t batt_full_mah;		/* last full charge */
-	uint32_t batt_cycle_count;
-	uint32_t batt_initial_percent;
-	uint32_t batt_charge_ma;
-	uint32_t batt_idle_ma;		/* drain at 0 % load */
-	uint32_t batt_load_ma;		/* extra drain at 100 % load */
-	uint32_t batt_low_percent;
-	uint32_t batt_critical_percent;
-	char batt_manufacturer[EC_BATTERY_STATIC_EXT_LEN];
-	char batt_model[EC_BATTERY_STATIC_EXT_LEN];
-	char batt_serial[EC_BATTERY_STATIC_EXT_LEN];
-	char batt_type[EC_BATTERY_STATIC_EXT_LEN];
-	uint32_t adapter_watts;
-
-	unsigned int n_temps;
-	struct ec_temp_profile temps[EC_MAX_TEMPS];
-	unsigned int n_fans;
-	uint32_t fan_max_rpm[EC_MAX_FANS];
-	unsigned int n_leds;
-	struct ec_led_profile leds[EC_MAX_LEDS];
-	unsigned int n_gpios;
-	struct ec_gpio_profile gpios[EC_MAX_GPIOS];
-	unsigned int n_pd_ports;
-	struct ec_pd_port_profile pd_ports[EC_MAX_PD_PORTS];
-
-	uint64_t latency_ns;
-	unsigned int n_latency_rules;
-	struct ec_latency_rule latency_rules[EC_MAX_LATENCY_RULES];
-
-	uint32_t fault_busy_ppm;
-	uint32_t fault_in_progress_ppm;
-	uint32_t fault_timeout_ppm;
-	uint64_t fault_timeout_ns;
-	uint64_t fault_seed;
-
-	/* passthru_version[n][0] != 0: device n (1..3) sits behind the EC. */
-	char passthru_version[EC_PASSTHRU_DEVICES_MAX + 1][EC_VERSION_STRING_LEN];
-};
+#include "ec_profile.h"
 
 struct ec_event {
 	uint8_t type;
@@ -350,11 +218,25 @@ uint32_t ec_battery_flags(const struct ec *ec);
 uint32_t ec_battery_voltage_mv(const struct ec *ec);
 uint32_t ec_fan_duty_now(const struct ec *ec, unsigned int fan);
 void ec_copy_str(char *dst, size_t room, const char *src);
+/* ec_state.c: the physical state, advanced to the clock's now. */
+void ec_advance(struct ec *ec);
+void ec_lock_advance(struct ec *ec);
+double ec_batt_full(const struct ec *ec);
 
-/* ec_profile.c */
-extern const char ec_builtin_laptop_profile[];
-int ec_profile_parse_text(const char *text, const char *name, struct ec_profile *out,
-			  char *err, size_t errlen);
-bool ec_profile_cmd_disabled(const struct ec_profile *profile, uint32_t command);
+/* ec_events.c: notify subscribers outside the lock; AC and USB-PD agree. */
+void ec_unlock_notify(struct ec *ec);
+void ec_pd_follow_ac(struct ec *ec);
+void ec_subscriber_free(struct ec_subscriber *sub);
 
-#endif /* CUSE_EC_EC_INTERNAL_H */
+/* ec.c: the clock's reading. */
+uint64_t ec_now(const struct ec *ec);
+
+static inline void ec_put_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+#endif /* EC_EC_INTERNAL_H */

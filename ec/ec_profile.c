@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ec_internal.h"
+#include "ec_profile.h"
 
 #define PROFILE_MAX_BYTES	(64 * 1024)
 #define PROFILE_LINE_MAX	512
@@ -872,4 +872,22 @@ int ec_profile_default(struct ec_profile **out)
 void ec_profile_free(struct ec_profile *profile)
 {
 	free(profile);
+}
+
+/**
+ * ec_copy_str() - copy a string into a fixed field, zero-padding the rest and
+ * always NUL-terminating (fields on the wire must never carry stale bytes).
+ * @dst:  destination field
+ * @room: its size
+ * @src:  source string
+ */
+void ec_copy_str(char *dst, size_t room, const char *src)
+{
+	size_t n;
+
+	if (!room)
+		return;
+	n = strnlen(src, room - 1);
+	memcpy(dst, src, n);
+	memset(dst + n, 0, room - n);
 }

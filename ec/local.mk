@@ -2,7 +2,7 @@
 #
 # The simulated EC: state, the host-command table and its handlers by area,
 # the memory map, MKBP events, board profiles and the clock. It depends on
-# libc and include/cros_ec only (never libfuse, libudev or liburcu), so the
+# libc and include/cros_ec only (no CUSE, udev or RCU library), so the
 # fuzzer and the unit tests build without any of them; ec/ec.h is its one
 # public header.
 
@@ -11,7 +11,10 @@ ec_model_sources = \
 	ec/ec.c \
 	ec/ec.h \
 	ec/ec_internal.h \
+	ec/ec_state.c \
+	ec/ec_events.c \
 	ec/ec_profile.c \
+	ec/ec_profile.h \
 	ec/ec_cmd_system.c \
 	ec/ec_cmd_flash.c \
 	ec/ec_cmd_thermal.c \
@@ -20,8 +23,7 @@ ec_model_sources = \
 	ec/ec_cmd_console.c \
 	ec/ec_cmd_gpio_led.c \
 	ec/ec_cmd_events.c \
-	ec/clock.c \
-	ec/clock.h
+	ec/clock.c
 ec_libecmodel_la_SOURCES = $(ec_model_sources)
 nodist_ec_libecmodel_la_SOURCES = ec/ec_profile_builtin.c
 ec_libecmodel_la_CFLAGS = $(AM_CFLAGS) -pthread

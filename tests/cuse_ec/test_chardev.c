@@ -17,7 +17,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ec/clock.h"
 #include "cros_ec/cros_ec_dev.h"
 #include "cros_ec/ec_commands.h"
 #include "ec/ec.h"

@@ -1,0 +1,472 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ec_events.c - what the simulated EC tells the host on its own: the console
+ * ring, MKBP events and their per-subscriber queues, and the stimuli (lid,
+ * power button, AC) that raise them.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cros_ec/cros_ec_dev.h"
+#include "ec_internal.h"
+
+/* ---- console ---- */
+
+static void ec_console_put(struct ec *ec, const char *text, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		ec->console[ec->con_head % EC_CONSOLE_SIZE] = text[i];
+		ec->con_head++;
+	}
+}
+
+/**
+ * ec_console_log() - append one timestamped line to the EC console, in the
+ * "[seconds.micros text]" form a real EC prints.
+ * @ec:  the EC, locked
+ * @fmt: printf format of the text
+ */
+void ec_console_log(struct ec *ec, const char *fmt, ...)
+{
+	char line[160];
+	uint64_t us = (ec->last_ns - ec->boot_ns) / 1000;
+	va_list ap;
+	int head, body;
+
+	head = snprintf(line, sizeof(line), "[%llu.%06llu ",
+			(unsigned long long)(us / 1000000), (unsigned long long)(us % 1000000));
+	va_start(ap, fmt);
+	body = vsnprintf(line + head, sizeof(line) - (size_t)head - 2, fmt, ap);
+	va_end(ap);
+	if (body < 0)
+		body = 0;
+	if ((size_t)(head + body) > sizeof(line) - 3)
+		body = (int)(sizeof(line) - 3) - head;
+	line[head + body] = ']';
+	line[head + body + 1] = '\n';
+	ec_console_put(ec, line, (size_t)(head + body + 2));
+}
+
+/* ---- events ---- */
+
+static void ec_subscriber_enqueue(struct ec_subscriber *sub, const struct ec_event *ev)
+{
+	struct ec_queued_event *node;
+	size_t cost = 1 + ev->len;
+
+	if (!(sub->mask & (1u << ev->type)))
+		return;
+	/* Like the kernel: a full queue drops the newer event, keeps the old. */
+	if (sub->queued_bytes + cost > CROS_EC_MAX_EVENT_QUEUE_BYTES)
+		return;
+	node = malloc(sizeof(*node));
+	if (!node)
+		return;
+	node->next = NULL;
+	node->ev = *ev;
+	if (sub->tail)
+		sub->tail->next = node;
+	else
+		sub->head = node;
+	sub->tail = node;
+	sub->queued_bytes += cost;
+	sub->notify_due = true;
+}
+
+/**
+ * ec_queue_event() - queue an MKBP event for GET_NEXT_EVENT and for every
+ * subscriber whose mask selects its type.
+ * @ec:      the EC, locked
+ * @type:    enum ec_mkbp_event
+ * @payload: event data
+ * @len:     bytes of @payload (at most EC_EVENT_PAYLOAD_MAX)
+ */
+void ec_queue_event(struct ec *ec, uint8_t type, const void *payload, size_t len)
+{
+	struct ec_subscriber *sub;
+	struct ec_event ev = { .type = type };
+
+	if (len > EC_EVENT_PAYLOAD_MAX)
+		len = EC_EVENT_PAYLOAD_MAX;
+	ev.len = (uint8_t)len;
+	if (len)
+		memcpy(ev.data, payload, len);
+
+	if (ec->hq_count < EC_HOST_QUEUE_LEN) {
+		ec->host_queue[(ec->hq_head + ec->hq_count) % EC_HOST_QUEUE_LEN] = ev;
+		ec->hq_count++;
+	}
+	for (sub = ec->subs; sub; sub = sub->next)
+		ec_subscriber_enqueue(sub, &ev);
+}
+
+/**
+ * ec_raise_host_event() - set a host event bit and tell MKBP listeners.
+ * @ec:    the EC, locked
+ * @event: enum ec_host_event (1-based)
+ */
+void ec_raise_host_event(struct ec *ec, enum ec_host_event event)
+{
+	uint8_t payload[4];
+	uint32_t mask = EC_HOST_EVENT_MASK(event);
+
+	ec->host_events |= mask;
+	ec_put_le32(payload, mask);
+	ec_queue_event(ec, EC_MKBP_EVENT_HOST_EVENT, payload, sizeof(payload));
+}
+
+static void ec_raise_switches(struct ec *ec)
+{
+	uint8_t payload[4];
+
+	ec_put_le32(payload, ec->lid_open ? 1u << EC_MKBP_LID_OPEN : 0);
+	ec_queue_event(ec, EC_MKBP_EVENT_SWITCH, payload, sizeof(payload));
+}
+
+static void ec_raise_buttons(struct ec *ec, uint32_t buttons)
+{
+	uint8_t payload[4];
+
+	ec_put_le32(payload, buttons);
+	ec_queue_event(ec, EC_MKBP_EVENT_BUTTON, payload, sizeof(payload));
+}
+
+/*
+ * Drop the lock and call every due notify callback without it. A subscriber
+ * is pinned by its "notifying" count so ec_unsubscribe() can wait for calls
+ * in flight; batches keep the stack bounded without allocating.
+ */
+void ec_unlock_notify(struct ec *ec)
+{
+	struct ec_subscriber *batch[8];
+	struct ec_subscriber *sub;
+	size_t n, i;
+
+	for (;;) {
+		n = 0;
+		for (sub = ec->subs; sub && n < 8; sub = sub->next) {
+			if (!sub->notify_due)
+				continue;
+			sub->notify_due = false;
+			if (!sub->notify)
+				continue;
+			sub->notifying++;
+			batch[n++] = sub;
+		}
+		if (!n)
+			break;
+		pthread_mutex_unlock(&ec->lock);
+		for (i = 0; i < n; i++)
+			batch[i]->notify(batch[i]->ctx);
+		pthread_mutex_lock(&ec->lock);
+		for (i = 0; i < n; i++)
+			batch[i]->notifying--;
+		pthread_cond_broadcast(&ec->notify_done);
+	}
+	pthread_mutex_unlock(&ec->lock);
+}
+
+void ec_subscriber_free(struct ec_subscriber *sub)
+{
+	struct ec_queued_event *node, *next;
+
+	for (node = sub->head; node; node = next) {
+		next = node->next;
+		free(node);
+	}
+	free(sub);
+}
+
+/* ---- subscribers ---- */
+
+/**
+ * ec_subscribe() - attach an event queue.
+ * @ec:     the EC
+ * @notify: called (without EC lock) when an event is queued; may be NULL
+ * @ctx:    passed to @notify
+ * @out:    the subscriber
+ *
+ * Return: 0, -EINVAL or -ENOMEM.
+ */
+int ec_subscribe(struct ec *ec, void (*notify)(void *ctx), void *ctx, struct ec_subscriber **out)
+{
+	struct ec_subscriber *sub;
+
+	if (!ec || !out)
+		return -EINVAL;
+	sub = calloc(1, sizeof(*sub));
+	if (!sub)
+		return -ENOMEM;
+	sub->notify = notify;
+	sub->ctx = ctx;
+	pthread_mutex_lock(&ec->lock);
+	sub->next = ec->subs;
+	ec->subs = sub;
+	pthread_mutex_unlock(&ec->lock);
+	*out = sub;
+	return 0;
+}
+
+/**
+ * ec_unsubscribe() - detach and free a subscriber and its queued events.
+ * @ec:  the EC
+ * @sub: the subscriber (NULL is ignored)
+ *
+ * Waits for a notify call in flight on @sub to return, so the caller may
+ * free its context afterwards. Must not be called from @sub's own notify.
+ */
+void ec_unsubscribe(struct ec *ec, struct ec_subscriber *sub)
+{
+	struct ec_subscriber **pp;
+
+	if (!ec || !sub)
+		return;
+	pthread_mutex_lock(&ec->lock);
+	for (pp = &ec->subs; *pp; pp = &(*pp)->next) {
+		if (*pp == sub) {
+			*pp = sub->next;
+			break;
+		}
+	}
+	while (sub->notifying)
+		pthread_cond_wait(&ec->notify_done, &ec->lock);
+	pthread_mutex_unlock(&ec->lock);
+	ec_subscriber_free(sub);
+}
+
+/**
+ * ec_subscriber_set_mask() - choose the MKBP event types delivered to @sub.
+ * @ec:   the EC
+ * @sub:  the subscriber
+ * @mask: bit n = event type n; 0 = none
+ */
+void ec_subscriber_set_mask(struct ec *ec, struct ec_subscriber *sub, uint32_t mask)
+{
+	if (!ec || !sub)
+		return;
+	pthread_mutex_lock(&ec->lock);
+	sub->mask = mask;
+	pthread_mutex_unlock(&ec->lock);
+}
+
+/**
+ * ec_subscriber_pop() - take the oldest queued event as "type + payload".
+ * @ec:  the EC
+ * @sub: the subscriber
+ * @buf: output
+ * @len: room in @buf; the event is truncated to it (and consumed). 0 only
+ *       checks: the event stays queued, as with a zero-length read()
+ *
+ * Return: bytes written, -EAGAIN when the queue is empty, -EINVAL.
+ */
+int ec_subscriber_pop(struct ec *ec, struct ec_subscriber *sub, void *buf, size_t len)
+{
+	struct ec_queued_event *node;
+	uint8_t *out = buf;
+	size_t n = 0;
+
+	if (!ec || !sub || (!buf && len))
+		return -EINVAL;
+	ec_lock_advance(ec);
+	node = sub->head;
+	if (!node) {
+		ec_unlock_notify(ec);
+		return -EAGAIN;
+	}
+	/* Like a zero-length read(): report availability, consume nothing. */
+	if (!len) {
+		ec_unlock_notify(ec);
+		return 0;
+	}
+	sub->head = node->next;
+	if (!sub->head)
+		sub->tail = NULL;
+	sub->queued_bytes -= 1 + node->ev.len;
+	ec_unlock_notify(ec);
+
+	out[0] = node->ev.type;
+	n = (size_t)node->ev.len + 1;
+	if (n > len)
+		n = len;
+	memcpy(out + 1, node->ev.data, n - 1);
+	free(node);
+	return (int)n;
+}
+
+/**
+ * ec_subscriber_pending() - is an event queued for @sub?
+ * @ec:  the EC
+ * @sub: the subscriber
+ *
+ * Return: true when ec_subscriber_pop() would return an event.
+ */
+bool ec_subscriber_pending(struct ec *ec, struct ec_subscriber *sub)
+{
+	bool pending;
+
+	if (!ec || !sub)
+		return false;
+	ec_lock_advance(ec);
+	pending = sub->head != NULL;
+	ec_unlock_notify(ec);
+	return pending;
+}
+
+/* ---- stimuli ---- */
+
+/*
+ * AC arrives through the USB-C ports whose partner is a charger: plugging
+ * or unplugging AC connects or disconnects those partners, so USB_PD_*,
+ * TYPEC_STATUS, POWER_INFO and the battery flags tell one story.
+ */
+void ec_pd_follow_ac(struct ec *ec)
+{
+	unsigned int i;
+
+	for (i = 0; i < ec->prof.n_pd_ports; i++) {
+		struct ec_pd_port_state *ps = &ec->pd[i];
+
+		if (!ec->prof.pd_ports[i].partner_source)
+			continue;
+		ps->connected = ec->ac_present;
+		ps->power_source = false;
+		ps->data_dfp = false;
+		ps->vconn = false;
+	}
+}
+
+/**
+ * ec_apply_stimulus() - change state and raise the events a real EC would.
+ * @ec:   the EC
+ * @stim: what happened
+ *
+ * Return: 0, or -EINVAL for an unknown stimulus.
+ */
+int ec_apply_stimulus(struct ec *ec, enum ec_stimulus stim)
+{
+	if (!ec)
+		return -EINVAL;
+	if (stim != EC_STIM_LID_OPEN && stim != EC_STIM_LID_CLOSE &&
+	    stim != EC_STIM_POWER_BUTTON && stim != EC_STIM_AC_PLUG &&
+	    stim != EC_STIM_AC_UNPLUG)
+		return -EINVAL;
+
+	ec_lock_advance(ec);
+	switch (stim) {
+	case EC_STIM_LID_OPEN:
+	case EC_STIM_LID_CLOSE: {
+		bool open = stim == EC_STIM_LID_OPEN;
+
+		if (ec->lid_open == open)
+			break;
+		ec->lid_open = open;
+		ec_console_log(ec, "lid %s", open ? "open" : "closed");
+		ec_raise_switches(ec);
+		ec_raise_host_event(ec, open ? EC_HOST_EVENT_LID_OPEN : EC_HOST_EVENT_LID_CLOSED);
+		break;
+	}
+	case EC_STIM_POWER_BUTTON:
+		ec_console_log(ec, "power button pressed");
+		ec_raise_buttons(ec, 1u << EC_MKBP_POWER_BUTTON);
+		ec_raise_host_event(ec, EC_HOST_EVENT_POWER_BUTTON);
+		ec_console_log(ec, "power button released");
+		ec_raise_buttons(ec, 0);
+		break;
+	case EC_STIM_AC_PLUG:
+	case EC_STIM_AC_UNPLUG: {
+		bool plug = stim == EC_STIM_AC_PLUG;
+
+		if (ec->ac_present == plug)
+			break;
+		ec->ac_present = plug;
+		ec_pd_follow_ac(ec);
+		ec_console_log(ec, "AC %s", plug ? "on" : "off");
+		ec_raise_host_event(ec, plug ? EC_HOST_EVENT_AC_CONNECTED :
+				    EC_HOST_EVENT_AC_DISCONNECTED);
+		break;
+	}
+	}
+	ec_memmap_refresh(ec);
+	ec_unlock_notify(ec);
+	return 0;
+}
+
+/**
+ * ec_inject_event() - queue a raw MKBP event.
+ * @ec:      the EC
+ * @type:    event type (< EC_MKBP_EVENT_COUNT)
+ * @payload: up to 16 bytes
+ * @len:     bytes of @payload
+ *
+ * Return: 0 or -EINVAL.
+ */
+int ec_inject_event(struct ec *ec, uint8_t type, const void *payload, size_t len)
+{
+	if (!ec || type >= EC_MKBP_EVENT_COUNT || len > EC_EVENT_PAYLOAD_MAX ||
+	    (!payload && len))
+		return -EINVAL;
+	ec_lock_advance(ec);
+	ec_queue_event(ec, type, payload, len);
+	ec_unlock_notify(ec);
+	return 0;
+}
+
+/**
+ * ec_inject_panic() - record a panic-info blob for GET_PANIC_INFO.
+ * @ec:   the EC
+ * @blob: the bytes (NULL with @len 0 clears the record)
+ * @len:  at most EC_PANIC_MAX
+ *
+ * Return: 0 or -EINVAL.
+ */
+int ec_inject_panic(struct ec *ec, const void *blob, size_t len)
+{
+	if (!ec || len > EC_PANIC_MAX || (!blob && len))
+		return -EINVAL;
+	ec_lock_advance(ec);
+	if (len)
+		memcpy(ec->panic, blob, len);
+	ec->panic_len = len;
+	if (len)
+		ec_console_log(ec, "panic info recorded (%zu bytes)", len);
+	ec_unlock_notify(ec);
+	return 0;
+}
+
+/**
+ * ec_set_latency_ns() - one latency for every host command, overriding the
+ * profile's default and per-command rules.
+ * @ec: the EC
+ * @ns: nanoseconds spent inside each command
+ */
+void ec_set_latency_ns(struct ec *ec, uint64_t ns)
+{
+	if (!ec)
+		return;
+	pthread_mutex_lock(&ec->lock);
+	ec->latency_ns = ns;
+	ec->latency_overridden = true;
+	pthread_mutex_unlock(&ec->lock);
+}
+
+/**
+ * ec_set_load() - set the CPU load the temperatures and battery drain follow.
+ * @ec:      the EC
+ * @percent: 0..100
+ *
+ * Return: 0 or -EINVAL.
+ */
+int ec_set_load(struct ec *ec, uint32_t percent)
+{
+	if (!ec || percent > 100)
+		return -EINVAL;
+	ec_lock_advance(ec);
+	ec->load_percent = percent;
+	ec_unlock_notify(ec);
+	return 0;
+}
