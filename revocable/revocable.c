@@ -60,6 +60,17 @@ struct reader_record {
 	unsigned int wake_seq;
 };
 
+#ifdef REVOCABLE_LAB_V3_INDEX_BUG
+#define REVOCABLE_LAB_HANDLES 256
+
+/* The lab's per-handle "SRCU index": handle -> slot of its latest access. */
+struct revocable_lab_index {
+	pthread_mutex_t lock;
+	const struct revocable *rev[REVOCABLE_LAB_HANDLES];
+	struct revocable__slot *slot[REVOCABLE_LAB_HANDLES];
+};
+#endif
+
 /**
  * struct revocable_context - the library's only shared state.
  *
@@ -85,6 +96,9 @@ struct revocable_context {
 	unsigned long defer_queued;
 	unsigned long defer_done;
 	unsigned long async_inflight;
+#ifdef REVOCABLE_LAB_V3_INDEX_BUG
+	struct revocable_lab_index lab;	/* teaching lab only, see below */
+#endif
 };
 
 static struct revocable_context revocable_ctx = {
@@ -94,9 +108,14 @@ static struct revocable_context revocable_ctx = {
 	.work_lock = PTHREAD_MUTEX_INITIALIZER,
 	.work_cond = PTHREAD_COND_INITIALIZER,
 	.defer_tail = &revocable_ctx.defer_head,
+#ifdef REVOCABLE_LAB_V3_INDEX_BUG
+	.lab.lock = PTHREAD_MUTEX_INITIALIZER,
+#endif
 };
 
-struct revocable_provider revocable__null_provider = {
+/* A permanently revoked provider that handles on no provider point to, so
+ * the inline path needs no NULL test for it.  Never freed or revoked. */
+static struct revocable_provider revocable__null_provider = {
 	.priv_res = NULL,
 	.priv_refcount = 1,
 	.priv_state = REVOCABLE_REVOKED,
@@ -104,7 +123,9 @@ struct revocable_provider revocable__null_provider = {
 	.priv_revoked_cond = PTHREAD_COND_INITIALIZER,
 };
 
-struct revocable__reader revocable__unregistered_reader = {
+/* Never written: its SLOW_ONLY state sends a thread's first access to the
+ * slow path (which registers the thread) without a NULL test inline. */
+static struct revocable__reader revocable__unregistered_reader = {
 	.state = REVOCABLE__DEPTH_SLOW_ONLY,
 };
 __thread struct revocable__reader *revocable__tls_reader =
@@ -1050,6 +1071,100 @@ bool revocable_provider_is_revoked(struct revocable_provider *rp)
 	       REVOCABLE_LIVE;
 }
 
+#ifdef REVOCABLE_LAB_V3_INDEX_BUG
+/*
+ * Teaching lab only (docs/teaching.md, exercise 1; docs/design.md): with
+ * this switch the file builds the lab's library, never the installed one.
+ * The v3 patch kept the SRCU index of "the" access in the shared struct
+ * revocable; here a handle's "index" is the slot of the latest access
+ * made through it, by whichever thread, and the next release through the
+ * handle clears that slot.  The index lives in a table of the context
+ * keyed by the handle, so struct revocable keeps the installed layout and
+ * programs built against the installed header run on the lab library.
+ * Handles beyond the table's size simply behave correctly.
+ */
+static struct revocable__slot **lab_index_of(const struct revocable *rev,
+					     bool add)
+{
+	struct revocable_lab_index *lab = &revocable_ctx.lab;
+	size_t i, free_at = REVOCABLE_LAB_HANDLES;
+
+	for (i = 0; i < REVOCABLE_LAB_HANDLES; i++) {
+		if (lab->rev[i] == rev)
+			return &lab->slot[i];
+		if (!lab->rev[i] && free_at == REVOCABLE_LAB_HANDLES)
+			free_at = i;
+	}
+	if (!add || free_at == REVOCABLE_LAB_HANDLES)
+		return NULL;
+	lab->rev[free_at] = rev;
+	return &lab->slot[free_at];
+}
+
+static void lab_forget(const struct revocable *rev)
+{
+	struct revocable__slot **index;
+
+	pthread_mutex_lock(&revocable_ctx.lab.lock);
+	index = lab_index_of(rev, false);
+	if (index) {
+		*index = NULL;
+		revocable_ctx.lab.rev[index - revocable_ctx.lab.slot] = NULL;
+	}
+	pthread_mutex_unlock(&revocable_ctx.lab.lock);
+}
+
+static void *lab_try_access(struct revocable *rev)
+{
+	void *res = revocable__try_access_inline(rev);
+	struct revocable__reader *rd = revocable__tls_reader;
+	uint32_t depth = (uint32_t)rd->state;	/* any flag: no slot used */
+	struct revocable__slot **index;
+
+	if (!rev || depth == 0 || depth > REVOCABLE_READER_SLOTS)
+		return res;
+	pthread_mutex_lock(&revocable_ctx.lab.lock);
+	index = lab_index_of(rev, true);
+	if (index)
+		*index = &rd->slot[depth - 1];	/* the bug: shared */
+	pthread_mutex_unlock(&revocable_ctx.lab.lock);
+	return res;
+}
+
+static void lab_release(struct revocable *rev)
+{
+	struct revocable__reader *rd = revocable__tls_reader;
+	uint32_t depth = (uint32_t)rd->state;
+	struct revocable__slot **index, *slot = NULL;
+
+	if (rev) {
+		pthread_mutex_lock(&revocable_ctx.lab.lock);
+		index = lab_index_of(rev, false);
+		if (index)
+			slot = *index;
+		pthread_mutex_unlock(&revocable_ctx.lab.lock);
+	}
+	if (!slot || depth == 0 || depth > REVOCABLE_READER_SLOTS) {
+		revocable__release_inline(rev);
+		return;
+	}
+	/* End the access the handle remembers - maybe another thread's,
+	 * leaving ours recorded and theirs unprotected. */
+	__atomic_store_n(&slot->rp, NULL, __ATOMIC_RELEASE);
+	rd->state -= 1;
+}
+
+#define read_side_enter(rev)	lab_try_access(rev)
+#define read_side_exit(rev)	lab_release(rev)
+#else
+static void lab_forget(const struct revocable *rev)
+{
+}
+
+#define read_side_enter(rev)	revocable__try_access_inline(rev)
+#define read_side_exit(rev)	revocable__release_inline(rev)
+#endif /* REVOCABLE_LAB_V3_INDEX_BUG */
+
 /**
  * revocable_init() - set up a consumer handle in caller memory.
  * @rev: the handle.
@@ -1060,9 +1175,7 @@ void revocable_init(struct revocable *rev, struct revocable_provider *rp)
 	if (!rev)
 		return;
 	rev->priv_rp = rp ? revocable_provider_get(rp) : &revocable__null_provider;
-#ifdef REVOCABLE_LAB_V3_INDEX_BUG
-	rev->priv_lab_slot = NULL;	/* teaching lab only, see revocable.h */
-#endif
+	lab_forget(rev);
 }
 
 /**
@@ -1074,6 +1187,7 @@ void revocable_fini(struct revocable *rev)
 	if (!rev)
 		return;
 	revocable_provider_put(rev->priv_rp);
+	lab_forget(rev);
 	/* Accesses after fini fail safe instead of touching freed memory. */
 	rev->priv_rp = &revocable__null_provider;
 }
@@ -1121,7 +1235,7 @@ void revocable_free(struct revocable *rev)
  */
 void *revocable_try_access(struct revocable *rev)
 {
-	return revocable__try_access_inline(rev);
+	return read_side_enter(rev);
 }
 
 /**
@@ -1130,7 +1244,7 @@ void *revocable_try_access(struct revocable *rev)
  */
 void revocable_release(struct revocable *rev)
 {
-	revocable__release_inline(rev);
+	read_side_exit(rev);
 }
 
 /**
@@ -1145,7 +1259,7 @@ void *revocable_guard_enter(struct revocable_guard *guard,
 {
 	guard->priv_rev = rev;
 	guard->priv_entered = true;
-	guard->priv_res = revocable__try_access_inline(rev);
+	guard->priv_res = read_side_enter(rev);
 	return guard->priv_res;
 }
 
@@ -1158,5 +1272,5 @@ void revocable_guard_exit(struct revocable_guard *guard)
 	if (!guard->priv_entered)
 		return;
 	guard->priv_entered = false;
-	revocable__release_inline(guard->priv_rev);
+	read_side_exit(guard->priv_rev);
 }

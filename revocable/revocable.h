@@ -78,16 +78,6 @@ struct revocable_provider {
  */
 struct revocable {
 	struct revocable_provider *priv_rp;
-#ifdef REVOCABLE_LAB_V3_INDEX_BUG
-	/*
-	 * Teaching lab only, never in a real build (docs/teaching.md,
-	 * docs/design.md): the v3 patch kept the SRCU index of "the" access
-	 * in the shared handle.  This reproduces that mistake here: the slot
-	 * of the latest access, whichever thread made it, is what the next
-	 * release clears.
-	 */
-	void *priv_lab_slot;
-#endif
 };
 
 /**
@@ -129,18 +119,19 @@ struct revocable__reader {
 
 #define REVOCABLE__STATE_ENTRY		((uint64_t)1 << 32)
 
-/* A permanently revoked provider that handles on no provider point to, so
- * the inline path needs no NULL test for it.  Never freed or revoked. */
-extern struct revocable_provider revocable__null_provider;
-
-/* Never written: its SLOW_ONLY state sends a thread's first access to the
- * slow path (which registers the thread) without a NULL test inline. */
-extern struct revocable__reader revocable__unregistered_reader;
+/*
+ * The library's internals that the inline read side calls or reads; they
+ * are exported (and versioned) only for that, and are not API.  The
+ * thread's reader starts as a never-written sentinel whose SLOW_ONLY state
+ * sends the first access to the slow path, which registers the thread.
+ */
+#pragma GCC visibility push(default)
 extern __thread struct revocable__reader *revocable__tls_reader;
 
 void *revocable__try_access_slow(struct revocable_provider *rp);
 void revocable__release_slow(struct revocable_provider *rp);
 void revocable__wake_revokers(struct revocable__reader *rd);
+#pragma GCC visibility pop
 
 #ifdef REVOCABLE__TSAN
 #define REVOCABLE__ORD_SLOT	__ATOMIC_SEQ_CST
@@ -184,9 +175,6 @@ static inline void *revocable__try_access_inline(struct revocable *rev)
 	__atomic_store_n(&rd->slot[depth].gen, (unsigned long)(state >> 32),
 			 REVOCABLE__ORD_SLOT);
 	__atomic_store_n(&rd->slot[depth].rp, rp, REVOCABLE__ORD_SLOT);
-#ifdef REVOCABLE_LAB_V3_INDEX_BUG
-	rev->priv_lab_slot = &rd->slot[depth];	/* the lab's bug: shared */
-#endif
 	revocable__read_fence();
 	return __atomic_load_n(&rp->priv_res, REVOCABLE__ORD_RES);
 }
@@ -212,16 +200,6 @@ static inline void revocable__release_inline(struct revocable *rev)
 	/* Release: our reads of the resource happen before the revoker's
 	 * acquire load sees the slot empty.  Holes left below by releases
 	 * out of order are compacted on the slow path. */
-#ifdef REVOCABLE_LAB_V3_INDEX_BUG
-	/* The lab's bug: end the access the shared handle remembers - maybe
-	 * another thread's, leaving ours recorded and theirs unprotected. */
-	if (rev->priv_lab_slot) {
-		__atomic_store_n(&((struct revocable__slot *)rev->priv_lab_slot)->rp,
-				 NULL, __ATOMIC_RELEASE);
-		rd->state = state - 1;
-		return;
-	}
-#endif
 	__atomic_store_n(&rd->slot[depth].rp, NULL, REVOCABLE__ORD_END);
 	rd->state = state - 1;
 	/*
@@ -237,6 +215,14 @@ static inline void revocable__release_inline(struct revocable *rev)
 }
 
 /* ---- public API ---- */
+
+/*
+ * The shared object is built with -fvisibility=hidden and a version script
+ * (revocable.sym, node REVOCABLE_1): exactly what is declared between the
+ * visibility pragmas of this header is exported, and a make check test
+ * (tests/revocable/abi_symbols.sh) holds the three lists equal.
+ */
+#pragma GCC visibility push(default)
 
 struct revocable_provider *revocable_provider_alloc(void *res);
 void revocable_provider_free(struct revocable_provider *rp);
@@ -267,6 +253,7 @@ void *revocable_guard_enter(struct revocable_guard *guard,
 void revocable_guard_exit(struct revocable_guard *guard);
 
 void revocable_barrier(void);
+#pragma GCC visibility pop
 
 #ifndef REVOCABLE_NO_INLINE
 #define revocable_try_access(rev)	revocable__try_access_inline(rev)

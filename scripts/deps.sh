@@ -11,8 +11,9 @@ CUSE_EC_BUILD_PKGS="gcc make autoconf automake libtool pkg-config"
 CUSE_EC_LIB_PKGS="liburcu-dev libfuse3-dev libudev-dev check"
 # Running and testing: the user-mode-linux kernel with CUSE, insmod for
 # its modules, fusermount3, valgrind for the use-after-free lab, clang for
-# the libFuzzer target, gnuplot for latency histograms.
-CUSE_EC_RUN_PKGS="user-mode-linux kmod fuse3 valgrind clang gnuplot-nox"
+# the libFuzzer target, gnuplot for latency histograms, mandoc to lint the
+# man pages.
+CUSE_EC_RUN_PKGS="user-mode-linux kmod fuse3 valgrind clang gnuplot-nox mandoc"
 
 cuse_ec_missing_pkgs() {
 	local pkg missing=""

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# librevocable's manual: a page for every public function and macro of
+# revocable.h (and none for anything else), each naming its subject, all
+# clean under mandoc -Tlint, and SEE ALSO naming only pages that exist:
+# ours, or the few system pages listed below (all in Debian's manpages-dev).
+set -euo pipefail
+
+srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+header=$srcdir/revocable/revocable.h
+main=$srcdir/revocable/revocable.3
+mandir=$srcdir/revocable/man
+system_pages="membarrier(2)"
+status=0
+fail() { echo "FAIL: $*"; status=1; }
+
+command -v mandoc >/dev/null || { echo "SKIP: mandoc missing (apt-get install mandoc)"; exit 77; }
+
+# Public functions: the exported region of the header minus revocable__*;
+# public macros: every REVOCABLE_* the header defines, minus internals and
+# the include guard.
+public=$(
+	awk '/^#pragma GCC visibility push\(default\)/ { on = 1; next }
+	     /^#pragma GCC visibility pop/ { on = 0 }
+	     on' "$header" | grep -o '\brevocable_[a-z_]*(' | tr -d '(' | grep -v '^revocable__'
+	sed -n 's/^#define \(REVOCABLE[A-Z_]*\).*/\1/p' "$header" |
+		grep -v -e '^REVOCABLE__' -e '^REVOCABLE_H$'
+)
+public=$(echo "$public" | sort -u)
+
+for name in $public; do
+	page=$mandir/$name.3
+	if [ ! -f "$page" ]; then
+		fail "no man page for $name (want revocable/man/$name.3)"
+		continue
+	fi
+	sed -n '/^\.SH NAME/,/^\.SH/p' "$page" | grep -q "^$name \\\\-" ||
+		fail "$page: NAME does not name $name"
+	grep -q "$name" "$main" || fail "revocable(3) never mentions $name"
+done
+for page in "$mandir"/*.3; do
+	name=$(basename "$page" .3)
+	echo "$public" | grep -qx "$name" || fail "$page documents $name, which revocable.h does not make public"
+done
+
+for page in "$main" "$mandir"/*.3; do
+	out=$(mandoc -Tlint -Wall "$page" 2>&1) || true
+	[ -z "$out" ] || fail "mandoc -Tlint $page: $out"
+	sed -n '/^\.SH SEE ALSO/,/^\.SH/p' "$page" |
+		sed -n 's/^\.BR \([A-Za-z_0-9]*\) (\([0-9]\)).*/\1(\2)/p' |
+		while read -r ref; do
+			case $ref in
+			*"(3)") [ -f "$mandir/${ref%(3)}.3" ] || [ "$ref" = "revocable(3)" ] ||
+				echo "FAIL: $page: SEE ALSO $ref: no such page" ;;
+			*) echo " $system_pages " | grep -qF " $ref " ||
+				echo "FAIL: $page: SEE ALSO $ref is not a known system page" ;;
+			esac
+		done | grep . && status=1
+done
+[ $status -eq 0 ] && echo "PASS: $(echo "$public" | wc -l) public names, one page each, mandoc -Tlint clean"
+exit $status
