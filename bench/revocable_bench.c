@@ -73,6 +73,9 @@ static double now_ns(void)
 
 #define BATCH 4096
 
+/* Read side against liburcu-memb's read lock+unlock, CPU time per op. */
+#define URCU_RATIO_MAX 1.25
+
 static void *bench_thread_fn(void *arg)
 {
 	struct bench_thread *t = arg;
@@ -322,15 +325,15 @@ int main(int argc, char **argv)
 	}
 
 	printf("\nratios (CPU time per op unless marked wall):\n");
-	printf("  ours / liburcu, 1 thread:          %5.2fx  [target <= 1.5x: %s]\n",
-	       ns[BENCH_REVOCABLE][0] / ns[BENCH_URCU][0],
-	       verdict(ns[BENCH_REVOCABLE][0] <= 1.5 * ns[BENCH_URCU][0]));
-	printf("  ours / liburcu, 2 threads:         %5.2fx  [target <= 1.5x: %s]\n",
-	       ns[BENCH_REVOCABLE][1] / ns[BENCH_URCU][1],
-	       verdict(ns[BENCH_REVOCABLE][1] <= 1.5 * ns[BENCH_URCU][1]));
-	printf("  rwlock / ours, 1 thread:           %5.2fx  [target >= 5x: %s]\n",
-	       ns[BENCH_RWLOCK][0] / ns[BENCH_REVOCABLE][0],
-	       verdict(ns[BENCH_RWLOCK][0] >= 5 * ns[BENCH_REVOCABLE][0]));
+	printf("  ours / liburcu, 1 thread:          %5.2fx  [target <= %.2fx: %s]\n",
+	       ns[BENCH_REVOCABLE][0] / ns[BENCH_URCU][0], URCU_RATIO_MAX,
+	       verdict(ns[BENCH_REVOCABLE][0] <= URCU_RATIO_MAX * ns[BENCH_URCU][0]));
+	printf("  ours / liburcu, 2 threads:         %5.2fx  [target <= %.2fx: %s]\n",
+	       ns[BENCH_REVOCABLE][1] / ns[BENCH_URCU][1], URCU_RATIO_MAX,
+	       verdict(ns[BENCH_REVOCABLE][1] <= URCU_RATIO_MAX * ns[BENCH_URCU][1]));
+	/* Depends on what an uncontended rwlock costs on this CPU: no target. */
+	printf("  rwlock / ours, 1 thread:           %5.2fx\n",
+	       ns[BENCH_RWLOCK][0] / ns[BENCH_REVOCABLE][0]);
 	printf("  ours / rwlock tput, 2 threads wall: %5.2fx  [target >= 5x: %s]\n",
 	       r[BENCH_REVOCABLE][1].wall_tput / r[BENCH_RWLOCK][1].wall_tput,
 	       verdict(r[BENCH_REVOCABLE][1].wall_tput >=
@@ -339,10 +342,10 @@ int main(int argc, char **argv)
 	       r[BENCH_REVOCABLE][1].wall_tput / r[BENCH_REFCOUNT][1].wall_tput);
 	printf("  ours 2-thread / 1-thread tput:     %5.2fx  [target >= 1.8x: %s]\n",
 	       scale[BENCH_REVOCABLE], verdict(scale[BENCH_REVOCABLE] >= 1.8));
-	printf("  ours 2-thread / 1-thread, wall:    %5.2fx  [target >= 1.8x: %s]\n",
-	       r[BENCH_REVOCABLE][1].wall_tput / r[BENCH_REVOCABLE][0].wall_tput,
-	       verdict(r[BENCH_REVOCABLE][1].wall_tput >=
-		       1.8 * r[BENCH_REVOCABLE][0].wall_tput));
+	/* Wall clock needs both threads on a CPU at once: a loaded machine
+	 * lowers it, so it is printed, not judged. */
+	printf("  ours 2-thread / 1-thread, wall:    %5.2fx\n",
+	       r[BENCH_REVOCABLE][1].wall_tput / r[BENCH_REVOCABLE][0].wall_tput);
 	printf("\n");
 	bench_revoke_latency(&ctx, revokes, false);
 	bench_revoke_latency(&ctx, revokes, true);

@@ -111,11 +111,13 @@ revocable_test_ldadd = revocable/librevocable.la $(CHECK_LIBS) -lpthread
 check_PROGRAMS += tests/revocable/test_revocable_seed \
 	tests/revocable/test_revocable_contract \
 	tests/revocable/test_revocable_stress \
-	tests/revocable/test_revocable_nomem
+	tests/revocable/test_revocable_nomem \
+	tests/revocable/test_revocable_slot_wait
 TESTS += tests/revocable/test_revocable_seed \
 	tests/revocable/test_revocable_contract \
 	tests/revocable/test_revocable_stress \
-	tests/revocable/test_revocable_nomem
+	tests/revocable/test_revocable_nomem \
+	tests/revocable/test_revocable_slot_wait
 noinst_HEADERS += tests/revocable/kunit_shim.h tests/revocable/test_util.h
 
 tests_revocable_test_revocable_seed_SOURCES = tests/revocable/test_seed.c
@@ -143,6 +145,13 @@ tests_revocable_test_revocable_nomem_SOURCES = tests/revocable/test_nomem.c
 tests_revocable_test_revocable_nomem_CFLAGS = $(revocable_test_cflags)
 tests_revocable_test_revocable_nomem_CPPFLAGS = $(revocable_test_cppflags)
 tests_revocable_test_revocable_nomem_LDADD = $(CHECK_LIBS) -lpthread
+
+# The revoker's "has that access ended?" predicate at exact points of a
+# reader's life: the library source is built into the test, like nomem.
+tests_revocable_test_revocable_slot_wait_SOURCES = tests/revocable/test_slot_wait.c
+tests_revocable_test_revocable_slot_wait_CFLAGS = $(revocable_test_cflags)
+tests_revocable_test_revocable_slot_wait_CPPFLAGS = $(revocable_test_cppflags)
+tests_revocable_test_revocable_slot_wait_LDADD = $(CHECK_LIBS) -lpthread
 
 # Benchmark: prints figures, never run as a test.
 noinst_PROGRAMS += bench/revocable_bench

@@ -154,18 +154,12 @@ static struct reader_record *to_record(struct revocable__reader *rd)
 
 static uint32_t reader_depth(const struct revocable__reader *rd)
 {
-	return (uint32_t)rd->state & REVOCABLE__DEPTH_MASK;
+	return rd->state & REVOCABLE__DEPTH_MASK;
 }
 
 static uint32_t reader_flags(const struct revocable__reader *rd)
 {
-	return (uint32_t)rd->state & ~REVOCABLE__DEPTH_MASK;
-}
-
-/* Replace depth and flags, keep the entry number. */
-static void reader_set_low(struct revocable__reader *rd, uint32_t low)
-{
-	rd->state = (rd->state & ~(uint64_t)UINT32_MAX) | low;
+	return rd->state & ~REVOCABLE__DEPTH_MASK;
 }
 
 static int membarrier_call(int cmd)
@@ -357,8 +351,8 @@ static void *overflow_access(struct revocable__reader *rd,
  * revocable__try_access_slow() - out-of-line part of revocable_try_access().
  * @rp: provider being accessed.
  *
- * First access of a thread (registers it) and accesses nested deeper than
- * the slot stack.
+ * First access of a thread (registers it), nested accesses (the next
+ * slot) and accesses nested deeper than the slot stack (overflow).
  *
  * Return: the resource, or NULL if revoked.
  */
@@ -366,6 +360,7 @@ void *revocable__try_access_slow(struct revocable_provider *rp)
 {
 	struct revocable__reader *rd = current_reader();
 	uint32_t depth;
+	void *res;
 
 	if (!rd)
 		rd = reader_register();
@@ -380,14 +375,16 @@ void *revocable__try_access_slow(struct revocable_provider *rp)
 	if (!rd || reader_flags(rd) || reader_depth(rd) >= REVOCABLE_READER_SLOTS)
 		return overflow_access(rd, rp);
 
-	/* Only reached on a thread's first access. */
+	/* A nested access, or a thread's first: the inline path's steps in
+	 * the next free slot (docs/design.md, "Read side"). */
 	depth = reader_depth(rd);
-	rd->state += REVOCABLE__STATE_ENTRY + 1;
-	__atomic_store_n(&rd->slot[depth].gen, (unsigned long)(rd->state >> 32),
-			 REVOCABLE__ORD_SLOT);
+	rd->state = depth + 1;
 	__atomic_store_n(&rd->slot[depth].rp, rp, REVOCABLE__ORD_SLOT);
 	revocable__read_fence();
-	return __atomic_load_n(&rp->priv_res, REVOCABLE__ORD_RES);
+	res = __atomic_load_n(&rp->priv_res, REVOCABLE__ORD_RES);
+	if (!res)
+		revocable__count_revoked(&rd->slot[depth]);
+	return res;
 }
 
 /**
@@ -410,7 +407,7 @@ void revocable__release_slow(struct revocable_provider *rp)
 	 * is always safe, whichever access the caller means. */
 	if (revocable_nomem_accesses) {
 		if (--revocable_nomem_accesses == 0 && rd && !rd->overflow_depth)
-			rd->state &= ~(uint64_t)REVOCABLE__DEPTH_OVERFLOW;
+			rd->state &= ~REVOCABLE__DEPTH_OVERFLOW;
 		return;
 	}
 	if (rd) {
@@ -425,7 +422,7 @@ void revocable__release_slow(struct revocable_provider *rp)
 				(rd->overflow_depth - i - 1) * sizeof(e));
 			/* nomem accesses are all released by now (above). */
 			if (--rd->overflow_depth == 0)
-				rd->state &= ~(uint64_t)REVOCABLE__DEPTH_OVERFLOW;
+				rd->state &= ~REVOCABLE__DEPTH_OVERFLOW;
 			if (!(e & OVERFLOW_UNCOUNTED))
 				__atomic_fetch_sub(&rp->priv_overflow_readers,
 						   1, __ATOMIC_RELEASE);
@@ -442,7 +439,7 @@ void revocable__release_slow(struct revocable_provider *rp)
 			/* Compact holes left by out-of-order releases. */
 			while (depth && !rd->slot[depth - 1].rp)
 				depth--;
-			reader_set_low(rd, depth | flags);
+			rd->state = depth | flags;
 			/* Without membarrier nobody fences for us: do it
 			 * here, as the waiter check needs (see the inline). */
 			cmm_smp_mb();
@@ -499,20 +496,25 @@ static void backoff(unsigned int *round)
 struct slot_wait {
 	struct reader_record *rec;
 	unsigned int idx;
-	unsigned long gen;
+	unsigned long revoked_seen;
 };
 
-/* The access recorded in this slot at scan time has ended once the slot no
- * longer holds (rp, gen): later accesses get other entry numbers, so a
- * reader looping on try_access cannot keep us here. */
+/*
+ * The access recorded in this slot at scan time has ended once the slot no
+ * longer holds @rp, or once its count of accesses that saw NULL moved: the
+ * slot then holds a later access, which began after the revocation and
+ * saw NULL.  So a reader looping on try_access cannot keep us here.  The
+ * acquire loads pair with the reader's release stores of both.
+ */
 static bool slot_busy(struct reader_record *rec, unsigned int idx,
-		      struct revocable_provider *rp, unsigned long gen)
+		      struct revocable_provider *rp, unsigned long revoked_seen)
 {
 	struct revocable__slot *slot = &rec->pub.slot[idx];
 
 	if (__atomic_load_n(&slot->rp, REVOCABLE__ORD_SCAN) != rp)
 		return false;
-	return __atomic_load_n(&slot->gen, __ATOMIC_RELAXED) == gen;
+	return __atomic_load_n(&slot->revoked_seen, REVOCABLE__ORD_SCAN) ==
+	       revoked_seen;
 }
 
 /* Make our store to pub.waiters visible to, and ordered against, every
@@ -535,12 +537,12 @@ static void order_against_readers(void)
  * tens of ms past the last reader on a loaded single CPU.
  */
 static void wait_slot(struct reader_record *rec, unsigned int idx,
-		      struct revocable_provider *rp, unsigned long gen)
+		      struct revocable_provider *rp, unsigned long revoked_seen)
 {
 	const struct timespec park = { 0, WAIT_PARK_NS };
 	unsigned int round = 0, seq;
 
-	while (slot_busy(rec, idx, rp, gen)) {
+	while (slot_busy(rec, idx, rp, revoked_seen)) {
 		if (round++ < WAIT_SPIN_ROUNDS) {
 			caa_cpu_relax();
 			continue;
@@ -548,7 +550,7 @@ static void wait_slot(struct reader_record *rec, unsigned int idx,
 		__atomic_fetch_add(&rec->pub.waiters, 1, __ATOMIC_SEQ_CST);
 		order_against_readers();
 		seq = __atomic_load_n(&rec->wake_seq, __ATOMIC_SEQ_CST);
-		if (slot_busy(rec, idx, rp, gen))
+		if (slot_busy(rec, idx, rp, revoked_seen))
 			futex_call(&rec->wake_seq, FUTEX_WAIT_PRIVATE, seq, &park);
 		__atomic_fetch_sub(&rec->pub.waiters, 1, __ATOMIC_SEQ_CST);
 	}
@@ -568,21 +570,22 @@ static void wait_for_readers(struct revocable_provider *rp)
 	cds_list_for_each_entry(rec, &revocable_ctx.readers, node) {
 		for (idx = 0; idx < REVOCABLE_READER_SLOTS; idx++) {
 			struct revocable__slot *slot = &rec->pub.slot[idx];
-			unsigned long gen;
+			unsigned long seen;
 
 			if (__atomic_load_n(&slot->rp, REVOCABLE__ORD_SCAN) != rp)
 				continue;
-			gen = __atomic_load_n(&slot->gen, __ATOMIC_RELAXED);
+			seen = __atomic_load_n(&slot->revoked_seen,
+					       REVOCABLE__ORD_SCAN);
 			if (!waits) {
 				/* Out of memory: wait holding the lock.
 				 * Slower for others, still correct. */
-				wait_slot(rec, idx, rp, gen);
+				wait_slot(rec, idx, rp, seen);
 				continue;
 			}
 			__atomic_fetch_add(&rec->refs, 1, __ATOMIC_RELAXED);
 			waits[n].rec = rec;
 			waits[n].idx = idx;
-			waits[n].gen = gen;
+			waits[n].revoked_seen = seen;
 			n++;
 		}
 	}
@@ -590,7 +593,7 @@ static void wait_for_readers(struct revocable_provider *rp)
 
 	/* Unlocked: thread start/exit and other revokes go on meanwhile. */
 	for (i = 0; i < n; i++) {
-		wait_slot(waits[i].rec, waits[i].idx, rp, waits[i].gen);
+		wait_slot(waits[i].rec, waits[i].idx, rp, waits[i].revoked_seen);
 		reader_record_put(waits[i].rec);
 	}
 	free(waits);

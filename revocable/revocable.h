@@ -95,16 +95,15 @@ struct revocable_guard {
 
 struct revocable__slot {
 	struct revocable_provider *rp;	/* provider accessed, NULL if free */
-	unsigned long gen;		/* entry number: tells accesses apart */
+	unsigned long revoked_seen;	/* accesses here that got NULL */
 };
 
 /*
- * state: the low 32 bits count the slots in use, and two high bits of them
- * send every access of the thread to the slow path with the same compare:
- * OVERFLOW while accesses beyond the slots are held, SLOW_ONLY for good
- * when sys_membarrier() is unavailable (the slow path fences by itself).
- * The high 32 bits number the thread's accesses; one word keeps the
- * fast path to a single load and store of it.
+ * state: the number of slots in use, and two high bits that send every
+ * access of the thread out of line with the same compare: OVERFLOW while
+ * accesses beyond the slots are held, SLOW_ONLY for good when
+ * sys_membarrier() is unavailable (the slow path fences by itself), and
+ * from the start on the never-written sentinel of unregistered threads.
  */
 #define REVOCABLE__DEPTH_OVERFLOW	0x80000000u
 #define REVOCABLE__DEPTH_SLOW_ONLY	0x40000000u
@@ -112,12 +111,10 @@ struct revocable__slot {
 
 struct revocable__reader {
 	struct revocable__slot slot[REVOCABLE_READER_SLOTS];
-	uint64_t state;			/* entry number : flags | depth */
+	uint32_t state;			/* flags | depth */
 	unsigned int overflow_depth;	/* accesses on the slow path */
 	unsigned int waiters;		/* revokers asleep on our slots */
 };
-
-#define REVOCABLE__STATE_ENTRY		((uint64_t)1 << 32)
 
 /*
  * The library's internals that the inline read side calls or reads; they
@@ -155,53 +152,66 @@ static inline void revocable__read_fence(void)
 	cmm_barrier();
 }
 
+/*
+ * After a slot store and the resource load that returned NULL: count the
+ * access in its slot.  Only accesses that began after a revocation can see
+ * NULL, and a revoker stops waiting for a slot whose count moved, so a
+ * thread looping on accesses of a revoked provider never holds it up.
+ * Release: whatever this thread did before (the end of the access the
+ * revoker was waiting for) happens before the revoker sees the count.
+ */
+static inline void revocable__count_revoked(struct revocable__slot *slot)
+{
+	__atomic_store_n(&slot->revoked_seen, slot->revoked_seen + 1,
+			 REVOCABLE__ORD_END);
+}
+
+/*
+ * The fast path is a thread's outermost access, always in slot 0, so that
+ * it stores only constants and a pointer and every address is fixed: the
+ * same few instructions as liburcu's outermost read lock.  Nested accesses,
+ * a thread's first, and every access without sys_membarrier() go out of
+ * line (state != 0); nested ones still use slots and write no shared
+ * memory.
+ */
 static inline void *revocable__try_access_inline(struct revocable *rev)
 {
 	struct revocable__reader *rd = revocable__tls_reader;
 	struct revocable_provider *rp;
-	uint64_t state;
-	uint32_t depth;
+	void *res;
 
 	if (caa_unlikely(!rev))
 		return NULL;
 	rp = rev->priv_rp;
-	state = rd->state;
-	depth = (uint32_t)state;
-	if (caa_unlikely(depth >= REVOCABLE_READER_SLOTS))
+	if (caa_unlikely(rd->state != 0))
 		return revocable__try_access_slow(rp);
 
-	state += REVOCABLE__STATE_ENTRY + 1;
-	rd->state = state;
-	__atomic_store_n(&rd->slot[depth].gen, (unsigned long)(state >> 32),
-			 REVOCABLE__ORD_SLOT);
-	__atomic_store_n(&rd->slot[depth].rp, rp, REVOCABLE__ORD_SLOT);
+	rd->state = 1;
+	__atomic_store_n(&rd->slot[0].rp, rp, REVOCABLE__ORD_SLOT);
 	revocable__read_fence();
-	return __atomic_load_n(&rp->priv_res, REVOCABLE__ORD_RES);
+	res = __atomic_load_n(&rp->priv_res, REVOCABLE__ORD_RES);
+	if (caa_unlikely(!res))
+		revocable__count_revoked(&rd->slot[0]);
+	return res;
 }
 
 static inline void revocable__release_inline(struct revocable *rev)
 {
 	struct revocable__reader *rd = revocable__tls_reader;
 	struct revocable_provider *rp;
-	uint64_t state;
-	uint32_t depth;
 
 	if (caa_unlikely(!rev))
 		return;
 	rp = rev->priv_rp;
-	state = rd->state;
-	/* depth - 1 wraps for 0 and is huge with a flag set: one test. */
-	depth = (uint32_t)state - 1;
-	if (caa_unlikely(depth >= REVOCABLE_READER_SLOTS ||
-			 rd->slot[depth].rp != rp)) {
+	/* Nested, overflow and out-of-order releases: out of line. */
+	if (caa_unlikely(rd->state != 1 || rd->slot[0].rp != rp)) {
 		revocable__release_slow(rp);
 		return;
 	}
 	/* Release: our reads of the resource happen before the revoker's
-	 * acquire load sees the slot empty.  Holes left below by releases
-	 * out of order are compacted on the slow path. */
-	__atomic_store_n(&rd->slot[depth].rp, NULL, REVOCABLE__ORD_END);
-	rd->state = state - 1;
+	 * acquire load sees the slot empty. */
+	__atomic_store_n(&rd->slot[0].rp, NULL, REVOCABLE__ORD_END);
+	rd->state = 0;
 	/*
 	 * A revoker that found this access still running may be asleep
 	 * until told.  It announces itself in @waiters and then runs

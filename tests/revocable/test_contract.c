@@ -352,6 +352,47 @@ START_TEST(test_revoke_async)
 }
 END_TEST
 
+/*
+ * A revoker waiting for an access must stop waiting once that access has
+ * ended, even when the same thread at once holds a new access of the
+ * revoked provider in the same slot (it saw NULL, so it needs no waiting).
+ * The revoker is known to be waiting once it has registered itself as a
+ * sleeper on this thread's reader.  If the revoker could not tell the new
+ * access from the old one this fails at the deadline whenever its re-check
+ * comes after the new access began; test_revocable_slot_wait checks the
+ * mechanism itself deterministically.
+ */
+START_TEST(test_revoke_ignores_later_access_in_same_slot)
+{
+	struct revocable_provider *rp = revocable_provider_alloc(RES_A);
+	struct revocable *rev = revocable_alloc(rp);
+	struct async_log alog = { 0 };
+	int64_t deadline;
+
+	ck_assert_ptr_eq(revocable_try_access(rev), RES_A);
+	ck_assert_int_eq(revocable_provider_revoke_async(rp, async_done, &alog), 0);
+	deadline = now_ms() + 10000;
+	while (!__atomic_load_n(&revocable__tls_reader->waiters, __ATOMIC_SEQ_CST)) {
+		ck_assert_msg(now_ms() < deadline,
+			      "the revoker never waited for our access");
+		sleep_ms(1);
+	}
+	revocable_release(rev);
+	ck_assert_ptr_null(revocable_try_access(rev));	/* same slot, held */
+	deadline = now_ms() + 10000;
+	while (!__atomic_load_n(&alog.calls, __ATOMIC_SEQ_CST)) {
+		ck_assert_msg(now_ms() < deadline,
+			      "revoke kept waiting for an access that began after it");
+		sleep_ms(1);
+	}
+	revocable_release(rev);
+	revocable_barrier();
+	ck_assert_int_eq(alog.calls, 1);
+	revocable_free(rev);
+	revocable_provider_free(rp);
+}
+END_TEST
+
 /* ---- concurrent revokers ---- */
 
 #define NR_REVOKERS 4
@@ -1010,6 +1051,7 @@ int main(void)
 	tcase_add_test(tc, test_release_cb_sync_once);
 	tcase_add_test(tc, test_release_cb_without_revoke);
 	tcase_add_test(tc, test_revoke_async);
+	tcase_add_test(tc, test_revoke_ignores_later_access_in_same_slot);
 	tcase_add_test(tc, test_concurrent_revokers);
 	tcase_add_test(tc, test_get_put_keeps_provider);
 	tcase_add_test(tc, test_embedded_provider);
