@@ -37,11 +37,13 @@ static const struct {
 	{ "power-button", EC_STIM_POWER_BUTTON },
 	{ "ac-plug", EC_STIM_AC_PLUG },
 	{ "ac-unplug", EC_STIM_AC_UNPLUG },
+	{ "wp-assert", EC_STIM_WP_ASSERT },
+	{ "wp-deassert", EC_STIM_WP_DEASSERT },
 };
 
 static const char control_help[] =
 	"ok commands: unplug [wait], plug, status, stats, "
-	"inject lid-open|lid-close|power-button|ac-plug|ac-unplug, latency <ns>, help";
+	"inject lid-open|lid-close|power-button|ac-plug|ac-unplug|wp-assert|wp-deassert, latency <ns>, help";
 
 /* Split off the next space-separated word; returns NULL at the end. */
 static char *control_next_word(char **cursor)

@@ -40,25 +40,50 @@ static const struct ec_cmd_entry ec_cmd_table[] = {
 	{ EC_CMD_GET_PROTOCOL_INFO, EC_VER_MASK(0), ec_cmd_get_protocol_info },
 	{ EC_CMD_GET_FEATURES, EC_VER_MASK(0), ec_cmd_get_features },
 	{ EC_CMD_FLASH_INFO, EC_VER_MASK(0) | EC_VER_MASK(1), ec_cmd_flash_info },
+	{ EC_CMD_FLASH_READ, EC_VER_MASK(0), ec_cmd_flash_read },
+	{ EC_CMD_FLASH_WRITE, EC_VER_MASK(0) | EC_VER_MASK(1), ec_cmd_flash_write },
+	{ EC_CMD_FLASH_ERASE, EC_VER_MASK(0) | EC_VER_MASK(1), ec_cmd_flash_erase },
 	{ EC_CMD_FLASH_PROTECT, EC_VER_MASK(1), ec_cmd_flash_protect },
+	{ EC_CMD_FLASH_REGION_INFO, EC_VER_MASK(1), ec_cmd_flash_region_info },
 	{ EC_CMD_SYSINFO, EC_VER_MASK(0), ec_cmd_sysinfo },
 	{ EC_CMD_PWM_SET_FAN_TARGET_RPM, EC_VER_MASK(0) | EC_VER_MASK(1),
 	  ec_cmd_pwm_set_fan_target_rpm },
+	{ EC_CMD_PWM_GET_KEYBOARD_BACKLIGHT, EC_VER_MASK(0), ec_cmd_pwm_get_keyboard_backlight },
+	{ EC_CMD_PWM_SET_KEYBOARD_BACKLIGHT, EC_VER_MASK(0), ec_cmd_pwm_set_keyboard_backlight },
 	{ EC_CMD_PWM_SET_FAN_DUTY, EC_VER_MASK(0) | EC_VER_MASK(1), ec_cmd_pwm_set_fan_duty },
 	{ EC_CMD_LED_CONTROL, EC_VER_MASK(1), ec_cmd_led_control },
+	{ EC_CMD_VBOOT_HASH, EC_VER_MASK(0), ec_cmd_vboot_hash },
 	{ EC_CMD_RTC_GET_VALUE, EC_VER_MASK(0), ec_cmd_rtc_get_value },
 	{ EC_CMD_THERMAL_GET_THRESHOLD, EC_VER_MASK(1), ec_cmd_thermal_get_threshold },
 	{ EC_CMD_THERMAL_AUTO_FAN_CTRL, EC_VER_MASK(0) | EC_VER_MASK(1),
 	  ec_cmd_thermal_auto_fan_ctrl },
-	{ EC_CMD_GET_NEXT_EVENT, EC_VER_MASK(0) | EC_VER_MASK(1) | EC_VER_MASK(2),
+	{ EC_CMD_MKBP_INFO, EC_VER_MASK(0), ec_cmd_mkbp_info },
+	{ EC_CMD_MKBP_SIMULATE_KEY, EC_VER_MASK(0), ec_cmd_mkbp_simulate_key },
+	{ EC_CMD_GET_KEYBOARD_ID, EC_VER_MASK(0), ec_cmd_get_keyboard_id },
+	{ EC_CMD_MKBP_SET_CONFIG, EC_VER_MASK(0), ec_cmd_mkbp_set_config },
+	{ EC_CMD_MKBP_GET_CONFIG, EC_VER_MASK(0), ec_cmd_mkbp_get_config },
+	{ EC_CMD_GET_NEXT_EVENT,
+	  EC_VER_MASK(0) | EC_VER_MASK(1) | EC_VER_MASK(2) | EC_VER_MASK(3),
 	  ec_cmd_get_next_event },
+	{ EC_CMD_MKBP_WAKE_MASK, EC_VER_MASK(0), ec_cmd_mkbp_wake_mask },
 	{ EC_CMD_TEMP_SENSOR_GET_INFO, EC_VER_MASK(0), ec_cmd_temp_sensor_get_info },
+	{ EC_CMD_HOST_EVENT_GET_B, EC_VER_MASK(0), ec_cmd_host_event_get_b },
+	{ EC_CMD_HOST_EVENT_GET_SMI_MASK, EC_VER_MASK(0), ec_cmd_host_event_get_smi_mask },
+	{ EC_CMD_HOST_EVENT_GET_SCI_MASK, EC_VER_MASK(0), ec_cmd_host_event_get_sci_mask },
+	{ EC_CMD_HOST_EVENT_SET_SMI_MASK, EC_VER_MASK(0), ec_cmd_host_event_set_smi_mask },
+	{ EC_CMD_HOST_EVENT_SET_SCI_MASK, EC_VER_MASK(0), ec_cmd_host_event_set_sci_mask },
+	{ EC_CMD_HOST_EVENT_CLEAR, EC_VER_MASK(0), ec_cmd_host_event_clear },
+	{ EC_CMD_HOST_EVENT_GET_WAKE_MASK, EC_VER_MASK(0), ec_cmd_host_event_get_wake_mask },
+	{ EC_CMD_HOST_EVENT_SET_WAKE_MASK, EC_VER_MASK(0), ec_cmd_host_event_set_wake_mask },
+	{ EC_CMD_HOST_EVENT_CLEAR_B, EC_VER_MASK(0), ec_cmd_host_event_clear_b },
 	{ EC_CMD_GPIO_GET, EC_VER_MASK(0) | EC_VER_MASK(1), ec_cmd_gpio_get },
 	{ EC_CMD_CHARGE_CONTROL, EC_VER_MASK(2), ec_cmd_charge_control },
 	{ EC_CMD_CONSOLE_SNAPSHOT, EC_VER_MASK(0), ec_cmd_console_snapshot },
 	{ EC_CMD_CONSOLE_READ, EC_VER_MASK(0) | EC_VER_MASK(1), ec_cmd_console_read },
 	{ EC_CMD_POWER_INFO, EC_VER_MASK(1), ec_cmd_power_info },
 	{ EC_CMD_CHARGE_STATE, EC_VER_MASK(0), ec_cmd_charge_state },
+	{ EC_CMD_HOST_EVENT, EC_VER_MASK(0), ec_cmd_host_event },
+	{ EC_CMD_HOST_SLEEP_EVENT, EC_VER_MASK(0) | EC_VER_MASK(1), ec_cmd_host_sleep_event },
 	{ EC_CMD_GET_PANIC_INFO, EC_VER_MASK(0), ec_cmd_get_panic_info },
 	{ EC_CMD_RESEND_RESPONSE, EC_VER_MASK(0), ec_cmd_resend_response },
 	{ EC_CMD_USB_PD_CONTROL, EC_VER_MASK(0) | EC_VER_MASK(1) | EC_VER_MASK(2),
@@ -144,6 +169,31 @@ uint32_t ec_cmd_versions(const struct ec *ec, uint32_t command)
 	return entry ? entry->versions : 0;
 }
 
+/*
+ * Every command behind an advertised feature is in the table: the parser
+ * checks the profile against the feature list, this checks the list
+ * against the table, so GET_FEATURES never names a missing command.
+ */
+static bool ec_features_in_table(const struct ec_profile *profile)
+{
+	unsigned int bit;
+	size_t n, i;
+
+	for (bit = 0; bit < EC_FEATURE_COUNT; bit++) {
+		const uint16_t *cmds;
+
+		if (!(profile->features[bit / 32] & (1u << (bit % 32))))
+			continue;
+		cmds = ec_feature_cmds(bit, &n);
+		if (!cmds)
+			return false;
+		for (i = 0; i < n; i++)
+			if (!ec_cmd_table_versions(cmds[i]))
+				return false;
+	}
+	return true;
+}
+
 /**
  * ec_cmd_table_versions() - supported-versions mask of @command in the static
  * table, ignoring any board profile.
@@ -227,6 +277,8 @@ int ec_create(const struct ec_profile *profile, const struct ec_clock *clock, st
 	if (profile->max_request_packet < EC_PACKET_MIN ||
 	    profile->max_response_packet < EC_PACKET_MIN)
 		return -EINVAL;
+	if (!ec_features_in_table(profile))
+		return -EINVAL;
 	ec = calloc(1, sizeof(*ec));
 	if (!ec)
 		return -ENOMEM;
@@ -292,6 +344,10 @@ int ec_create(const struct ec_profile *profile, const struct ec_clock *clock, st
 	if (!ec->ac_present)
 		ec_pd_follow_ac(ec);
 	ec->flash_protect_flags = profile->flash_protect_flags;
+	ec_wp_apply(ec, profile->write_protect);
+	ec_keyboard_init(ec);
+	if (ec_flash_init(ec))
+		goto err_sync;
 
 	ec_console_log(ec, "--- UART initialized after reboot ---");
 	ec_console_log(ec, "Board: %s, image %s", profile->board,
@@ -303,6 +359,9 @@ int ec_create(const struct ec_profile *profile, const struct ec_clock *clock, st
 	*out = ec;
 	return 0;
 
+err_sync:
+	pthread_cond_destroy(&ec->notify_done);
+	pthread_mutex_destroy(&ec->lock);
 err_free:
 	free(ec->req_buf);
 	free(ec->resp_buf);
@@ -330,6 +389,7 @@ void ec_destroy(struct ec *ec)
 	}
 	pthread_cond_destroy(&ec->notify_done);
 	pthread_mutex_destroy(&ec->lock);
+	ec_flash_free(ec);
 	free(ec->req_buf);
 	free(ec->resp_buf);
 	free(ec->saved_resp);
@@ -347,7 +407,8 @@ size_t ec_memory_footprint(struct ec *ec)
 {
 	struct ec_subscriber *sub;
 	struct ec_queued_event *node;
-	size_t bytes = sizeof(*ec) + ec->req_room + 2 * ec->resp_room;
+	size_t bytes = sizeof(*ec) + ec->req_room + 2 * ec->resp_room +
+		       ec_flash_footprint(ec);
 
 	pthread_mutex_lock(&ec->lock);
 	for (sub = ec->subs; sub; sub = sub->next) {

@@ -155,6 +155,8 @@ enum ec_stimulus {
 	EC_STIM_POWER_BUTTON,	/* press and release */
 	EC_STIM_AC_PLUG,
 	EC_STIM_AC_UNPLUG,
+	EC_STIM_WP_ASSERT,	/* the hardware write-protect line (EC_WP_L low) */
+	EC_STIM_WP_DEASSERT,
 };
 
 /** ec_apply_stimulus() - change state and raise the events a real EC would. Return 0 or -EINVAL. */

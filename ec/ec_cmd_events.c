@@ -8,8 +8,9 @@
 #include "ec_internal.h"
 
 /**
- * ec_cmd_get_next_event() - GET_NEXT_EVENT v0/v1/v2: one event as a type
- * byte and its payload (cut to 13 bytes for v0, 16 for v1+). From v2 on the
+ * ec_cmd_get_next_event() - GET_NEXT_EVENT v0..v3: one event as a type
+ * byte and its payload (cut to 13 bytes for v0, 16 for v1 and v2, 18 for
+ * v3; no event the model queues is longer than 16). From v2 on the
  * type byte carries EC_MKBP_HAS_MORE_EVENTS when more are queued. An empty
  * queue answers UNAVAILABLE.
  */
@@ -17,7 +18,8 @@ int ec_cmd_get_next_event(struct ec_cmd_args *args)
 {
 	struct ec *ec = args->ec;
 	const struct ec_event *ev;
-	size_t room = args->version == 0 ? EC_MKBP_DATA_SIZE_V0 : EC_MKBP_DATA_SIZE_V1;
+	size_t room = args->version == 0 ? EC_MKBP_DATA_SIZE_V0 :
+		      args->version < 3 ? EC_MKBP_DATA_SIZE_V1 : EC_MKBP_DATA_SIZE_V3;
 	size_t len;
 
 	if (!ec->hq_count)

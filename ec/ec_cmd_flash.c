@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * ec_cmd_flash.c - flash geometry and write-protect host commands.
+ *
+ * Write protect has one source of truth, ec->wp_asserted (the hardware WP
+ * line, EC_WP_L active low). FLASH_PROTECT's GPIO_ASSERTED flag, the
+ * EC_WP_L GPIO and the memory map's "write protect disabled" switch are all
+ * derived from it (ec_wp_apply(), ec_memmap_refresh()).
  */
+#include <string.h>
+
 #include "ec_internal.h"
 
-/* Flags a host may change with FLASH_PROTECT; the rest are read-only state. */
-#define EC_FLASH_WRITABLE (EC_FLASH_PROTECT_RO_AT_BOOT | EC_FLASH_PROTECT_ALL_NOW | \
-			   EC_FLASH_PROTECT_ALL_AT_BOOT | EC_FLASH_PROTECT_RW_AT_BOOT)
-#define EC_FLASH_VALID (EC_FLASH_WRITABLE | EC_FLASH_PROTECT_RO_NOW | \
+#define EC_FLASH_AT_BOOT (EC_FLASH_PROTECT_RO_AT_BOOT | EC_FLASH_PROTECT_ALL_AT_BOOT | \
+			  EC_FLASH_PROTECT_RW_AT_BOOT)
+#define EC_FLASH_VALID (EC_FLASH_AT_BOOT | EC_FLASH_PROTECT_ALL_NOW | EC_FLASH_PROTECT_RO_NOW | \
 			EC_FLASH_PROTECT_GPIO_ASSERTED | EC_FLASH_PROTECT_ERROR_STUCK | \
 			EC_FLASH_PROTECT_ERROR_INCONSISTENT | EC_FLASH_PROTECT_RW_NOW)
 
@@ -31,31 +37,86 @@ int ec_cmd_flash_info(struct ec_cmd_args *args)
 	return EC_RES_SUCCESS;
 }
 
+/*
+ * What a host may change right now, as the firmware reports it: once RO is
+ * protected now, the at-boot flags are frozen until the next boot; ALL_NOW
+ * can be set (never cleared) only while the WP line is asserted.
+ */
+static uint32_t ec_flash_writable(const struct ec *ec)
+{
+	uint32_t f = ec->flash_protect_flags;
+	uint32_t w = 0;
+
+	if (!(f & EC_FLASH_PROTECT_RO_NOW))
+		w |= EC_FLASH_AT_BOOT;
+	if (ec->wp_asserted && !(f & EC_FLASH_PROTECT_ALL_NOW))
+		w |= EC_FLASH_PROTECT_ALL_NOW;
+	return w;
+}
+
+/* With WP asserted the at-boot protection takes hold at once. */
+static void ec_flash_protect_follow(struct ec *ec)
+{
+	uint32_t *f = &ec->flash_protect_flags;
+
+	if (!ec->wp_asserted)
+		return;
+	if (*f & EC_FLASH_PROTECT_RO_AT_BOOT)
+		*f |= EC_FLASH_PROTECT_RO_NOW;
+	if (*f & EC_FLASH_PROTECT_RW_AT_BOOT)
+		*f |= EC_FLASH_PROTECT_RW_NOW;
+	if ((*f & EC_FLASH_PROTECT_ALL_NOW) && !(*f & EC_FLASH_PROTECT_RO_AT_BOOT))
+		*f &= ~EC_FLASH_PROTECT_ALL_NOW;
+}
+
 /**
- * ec_cmd_flash_protect() - FLASH_PROTECT v1: change the writable flags in
- * @mask to @flags and report the result. "Now" protection follows the
- * at-boot flags only while the write-protect GPIO is asserted, so with it
- * deasserted (the profile's default) a host can set and clear them freely.
- * Asking to change a read-only flag is ACCESS_DENIED.
+ * ec_wp_apply() - set the hardware write-protect line and everything that
+ * shows it: FLASH_PROTECT's GPIO_ASSERTED, the EC_WP_L GPIO (active low)
+ * and, through ec_memmap_refresh(), the switches byte. Deasserting drops the
+ * "now" protection, as the reboot that follows a WP change on a real
+ * Chromebook would; asserting applies the at-boot flags.
+ * @ec:       the EC, locked
+ * @asserted: the new state of the line
+ */
+void ec_wp_apply(struct ec *ec, bool asserted)
+{
+	unsigned int i;
+
+	ec->wp_asserted = asserted;
+	if (asserted) {
+		ec->flash_protect_flags |= EC_FLASH_PROTECT_GPIO_ASSERTED;
+	} else {
+		ec->flash_protect_flags &= ~(EC_FLASH_PROTECT_GPIO_ASSERTED |
+					     EC_FLASH_PROTECT_RO_NOW | EC_FLASH_PROTECT_RW_NOW |
+					     EC_FLASH_PROTECT_ALL_NOW);
+	}
+	ec_flash_protect_follow(ec);
+	for (i = 0; i < ec->prof.n_gpios; i++)
+		if (!strcmp(ec->prof.gpios[i].name, "EC_WP_L"))
+			ec->gpio_value[i] = asserted ? 0 : 1;
+}
+
+/**
+ * ec_cmd_flash_protect() - FLASH_PROTECT v1: change the flags in @mask that
+ * are writable now to @flags and report the result. As in the firmware,
+ * bits that cannot be changed are ignored rather than refused: the answer
+ * is always SUCCESS with the flags as they now are, and the host compares.
  */
 int ec_cmd_flash_protect(struct ec_cmd_args *args)
 {
 	const struct ec_params_flash_protect *p = (const void *)args->req;
 	struct ec_response_flash_protect *r = (void *)args->resp;
 	struct ec *ec = args->ec;
+	uint32_t mask = p->mask & ec_flash_writable(ec);
 
-	if (p->mask & ~EC_FLASH_WRITABLE)
-		return EC_RES_ACCESS_DENIED;
-	ec->flash_protect_flags = (ec->flash_protect_flags & ~p->mask) | (p->flags & p->mask);
-	if (ec->flash_protect_flags & EC_FLASH_PROTECT_GPIO_ASSERTED) {
-		if (ec->flash_protect_flags & EC_FLASH_PROTECT_RO_AT_BOOT)
-			ec->flash_protect_flags |= EC_FLASH_PROTECT_RO_NOW;
-		if (ec->flash_protect_flags & EC_FLASH_PROTECT_RW_AT_BOOT)
-			ec->flash_protect_flags |= EC_FLASH_PROTECT_RW_NOW;
-	}
+	/* ALL_NOW is one-way until reboot: a clear request is ignored. */
+	if (!(p->flags & EC_FLASH_PROTECT_ALL_NOW))
+		mask &= ~EC_FLASH_PROTECT_ALL_NOW;
+	ec->flash_protect_flags = (ec->flash_protect_flags & ~mask) | (p->flags & mask);
+	ec_flash_protect_follow(ec);
 	r->flags = ec->flash_protect_flags;
 	r->valid_flags = EC_FLASH_VALID;
-	r->writable_flags = EC_FLASH_WRITABLE;
+	r->writable_flags = ec_flash_writable(ec);
 	args->resp_size = sizeof(*r);
 	return EC_RES_SUCCESS;
 }

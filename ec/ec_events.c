@@ -113,10 +113,11 @@ void ec_queue_event(struct ec *ec, uint8_t type, const void *payload, size_t len
 void ec_raise_host_event(struct ec *ec, enum ec_host_event event)
 {
 	uint8_t payload[4];
-	uint32_t mask = EC_HOST_EVENT_MASK(event);
+	uint64_t mask = EC_HOST_EVENT_MASK(event);
 
 	ec->host_events |= mask;
-	ec_put_le32(payload, mask);
+	ec->hostev.events_b |= mask;
+	ec_put_le32(payload, (uint32_t)mask);
 	ec_queue_event(ec, EC_MKBP_EVENT_HOST_EVENT, payload, sizeof(payload));
 }
 
@@ -353,7 +354,8 @@ int ec_apply_stimulus(struct ec *ec, enum ec_stimulus stim)
 		return -EINVAL;
 	if (stim != EC_STIM_LID_OPEN && stim != EC_STIM_LID_CLOSE &&
 	    stim != EC_STIM_POWER_BUTTON && stim != EC_STIM_AC_PLUG &&
-	    stim != EC_STIM_AC_UNPLUG)
+	    stim != EC_STIM_AC_UNPLUG && stim != EC_STIM_WP_ASSERT &&
+	    stim != EC_STIM_WP_DEASSERT)
 		return -EINVAL;
 
 	ec_lock_advance(ec);
@@ -390,6 +392,11 @@ int ec_apply_stimulus(struct ec *ec, enum ec_stimulus stim)
 				    EC_HOST_EVENT_AC_DISCONNECTED);
 		break;
 	}
+	case EC_STIM_WP_ASSERT:
+	case EC_STIM_WP_DEASSERT:
+		ec_wp_apply(ec, stim == EC_STIM_WP_ASSERT);
+		ec_console_log(ec, "write protect %s", ec->wp_asserted ? "asserted" : "deasserted");
+		break;
 	}
 	ec_memmap_refresh(ec);
 	ec_unlock_notify(ec);

@@ -58,6 +58,71 @@ struct ec_pd_port_state {
 };
 
 /**
+ * struct ec_host_event_state - host event copy B, the masks the host sets
+ * and the sleep state it reports (ec_cmd_hostevent.c).
+ * @events_b:          copy B: raised with the main copy, cleared separately
+ * @mask:              indexed by enum ec_host_event_mask_type (SCI and up)
+ * @sleep_event:       last HOST_SLEEP_EVENT, 0 = none since boot
+ * @sleep_timeout_ms:  timeout the host gave with its last suspend
+ * @sleep_transitions: transitions counted while suspended
+ */
+struct ec_host_event_state {
+	uint64_t events_b;
+	uint64_t mask[EC_HOST_EVENT_MASK_TYPE_COUNT];
+	uint8_t sleep_event;
+	uint16_t sleep_timeout_ms;
+	uint32_t sleep_transitions;
+};
+
+/**
+ * struct ec_flash_state - the simulated flash and its background jobs
+ * (ec_cmd_flashrw.c). The flash is kept per erase block and only blocks a
+ * host has written cost memory: a pristine block reads as the generated
+ * factory image, an erased one as erased bytes.
+ * @n_blocks:     flash_size / erase_block; 0 when the profile has no flash
+ * @block:        a written block's bytes, or NULL
+ * @block_state:  enum ec_flash_block_state per block
+ * @erase_busy:   an async erase runs until @erase_done_ns on the EC clock
+ * @erase_result: EC_RES_* of the last async erase, reported once
+ * @hash_status:  enum ec_vboot_hash_status
+ * @hash_done_ns: a started hash is BUSY until then
+ * @digest:       SHA-256 of the nonce, then [@hash_offset, +@hash_size)
+ */
+struct ec_flash_state {
+	uint32_t n_blocks;
+	uint8_t **block;
+	uint8_t *block_state;
+	size_t written_blocks;
+	bool erase_busy;
+	uint64_t erase_done_ns;
+	uint32_t erase_offset, erase_size;
+	uint32_t erase_result;
+	uint8_t hash_status;
+	uint64_t hash_done_ns;
+	uint32_t hash_offset, hash_size;
+	uint8_t nonce_size;
+	uint8_t nonce[64];
+	uint8_t digest[32];
+};
+
+/**
+ * struct ec_keyboard_state - the keyboard matrix and its host settings
+ * (ec_cmd_keyboard.c).
+ * @matrix:         bit r of byte c: the key at row r, column c is down
+ * @config:         what MKBP_SET_CONFIG last set (valid_mask = all fields)
+ * @host_wake_mask: host events that wake the AP through MKBP
+ * @event_wake_mask: MKBP event types that wake the AP
+ * @backlight:      keyboard backlight duty, percent
+ */
+struct ec_keyboard_state {
+	uint8_t matrix[EC_KB_COLS_MAX];
+	struct ec_mkbp_config config;
+	uint32_t host_wake_mask;
+	uint32_t event_wake_mask;
+	uint8_t backlight;
+};
+
+/**
  * struct ec - one simulated EC. All mutable state lives here, under @lock.
  */
 struct ec {
@@ -99,7 +164,10 @@ struct ec {
 	bool led_auto[EC_MAX_LEDS];
 	uint8_t gpio_value[EC_MAX_GPIOS];
 	struct ec_pd_port_state pd[EC_MAX_PD_PORTS];
-	uint32_t flash_protect_flags;
+	uint32_t flash_protect_flags;	/* GPIO_ASSERTED always mirrors wp_asserted */
+	bool wp_asserted;		/* hardware write protect (EC_WP_L low) */
+	struct ec_flash_state flash;
+	struct ec_keyboard_state kb;
 
 	/* console: a ring; positions are absolute byte counts */
 	char console[EC_CONSOLE_SIZE];
@@ -111,7 +179,8 @@ struct ec {
 	size_t panic_len;
 
 	/* events */
-	uint32_t host_events;
+	uint64_t host_events;		/* the main copy, mirrored in the memory map */
+	struct ec_host_event_state hostev;
 	struct ec_event host_queue[EC_HOST_QUEUE_LEN];
 	unsigned int hq_head, hq_count;
 	struct ec_subscriber *subs;
@@ -199,6 +268,41 @@ EC_DECLARE_HANDLER(ec_cmd_get_panic_info);
 EC_DECLARE_HANDLER(ec_cmd_gpio_get);
 EC_DECLARE_HANDLER(ec_cmd_led_control);
 EC_DECLARE_HANDLER(ec_cmd_get_next_event);
+EC_DECLARE_HANDLER(ec_cmd_flash_read);
+EC_DECLARE_HANDLER(ec_cmd_flash_write);
+EC_DECLARE_HANDLER(ec_cmd_flash_erase);
+EC_DECLARE_HANDLER(ec_cmd_flash_region_info);
+EC_DECLARE_HANDLER(ec_cmd_vboot_hash);
+EC_DECLARE_HANDLER(ec_cmd_host_event_get_b);
+EC_DECLARE_HANDLER(ec_cmd_host_event_get_smi_mask);
+EC_DECLARE_HANDLER(ec_cmd_host_event_get_sci_mask);
+EC_DECLARE_HANDLER(ec_cmd_host_event_get_wake_mask);
+EC_DECLARE_HANDLER(ec_cmd_host_event_set_smi_mask);
+EC_DECLARE_HANDLER(ec_cmd_host_event_set_sci_mask);
+EC_DECLARE_HANDLER(ec_cmd_host_event_set_wake_mask);
+EC_DECLARE_HANDLER(ec_cmd_host_event_clear);
+EC_DECLARE_HANDLER(ec_cmd_host_event_clear_b);
+EC_DECLARE_HANDLER(ec_cmd_host_event);
+EC_DECLARE_HANDLER(ec_cmd_host_sleep_event);
+EC_DECLARE_HANDLER(ec_cmd_pwm_get_keyboard_backlight);
+EC_DECLARE_HANDLER(ec_cmd_pwm_set_keyboard_backlight);
+EC_DECLARE_HANDLER(ec_cmd_mkbp_info);
+EC_DECLARE_HANDLER(ec_cmd_mkbp_simulate_key);
+EC_DECLARE_HANDLER(ec_cmd_get_keyboard_id);
+EC_DECLARE_HANDLER(ec_cmd_mkbp_set_config);
+EC_DECLARE_HANDLER(ec_cmd_mkbp_get_config);
+EC_DECLARE_HANDLER(ec_cmd_mkbp_wake_mask);
+
+/* ec_cmd_keyboard.c */
+void ec_keyboard_init(struct ec *ec);
+
+/* ec_cmd_flashrw.c: the flash image's life (called with ec->lock held). */
+int ec_flash_init(struct ec *ec);
+void ec_flash_free(struct ec *ec);
+void ec_flash_settle(struct ec *ec);
+size_t ec_flash_footprint(const struct ec *ec);
+void ec_wp_apply(struct ec *ec, bool asserted);
+
 
 /* ec.c: the table itself, for tests and GET_CMD_VERSIONS. */
 const struct ec_cmd_entry *ec_cmd_table_entries(size_t *count);

@@ -51,6 +51,7 @@ enum section_id {
 	SEC_LATENCY,
 	SEC_FAULTS,
 	SEC_PASSTHRU,
+	SEC_KEYBOARD,
 };
 
 static const char *const section_names[] = {
@@ -68,6 +69,7 @@ static const char *const section_names[] = {
 	[SEC_LATENCY] = "latency",
 	[SEC_FAULTS] = "faults",
 	[SEC_PASSTHRU] = "passthru",
+	[SEC_KEYBOARD] = "keyboard",
 };
 
 static const char *const image_names[] = { "unknown", "ro", "rw", "ro_b", "rw_b", NULL };
@@ -167,6 +169,7 @@ static const struct key_desc key_table[] = {
 	NUM(SEC_FLASH, "write_ideal", KT_U32, P(flash_write_ideal), 0, UINT32_MAX),
 	NUM(SEC_FLASH, "flags", KT_U32, P(flash_flags), 0, 3),
 	NUM(SEC_FLASH, "protect_flags", KT_U32, P(flash_protect_flags), 0, 0xFFF),
+	NUM(SEC_FLASH, "write_protect", KT_BOOL, P(write_protect), 0, 1),
 
 	NUM(SEC_PROTOCOL, "max_request_packet", KT_U16, P(max_request_packet),
 	    EC_PACKET_MIN, EC_PACKET_MAX),
@@ -216,6 +219,12 @@ static const struct key_desc key_table[] = {
 	NUM(SEC_USBPD_PORT, "polarity", KT_BOOL, PD(polarity), 0, 1),
 	NUM(SEC_USBPD_PORT, "voltage", KT_U32, PD(voltage_mv), 0, 48000),
 	NUM(SEC_USBPD_PORT, "current", KT_U32, PD(current_ma), 0, 5000),
+
+	NUM(SEC_KEYBOARD, "rows", KT_U32, P(kb_rows), 1, EC_KB_ROWS_MAX),
+	NUM(SEC_KEYBOARD, "cols", KT_U32, P(kb_cols), 1, EC_KB_COLS_MAX),
+	NUM(SEC_KEYBOARD, "id", KT_U32, P(kb_id), 0, UINT32_MAX),
+	NUM(SEC_KEYBOARD, "backlight", KT_BOOL, P(kb_backlight), 0, 1),
+	NUM(SEC_KEYBOARD, "buttons", KT_U32, P(kb_buttons), 0, 0xF),
 
 	NUM(SEC_FAULTS, "busy", KT_PROB, P(fault_busy_ppm), 0, EC_PPM),
 	NUM(SEC_FAULTS, "in_progress", KT_PROB, P(fault_in_progress_ppm), 0, EC_PPM),
@@ -683,6 +692,59 @@ static void profile_defaults(struct ec_profile *prof)
 	prof->batt_low_percent = 10;
 	prof->batt_critical_percent = 5;
 	prof->fault_timeout_ns = 1000000000ull;
+	/* The Chromebook keyboard: 8 rows, 13 columns, a power button. */
+	prof->kb_rows = 8;
+	prof->kb_cols = 13;
+	prof->kb_buttons = 1u << EC_MKBP_POWER_BUTTON;
+}
+
+/* Commands of hardware the board lacks answer INVALID_COMMAND, as on a real EC. */
+static int profile_disable_absent(struct parser *ps)
+{
+	struct ec_profile *prof = ps->prof;
+	static const uint16_t backlight_cmds[] = {
+		EC_CMD_PWM_GET_KEYBOARD_BACKLIGHT, EC_CMD_PWM_SET_KEYBOARD_BACKLIGHT,
+	};
+	size_t i;
+
+	if (prof->kb_backlight)
+		return 0;
+	for (i = 0; i < sizeof(backlight_cmds) / sizeof(backlight_cmds[0]); i++) {
+		if (ec_profile_cmd_disabled(prof, backlight_cmds[i]))
+			continue;
+		if (prof->n_disabled >= EC_MAX_DISABLED_CMDS)
+			return perr(ps, "too many disabled commands (max %d)", EC_MAX_DISABLED_CMDS);
+		prof->disabled[prof->n_disabled++] = backlight_cmds[i];
+	}
+	return 0;
+}
+
+/* Every advertised feature must be backed by commands this board answers. */
+static int profile_check_features(struct parser *ps)
+{
+	const struct ec_profile *prof = ps->prof;
+	unsigned int bit;
+
+	for (bit = 0; bit < EC_FEATURE_COUNT; bit++) {
+		uint32_t missing = 0;
+		const char *why;
+
+		if (!(prof->features[bit / 32] & (1u << (bit % 32))))
+			continue;
+		why = ec_feature_unbacked(prof, bit, &missing);
+		if (!why)
+			continue;
+		if (missing)
+			return perr(ps, "feature '%s' %s 0x%04x, which this board lacks",
+				    bit < sizeof(feature_names) / sizeof(feature_names[0]) &&
+				    feature_names[bit] ? feature_names[bit] : "?", why, missing);
+		return perr(ps, "feature %u ('%s') cannot be advertised: %s", bit,
+			    bit < sizeof(feature_names) / sizeof(feature_names[0]) &&
+			    feature_names[bit] ? feature_names[bit] : "?", why);
+	}
+	if ((prof->features[0] & (1u << EC_FEATURE_FLASH)) && !prof->flash_size)
+		return perr(ps, "feature 'flash' needs a [flash] size");
+	return 0;
 }
 
 /* Cross-key rules, checked once the whole file is read. */
@@ -708,7 +770,20 @@ static int profile_validate(struct parser *ps)
 	if ((uint64_t)prof->fault_busy_ppm + prof->fault_in_progress_ppm +
 	    prof->fault_timeout_ppm > EC_PPM)
 		return perr(ps, "[faults] probabilities add up to more than 1");
-	return 0;
+	/* The old way of saying "WP asserted" still works. */
+	if (prof->flash_protect_flags & EC_FLASH_PROTECT_GPIO_ASSERTED)
+		prof->write_protect = true;
+	prof->flash_protect_flags &= ~EC_FLASH_PROTECT_GPIO_ASSERTED;
+	if (prof->flash_size &&
+	    (prof->flash_size > EC_FLASH_SIZE_MAX || !prof->flash_write_block ||
+	     !prof->flash_erase_block || prof->flash_size % prof->flash_erase_block ||
+	     prof->flash_erase_block % prof->flash_write_block ||
+	     (prof->flash_size / 2) % prof->flash_erase_block))
+		return perr(ps, "[flash] size must be a multiple of 2 x erase_block, "
+			    "erase_block of write_block, at most %u bytes", EC_FLASH_SIZE_MAX);
+	if (profile_disable_absent(ps))
+		return -EINVAL;
+	return profile_check_features(ps);
 }
 
 /**

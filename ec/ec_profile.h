@@ -38,6 +38,11 @@
 #define EC_PACKET_MAX		4096
 /* Fault probabilities are parts per million. */
 #define EC_PPM			1000000u
+/* The simulated flash lives in memory: 16 MiB is the largest EC flash. */
+#define EC_FLASH_SIZE_MAX	(16u << 20)
+/* A key matrix: one byte a column (rows <= 8) in one MKBP event. */
+#define EC_KB_COLS_MAX		EC_MKBP_DATA_SIZE_V1
+#define EC_KB_ROWS_MAX		8
 
 struct ec_temp_profile {
 	char name[EC_NAME_LEN];
@@ -101,6 +106,7 @@ struct ec_profile {
 	uint32_t flash_write_ideal;
 	uint32_t flash_flags;
 	uint32_t flash_protect_flags;
+	bool write_protect;		/* hardware WP asserted at power-on */
 
 	uint16_t max_request_packet;
 	uint16_t max_response_packet;
@@ -152,6 +158,12 @@ struct ec_profile {
 	uint64_t fault_timeout_ns;
 	uint64_t fault_seed;
 
+	/* [keyboard]: the matrix, its ID, its buttons and the backlight */
+	uint32_t kb_rows, kb_cols;
+	uint32_t kb_id;
+	bool kb_backlight;
+	uint32_t kb_buttons;		/* MKBP buttons present (bit EC_MKBP_*) */
+
 	/* passthru_version[n][0] != 0: device n (1..3) sits behind the EC. */
 	char passthru_version[EC_PASSTHRU_DEVICES_MAX + 1][EC_VERSION_STRING_LEN];
 };
@@ -169,5 +181,10 @@ extern const char ec_builtin_laptop_profile[];
 int ec_profile_parse_text(const char *text, const char *name, struct ec_profile *out,
 			  char *err, size_t errlen);
 bool ec_profile_cmd_disabled(const struct ec_profile *profile, uint32_t command);
+
+/* ec_features.c: which commands back each GET_FEATURES bit. */
+const uint16_t *ec_feature_cmds(unsigned int bit, size_t *n);
+const char *ec_feature_unbacked(const struct ec_profile *profile, unsigned int bit,
+				uint32_t *missing_cmd);
 
 #endif /* EC_EC_PROFILE_H */

@@ -337,8 +337,10 @@ void ec_memmap_refresh(struct ec *ec)
 	m[EC_MEMMAP_SWITCHES_VERSION] = 1;
 	m[EC_MEMMAP_EVENTS_VERSION] = 2;
 	m[EC_MEMMAP_HOST_CMD_FLAGS] = EC_HOST_CMD_FLAG_VERSION_3;
-	m[EC_MEMMAP_SWITCHES] = ec->lid_open ? EC_SWITCH_LID_OPEN : 0;
-	ec_memmap_put32(ec, EC_MEMMAP_HOST_EVENTS, ec->host_events);
+	m[EC_MEMMAP_SWITCHES] = (ec->lid_open ? EC_SWITCH_LID_OPEN : 0) |
+				(ec->wp_asserted ? 0 : EC_SWITCH_WRITE_PROTECT_DISABLED);
+	ec_memmap_put32(ec, EC_MEMMAP_HOST_EVENTS, (uint32_t)ec->host_events);
+	ec_memmap_put32(ec, EC_MEMMAP_HOST_EVENTS + 4, (uint32_t)(ec->host_events >> 32));
 
 	m[EC_MEMMAP_BATT_FLAG] = (uint8_t)ec_battery_flags(ec);
 	if (!p->has_battery)

@@ -23,6 +23,12 @@ ec_model_sources = \
 	ec/ec_cmd_console.c \
 	ec/ec_cmd_gpio_led.c \
 	ec/ec_cmd_events.c \
+	ec/ec_cmd_flashrw.c \
+	ec/ec_cmd_hostevent.c \
+	ec/ec_cmd_keyboard.c \
+	ec/ec_features.c \
+	ec/sha256.c \
+	ec/sha256.h \
 	ec/clock.c
 ec_libecmodel_la_SOURCES = $(ec_model_sources)
 nodist_ec_libecmodel_la_SOURCES = ec/ec_profile_builtin.c

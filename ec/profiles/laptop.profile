@@ -13,7 +13,7 @@ current_image = rw
 build_info = laptop_v2.0.1234-rw 2026-01-15 10:00:00 builder@cuse-ec
 board_version = 3
 memmap_direct = yes
-features = flash, pwm_fan, pwm_keyb, led, keyb, port80, thermal, host_events, gpio, i2c, charger, battery, smart_battery, hang_detect, usb_pd, usb_mux, rtc, device_event, unified_wake_masks, host_event64, efs2, typec_cmd
+features = flash, pwm_fan, pwm_keyb, led, keyb, thermal, host_events, gpio, charger, battery, usb_pd, usb_mux, unified_wake_masks, host_event64, efs2
 
 [chip]
 vendor = nuvoton
@@ -28,6 +28,13 @@ protect_block = 4096
 write_ideal = 256
 flags = 0
 protect_flags = 0
+write_protect = no
+
+[keyboard]
+rows = 8
+cols = 13
+id = 0
+backlight = yes
 
 [protocol]
 max_request_packet = 256

@@ -50,15 +50,37 @@ enum ec_status {
 #define EC_CMD_GET_PROTOCOL_INFO	0x000B
 #define EC_CMD_GET_FEATURES		0x000D
 #define EC_CMD_FLASH_INFO		0x0010
+#define EC_CMD_FLASH_READ		0x0011
+#define EC_CMD_FLASH_WRITE		0x0012
+#define EC_CMD_FLASH_ERASE		0x0013
 #define EC_CMD_FLASH_PROTECT		0x0015
+#define EC_CMD_FLASH_REGION_INFO	0x0016
 #define EC_CMD_SYSINFO			0x001C
 #define EC_CMD_PWM_SET_FAN_TARGET_RPM	0x0021
+#define EC_CMD_PWM_GET_KEYBOARD_BACKLIGHT 0x0022
+#define EC_CMD_PWM_SET_KEYBOARD_BACKLIGHT 0x0023
 #define EC_CMD_PWM_SET_FAN_DUTY		0x0024
 #define EC_CMD_LED_CONTROL		0x0029
+#define EC_CMD_VBOOT_HASH		0x002A
 #define EC_CMD_RTC_GET_VALUE		0x0044
 #define EC_CMD_THERMAL_GET_THRESHOLD	0x0051
 #define EC_CMD_THERMAL_AUTO_FAN_CTRL	0x0052
+#define EC_CMD_MKBP_INFO		0x0061
+#define EC_CMD_MKBP_SIMULATE_KEY	0x0062
+#define EC_CMD_GET_KEYBOARD_ID		0x0063
+#define EC_CMD_MKBP_SET_CONFIG		0x0064
+#define EC_CMD_MKBP_GET_CONFIG		0x0065
 #define EC_CMD_GET_NEXT_EVENT		0x0067
+#define EC_CMD_MKBP_WAKE_MASK		0x0069
+#define EC_CMD_HOST_EVENT_GET_B		0x0087
+#define EC_CMD_HOST_EVENT_GET_SMI_MASK	0x0088
+#define EC_CMD_HOST_EVENT_GET_SCI_MASK	0x0089
+#define EC_CMD_HOST_EVENT_SET_SMI_MASK	0x008A
+#define EC_CMD_HOST_EVENT_SET_SCI_MASK	0x008B
+#define EC_CMD_HOST_EVENT_CLEAR		0x008C
+#define EC_CMD_HOST_EVENT_GET_WAKE_MASK	0x008D
+#define EC_CMD_HOST_EVENT_SET_WAKE_MASK	0x008E
+#define EC_CMD_HOST_EVENT_CLEAR_B	0x008F
 #define EC_CMD_TEMP_SENSOR_GET_INFO	0x0070
 #define EC_CMD_GPIO_GET			0x0093
 #define EC_CMD_CHARGE_CONTROL		0x0096
@@ -66,6 +88,8 @@ enum ec_status {
 #define EC_CMD_CONSOLE_READ		0x0098
 #define EC_CMD_POWER_INFO		0x009D
 #define EC_CMD_CHARGE_STATE		0x00A0
+#define EC_CMD_HOST_EVENT		0x00A4
+#define EC_CMD_HOST_SLEEP_EVENT		0x00A9
 #define EC_CMD_GET_PANIC_INFO		0x00D3
 #define EC_CMD_RESEND_RESPONSE		0x00DB
 #define EC_CMD_USB_PD_CONTROL		0x0101
@@ -96,7 +120,7 @@ enum ec_status {
 #define EC_MEMMAP_EVENTS_VERSION	0x26
 #define EC_MEMMAP_HOST_CMD_FLAGS	0x27
 #define EC_MEMMAP_SWITCHES		0x30
-#define EC_MEMMAP_HOST_EVENTS		0x34	/* u32 */
+#define EC_MEMMAP_HOST_EVENTS		0x34	/* u64 */
 #define EC_MEMMAP_BATT_VOLT		0x40	/* u32, mV */
 #define EC_MEMMAP_BATT_RATE		0x44	/* u32, mA */
 #define EC_MEMMAP_BATT_CAP		0x48	/* u32, mAh */
@@ -134,6 +158,7 @@ enum ec_status {
 
 #define EC_SWITCH_LID_OPEN		0x01
 #define EC_SWITCH_POWER_BUTTON_PRESSED	0x02
+#define EC_SWITCH_WRITE_PROTECT_DISABLED	0x04
 #define EC_SWITCH_DEDICATED_RECOVERY	0x10
 
 #define EC_HOST_CMD_FLAG_LPC_ARGS_SUPPORTED	0x01
@@ -171,8 +196,11 @@ enum ec_host_event {
 	EC_HOST_EVENT_MKBP = 27,
 	EC_HOST_EVENT_USB_MUX = 28,
 	EC_HOST_EVENT_MODE_CHANGE = 29,
+	EC_HOST_EVENT_KEYBOARD_RECOVERY_HW_REINIT = 30,
+	EC_HOST_EVENT_WOV = 31,
+	EC_HOST_EVENT_INVALID = 32,
 };
-#define EC_HOST_EVENT_MASK(e) (1u << ((e) - 1))
+#define EC_HOST_EVENT_MASK(e) (1ull << ((e) - 1))
 
 /* ---- Features (EC_CMD_GET_FEATURES bit numbers) ---- */
 enum ec_feature_code {
@@ -344,6 +372,86 @@ struct ec_response_flash_protect {
 	uint32_t writable_flags;
 } EC_PACKED;
 
+/* ---- 0x11 FLASH_READ / 0x12 FLASH_WRITE / 0x13 FLASH_ERASE ---- */
+struct ec_params_flash_read {
+	uint32_t offset;
+	uint32_t size;	/* the response is this many bytes */
+} EC_PACKED;
+/* Version 0 of FLASH_WRITE carries at most this much data. */
+#define EC_FLASH_WRITE_VER0_SIZE	64
+struct ec_params_flash_write {
+	uint32_t offset;
+	uint32_t size;
+	/* followed by @size bytes of data */
+} EC_PACKED;
+struct ec_params_flash_erase {
+	uint32_t offset;
+	uint32_t size;
+} EC_PACKED;
+enum ec_flash_erase_cmd {
+	FLASH_ERASE_SECTOR = 0,		/* erase, answer when done */
+	FLASH_ERASE_SECTOR_ASYNC,	/* queue the erase, answer at once */
+	FLASH_ERASE_GET_RESULT,		/* BUSY while the queued erase runs */
+};
+struct ec_params_flash_erase_v1 {
+	uint8_t cmd;
+	uint8_t reserved;
+	uint16_t flag;
+	struct ec_params_flash_erase params;
+} EC_PACKED;
+
+/* ---- 0x16 FLASH_REGION_INFO (v1) ---- */
+enum ec_flash_region {
+	EC_FLASH_REGION_RO = 0,
+	EC_FLASH_REGION_ACTIVE,
+	EC_FLASH_REGION_WP_RO,
+	EC_FLASH_REGION_UPDATE,
+	EC_FLASH_REGION_COUNT,
+};
+struct ec_params_flash_region_info {
+	uint32_t region;
+} EC_PACKED;
+struct ec_response_flash_region_info {
+	uint32_t offset;
+	uint32_t size;
+} EC_PACKED;
+
+/* ---- 0x2A VBOOT_HASH ---- */
+enum ec_vboot_hash_cmd {
+	EC_VBOOT_HASH_GET = 0,
+	EC_VBOOT_HASH_ABORT = 1,
+	EC_VBOOT_HASH_START = 2,
+	EC_VBOOT_HASH_RECALC = 3,
+};
+#define EC_VBOOT_HASH_TYPE_SHA256	0
+enum ec_vboot_hash_status {
+	EC_VBOOT_HASH_STATUS_NONE = 0,
+	EC_VBOOT_HASH_STATUS_DONE = 1,
+	EC_VBOOT_HASH_STATUS_BUSY = 2,
+};
+/* Offsets START and RECALC resolve to an image's region. */
+#define EC_VBOOT_HASH_OFFSET_RO		0xfffffffeu
+#define EC_VBOOT_HASH_OFFSET_ACTIVE	0xfffffffdu
+#define EC_VBOOT_HASH_OFFSET_UPDATE	0xfffffffcu
+struct ec_params_vboot_hash {
+	uint8_t cmd;
+	uint8_t hash_type;
+	uint8_t nonce_size;
+	uint8_t reserved0;
+	uint32_t offset;
+	uint32_t size;
+	uint8_t nonce_data[64];
+} EC_PACKED;
+struct ec_response_vboot_hash {
+	uint8_t status;
+	uint8_t hash_type;
+	uint8_t digest_size;
+	uint8_t reserved0;
+	uint32_t offset;
+	uint32_t size;
+	uint8_t hash_digest[64];
+} EC_PACKED;
+
 /* ---- 0x1C SYSINFO ---- */
 #define SYSTEM_IS_LOCKED	0x01
 #define SYSTEM_IS_FORCE_LOCKED	0x02
@@ -353,7 +461,11 @@ struct ec_response_sysinfo {
 	uint32_t current_image;
 	uint32_t flags;
 } EC_PACKED;
-#define EC_RESET_FLAG_POWER_ON	(1u << 1)
+#define EC_RESET_FLAG_OTHER	(1u << 0)
+#define EC_RESET_FLAG_RESET_PIN	(1u << 1)
+#define EC_RESET_FLAG_POWER_ON	(1u << 3)
+#define EC_RESET_FLAG_SOFT	(1u << 5)
+#define EC_RESET_FLAG_HARD	(1u << 11)
 
 /* ---- 0x21 / 0x24 fan control ---- */
 struct ec_params_pwm_set_fan_target_rpm_v0 {
@@ -447,18 +559,102 @@ enum ec_mkbp_event {
 };
 #define EC_MKBP_HAS_MORE_EVENTS		0x80
 #define EC_MKBP_EVENT_TYPE_MASK		0x7F
-/* Payload room after the type byte: v0 13 bytes, v1 and v2 16 bytes. */
+/*
+ * Payload room after the type byte: v0 13 bytes, v1 and v2 16 bytes, v3
+ * 18 (a key matrix of up to 18 columns; other events are no larger in v3).
+ */
 #define EC_MKBP_DATA_SIZE_V0		13
 #define EC_MKBP_DATA_SIZE_V1		16
+#define EC_MKBP_DATA_SIZE_V3		18
 /* Bits in the BUTTON and SWITCH payloads. */
 #define EC_MKBP_POWER_BUTTON		0
 #define EC_MKBP_VOL_UP			1
 #define EC_MKBP_VOL_DOWN		2
+#define EC_MKBP_RECOVERY		3
 #define EC_MKBP_LID_OPEN		0
 #define EC_MKBP_TABLET_MODE		1
 struct ec_response_get_next_event_v1 {
 	uint8_t event_type;
 	uint8_t data[EC_MKBP_DATA_SIZE_V1];
+} EC_PACKED;
+
+/* ---- 0x22 / 0x23 keyboard backlight ---- */
+struct ec_response_pwm_get_keyboard_backlight {
+	uint8_t percent;
+	uint8_t enabled;
+} EC_PACKED;
+struct ec_params_pwm_set_keyboard_backlight {
+	uint8_t percent;
+} EC_PACKED;
+
+/* ---- 0x61 MKBP_INFO ---- */
+enum ec_mkbp_info_type {
+	EC_MKBP_INFO_KBD = 0,		/* matrix rows and columns */
+	EC_MKBP_INFO_SUPPORTED = 1,	/* which buttons / switches exist (u32) */
+	EC_MKBP_INFO_CURRENT = 2,	/* their state now, or the key matrix */
+};
+struct ec_params_mkbp_info {
+	uint8_t info_type;
+	uint8_t event_type;
+} EC_PACKED;
+struct ec_response_mkbp_info {
+	uint32_t rows;
+	uint32_t cols;
+	uint8_t reserved;
+} EC_PACKED;
+
+/* ---- 0x62 MKBP_SIMULATE_KEY / 0x63 GET_KEYBOARD_ID ---- */
+struct ec_params_mkbp_simulate_key {
+	uint8_t col;
+	uint8_t row;
+	uint8_t pressed;
+} EC_PACKED;
+#define KEYBOARD_ID_UNSUPPORTED		0
+#define KEYBOARD_ID_UNREADABLE		0xffffffffu
+struct ec_response_keyboard_id {
+	uint32_t keyboard_id;
+} EC_PACKED;
+
+/* ---- 0x64 MKBP_SET_CONFIG / 0x65 MKBP_GET_CONFIG ---- */
+#define EC_MKBP_FLAGS_ENABLE			0x01
+#define EC_MKBP_VALID_SCAN_PERIOD		(1u << 0)
+#define EC_MKBP_VALID_POLL_TIMEOUT		(1u << 1)
+#define EC_MKBP_VALID_MIN_POST_SCAN_DELAY	(1u << 3)
+#define EC_MKBP_VALID_OUTPUT_SETTLE		(1u << 4)
+#define EC_MKBP_VALID_DEBOUNCE_DOWN		(1u << 5)
+#define EC_MKBP_VALID_DEBOUNCE_UP		(1u << 6)
+#define EC_MKBP_VALID_FIFO_MAX_DEPTH		(1u << 7)
+struct ec_mkbp_config {
+	uint32_t valid_mask;
+	uint8_t flags;
+	uint8_t valid_flags;
+	uint16_t scan_period_us;
+	uint32_t poll_timeout_us;
+	uint16_t min_post_scan_delay_us;
+	uint16_t output_settle_us;
+	uint16_t debounce_down_us;
+	uint16_t debounce_up_us;
+	uint8_t fifo_max_depth;
+} EC_PACKED;
+
+/* ---- 0x69 MKBP_WAKE_MASK ---- */
+enum ec_mkbp_event_mask_action {
+	GET_WAKE_MASK = 0,
+	SET_WAKE_MASK,
+};
+enum ec_mkbp_mask_type {
+	EC_MKBP_HOST_EVENT_WAKE_MASK = 0,
+	EC_MKBP_EVENT_WAKE_MASK,
+};
+/* Not packed in the firmware's header: the mask sits at offset 4. */
+struct ec_params_mkbp_event_wake_mask {
+	uint8_t action;
+	uint8_t mask_type;
+	uint8_t reserved[2];
+	uint32_t new_wake_mask;
+} EC_PACKED;
+struct ec_response_mkbp_event_wake_mask {
+	uint32_t wake_mask;
 } EC_PACKED;
 
 /* ---- 0x70 TEMP_SENSOR_GET_INFO ---- */
@@ -605,6 +801,67 @@ struct ec_response_charge_state {
 	int32_t chg_current;		/* mA */
 	int32_t chg_input_current;	/* mA */
 	int32_t batt_state_of_charge;	/* % */
+} EC_PACKED;
+
+/* ---- 0x87..0x8F legacy host event commands (32-bit masks) ---- */
+struct ec_params_host_event_mask {
+	uint32_t mask;
+} EC_PACKED;
+struct ec_response_host_event_mask {
+	uint32_t mask;
+} EC_PACKED;
+
+/* ---- 0xA4 HOST_EVENT (64-bit) ---- */
+enum ec_host_event_action {
+	EC_HOST_EVENT_GET = 0,
+	EC_HOST_EVENT_SET,
+	EC_HOST_EVENT_CLEAR,
+};
+enum ec_host_event_mask_type {
+	EC_HOST_EVENT_MAIN = 0,
+	EC_HOST_EVENT_B,
+	EC_HOST_EVENT_SCI_MASK,
+	EC_HOST_EVENT_SMI_MASK,
+	EC_HOST_EVENT_ALWAYS_REPORT_MASK,
+	EC_HOST_EVENT_ACTIVE_WAKE_MASK,
+	EC_HOST_EVENT_LAZY_WAKE_MASK_S0IX,
+	EC_HOST_EVENT_LAZY_WAKE_MASK_S3,
+	EC_HOST_EVENT_LAZY_WAKE_MASK_S5,
+	EC_HOST_EVENT_MASK_TYPE_COUNT,
+};
+struct ec_params_host_event {
+	uint8_t action;
+	uint8_t mask_type;
+	uint16_t reserved;
+	uint64_t value;
+} EC_PACKED;
+struct ec_response_host_event {
+	uint64_t value;
+} EC_PACKED;
+
+/* ---- 0xA9 HOST_SLEEP_EVENT ---- */
+enum host_sleep_event {
+	HOST_SLEEP_EVENT_S3_SUSPEND = 1,
+	HOST_SLEEP_EVENT_S3_RESUME = 2,
+	HOST_SLEEP_EVENT_S0IX_SUSPEND = 3,
+	HOST_SLEEP_EVENT_S0IX_RESUME = 4,
+	HOST_SLEEP_EVENT_S3_WAKEABLE_SUSPEND = 5,
+};
+#define EC_HOST_SLEEP_TIMEOUT_DEFAULT	0
+#define EC_HOST_SLEEP_TIMEOUT_INFINITE	0xFFFF
+struct ec_params_host_sleep_event {
+	uint8_t sleep_event;
+} EC_PACKED;
+struct ec_params_host_sleep_event_v1 {
+	uint8_t sleep_event;
+	uint8_t reserved;
+	uint16_t sleep_timeout_ms;	/* suspend events only */
+} EC_PACKED;
+/* Resume answer: transitions seen while suspended, bit 31 = timed out. */
+#define EC_HOST_RESUME_SLEEP_TIMEOUT		0x80000000u
+#define EC_HOST_RESUME_SLEEP_TRANSITIONS_MASK	0x7FFFFFFFu
+struct ec_response_host_sleep_event_v1 {
+	uint32_t sleep_transitions;
 } EC_PACKED;
 
 /* ---- 0x101 USB_PD_CONTROL ---- */
@@ -831,7 +1088,20 @@ _Static_assert(sizeof(struct ec_response_flash_info) == 16, "FLASH_INFO v0");
 _Static_assert(sizeof(struct ec_response_flash_info_1) == 24, "FLASH_INFO v1");
 _Static_assert(sizeof(struct ec_params_flash_protect) == 8, "FLASH_PROTECT params");
 _Static_assert(sizeof(struct ec_response_flash_protect) == 12, "FLASH_PROTECT resp");
+_Static_assert(sizeof(struct ec_params_flash_read) == 8, "FLASH_READ");
+_Static_assert(sizeof(struct ec_params_flash_write) == 8, "FLASH_WRITE header");
+_Static_assert(sizeof(struct ec_params_flash_erase_v1) == 12, "FLASH_ERASE v1");
+_Static_assert(sizeof(struct ec_response_flash_region_info) == 8, "FLASH_REGION_INFO");
+_Static_assert(sizeof(struct ec_params_vboot_hash) == 76, "VBOOT_HASH params");
+_Static_assert(sizeof(struct ec_response_vboot_hash) == 76, "VBOOT_HASH resp");
+_Static_assert(sizeof(struct ec_params_host_event) == 12, "HOST_EVENT params");
+_Static_assert(sizeof(struct ec_response_host_event) == 8, "HOST_EVENT resp");
+_Static_assert(sizeof(struct ec_params_host_sleep_event_v1) == 4, "HOST_SLEEP_EVENT v1");
+_Static_assert(sizeof(struct ec_response_host_sleep_event_v1) == 4, "HOST_SLEEP_EVENT v1 resp");
 _Static_assert(sizeof(struct ec_response_sysinfo) == 12, "SYSINFO");
+_Static_assert(sizeof(struct ec_response_mkbp_info) == 9, "MKBP_INFO");
+_Static_assert(sizeof(struct ec_mkbp_config) == 21, "MKBP config");
+_Static_assert(sizeof(struct ec_params_mkbp_event_wake_mask) == 8, "MKBP_WAKE_MASK");
 _Static_assert(sizeof(struct ec_params_pwm_set_fan_target_rpm_v1) == 5, "FAN_TARGET_RPM v1");
 _Static_assert(sizeof(struct ec_params_pwm_set_fan_duty_v1) == 5, "FAN_DUTY v1");
 _Static_assert(sizeof(struct ec_params_led_control) == 8, "LED_CONTROL params");

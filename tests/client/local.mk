@@ -24,7 +24,8 @@ tests_client_test_client_model_LDADD = client/libecclient.la ec/libecmodel.la \
 
 # ecctl-e2e.test boots user-mode-linux (or uses the host's /dev/cuse) and
 # drives the real daemon with the real ecctl; its guest half is sourced data.
-client_tests = tests/client/ecctl-usage.test tests/client/ecctl-e2e.test
+client_tests = tests/client/ecctl-usage.test tests/client/ecctl-e2e.test \
+	tests/client/ecctl-areas.test
 TESTS += tests/client/test_client tests/client/test_client_model $(client_tests)
 dist_noinst_SCRIPTS += $(client_tests)
-EXTRA_DIST += tests/client/ecctl-e2e-guest.sh
+EXTRA_DIST += tests/client/ecctl-e2e-guest.sh tests/client/ecctl-areas-guest.sh

@@ -110,7 +110,8 @@ START_TEST(test_memmap_layout)
 	ck_assert_uint_ne(le16(map + EC_MEMMAP_FAN), 0xFFFF);
 	for (i = 1; i < 4; i++)
 		ck_assert_uint_eq(le16(map + EC_MEMMAP_FAN + 2 * i), EC_FAN_SPEED_NOT_PRESENT);
-	ck_assert_uint_eq(map[EC_MEMMAP_SWITCHES], EC_SWITCH_LID_OPEN);
+	ck_assert_uint_eq(map[EC_MEMMAP_SWITCHES],
+			  EC_SWITCH_LID_OPEN | EC_SWITCH_WRITE_PROTECT_DISABLED);
 	ck_assert_uint_eq(map[EC_MEMMAP_BATT_FLAG],
 			  EC_BATT_FLAG_AC_PRESENT | EC_BATT_FLAG_BATT_PRESENT);
 	ck_assert_uint_eq(le32(map + EC_MEMMAP_BATT_DCAP), 4800);

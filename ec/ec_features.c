@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ec_features.c - which host commands back each GET_FEATURES bit.
+ *
+ * A client that sees a feature bit goes on to use that feature's commands
+ * (ectool's "kbinfo" after EC_FEATURE_KEYB, powerd's keyboard backlight after
+ * EC_FEATURE_PWM_KEYB). A board that advertises a bit whose commands answer
+ * INVALID_COMMAND is therefore lying, and the profile parser refuses it.
+ * Bits that describe a property rather than a command set (EFS2, LIMITED)
+ * need no command; bits the model has no commands for at all cannot be
+ * advertised.
+ *
+ * The table is board-profile data: the parser uses it (and nothing of the EC
+ * core) to refuse such a profile with its file and line. That each listed
+ * command really is in the command table is checked by ec_create() and by
+ * the unit test that walks both tables.
+ */
+#include <stddef.h>
+
+#include "ec_profile.h"
+
+#define EC_FEATURE_MAX_CMDS 12
+
+struct ec_feature_backing {
+	unsigned int bit;
+	uint16_t cmds[EC_FEATURE_MAX_CMDS];	/* 0-terminated; HELLO (1) is never needed */
+};
+
+static const struct ec_feature_backing ec_feature_table[] = {
+	{ EC_FEATURE_LIMITED, { 0 } },
+	{ EC_FEATURE_FLASH, { EC_CMD_FLASH_INFO, EC_CMD_FLASH_READ, EC_CMD_FLASH_WRITE,
+			      EC_CMD_FLASH_ERASE, EC_CMD_FLASH_PROTECT,
+			      EC_CMD_FLASH_REGION_INFO, EC_CMD_VBOOT_HASH } },
+	{ EC_FEATURE_PWM_FAN, { EC_CMD_PWM_SET_FAN_TARGET_RPM, EC_CMD_PWM_SET_FAN_DUTY,
+				EC_CMD_THERMAL_AUTO_FAN_CTRL } },
+	{ EC_FEATURE_PWM_KEYB, { EC_CMD_PWM_GET_KEYBOARD_BACKLIGHT,
+				 EC_CMD_PWM_SET_KEYBOARD_BACKLIGHT } },
+	{ EC_FEATURE_LED, { EC_CMD_LED_CONTROL } },
+	{ EC_FEATURE_KEYB, { EC_CMD_MKBP_INFO, EC_CMD_MKBP_SIMULATE_KEY, EC_CMD_GET_KEYBOARD_ID,
+			     EC_CMD_MKBP_SET_CONFIG, EC_CMD_MKBP_GET_CONFIG,
+			     EC_CMD_MKBP_WAKE_MASK, EC_CMD_GET_NEXT_EVENT } },
+	{ EC_FEATURE_THERMAL, { EC_CMD_THERMAL_GET_THRESHOLD, EC_CMD_TEMP_SENSOR_GET_INFO } },
+	{ EC_FEATURE_HOST_EVENTS, { EC_CMD_HOST_EVENT_GET_B, EC_CMD_HOST_EVENT_GET_SMI_MASK,
+				    EC_CMD_HOST_EVENT_GET_SCI_MASK,
+				    EC_CMD_HOST_EVENT_GET_WAKE_MASK,
+				    EC_CMD_HOST_EVENT_SET_SMI_MASK,
+				    EC_CMD_HOST_EVENT_SET_SCI_MASK,
+				    EC_CMD_HOST_EVENT_SET_WAKE_MASK, EC_CMD_HOST_EVENT_CLEAR,
+				    EC_CMD_HOST_EVENT_CLEAR_B, EC_CMD_HOST_SLEEP_EVENT } },
+	{ EC_FEATURE_GPIO, { EC_CMD_GPIO_GET } },
+	{ EC_FEATURE_CHARGER, { EC_CMD_CHARGE_STATE, EC_CMD_CHARGE_CONTROL } },
+	{ EC_FEATURE_BATTERY, { EC_CMD_BATTERY_GET_STATIC, EC_CMD_BATTERY_GET_DYNAMIC } },
+	{ EC_FEATURE_USB_PD, { EC_CMD_USB_PD_CONTROL, EC_CMD_USB_PD_PORTS,
+			       EC_CMD_USB_PD_POWER_INFO } },
+	{ EC_FEATURE_USB_MUX, { EC_CMD_USB_PD_MUX_INFO } },
+	{ EC_FEATURE_UNIFIED_WAKE_MASKS, { EC_CMD_HOST_EVENT } },
+	{ EC_FEATURE_HOST_EVENT64, { EC_CMD_HOST_EVENT } },
+	{ EC_FEATURE_EFS2, { 0 } },
+};
+
+static const struct ec_feature_backing *ec_feature_find(unsigned int bit)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(ec_feature_table) / sizeof(ec_feature_table[0]); i++)
+		if (ec_feature_table[i].bit == bit)
+			return &ec_feature_table[i];
+	return NULL;
+}
+
+/**
+ * ec_feature_cmds() - the commands that back feature @bit.
+ * @bit: GET_FEATURES bit number
+ * @n:   set to the number of commands (0 for a property-only feature)
+ *
+ * Return: the commands, or NULL when the model cannot back @bit at all.
+ */
+const uint16_t *ec_feature_cmds(unsigned int bit, size_t *n)
+{
+	const struct ec_feature_backing *f = ec_feature_find(bit);
+
+	*n = 0;
+	if (!f)
+		return NULL;
+	while (*n < EC_FEATURE_MAX_CMDS && f->cmds[*n])
+		(*n)++;
+	return f->cmds;
+}
+
+/**
+ * ec_feature_unbacked() - why @profile may not advertise feature @bit.
+ * @profile:     the board (its disabled commands count as missing)
+ * @bit:         GET_FEATURES bit number, 0..63
+ * @missing_cmd: set to the first missing command when one is missing
+ *
+ * Return: NULL when the feature's commands all answer on this board;
+ * otherwise a short reason ("the model has no commands for it" with
+ * @missing_cmd untouched, or "needs command" with @missing_cmd set).
+ */
+const char *ec_feature_unbacked(const struct ec_profile *profile, unsigned int bit,
+				uint32_t *missing_cmd)
+{
+	const struct ec_feature_backing *f = ec_feature_find(bit);
+	unsigned int i;
+
+	if (!f)
+		return "the model has no commands for it";
+	for (i = 0; i < EC_FEATURE_MAX_CMDS && f->cmds[i]; i++) {
+		if (ec_profile_cmd_disabled(profile, f->cmds[i])) {
+			*missing_cmd = f->cmds[i];
+			return "needs command";
+		}
+	}
+	return NULL;
+}

@@ -1,0 +1,185 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The checks of ecctl-areas.test, run where /dev/cuse is real: the flash,
+# write-protect, host-event and keyboard commands end to end, as
+# `ecctl raw` requests through the daemon's CUSE device (the layouts are
+# the ones ectool sends).
+
+. "$top_srcdir/tests/e2e/lib.sh"
+
+daemon=$top_builddir/cuse_ec/cuse_ec
+ecctl=$top_builddir/client/ecctl
+
+# raw CMD VER HEX : the response's bytes as one hex string; fails on an EC error.
+raw() {
+	local out
+
+	out=$("$ecctl" --name "$name" --json raw "$@") || return 1
+	[[ $out =~ \"data\":\"([0-9a-f]*)\" ]] || return 1
+	printf '%s\n' "${BASH_REMATCH[1]}"
+}
+
+# raw_is DESC REGEX CMD VER HEX : the command succeeds and its hex matches ^REGEX.
+raw_is() {
+	local desc=$1 regex=$2
+	shift 2
+	e2e_check "$desc" raw_matches "$regex" "$@"
+}
+raw_matches() {
+	local regex=$1 hex
+	shift
+	hex=$(raw "$@") || return 1
+	[[ $hex =~ ^$regex ]] || { echo "# got $hex"; return 1; }
+}
+
+# raw_refused DESC RESULT CMD VER HEX : the EC answers RESULT (e.g. INVALID_PARAM).
+raw_refused() {
+	local desc=$1 want=$2
+	shift 2
+	e2e_check "$desc" bash -c 'out=$("$1" --name "$2" raw "${@:4}"); [[ $? -eq 1 &&
+		$out == *"($3)"* ]]' _ "$ecctl" "$name" "$want" "$@"
+}
+
+# until_ok TRIES CMD... : retry CMD (each try a full ecctl round trip) until it succeeds.
+until_ok() {
+	local tries=$1 i
+	shift
+	for ((i = 0; i < tries; i++)); do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+ctl() {
+	/usr/bin/python3 - "$sock" "$1" <<'PY'
+import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.settimeout(10)
+s.connect(sys.argv[1])
+s.sendall((sys.argv[2] + "\n").encode())
+print(s.makefile().readline().strip())
+PY
+}
+ctl_ok() {
+	local reply
+
+	reply=$(ctl "$1") || return 1
+	[[ $reply == ok* ]]
+}
+
+name=ecareas_$$_$RANDOM
+sock=${UML_OUT:-/tmp}/ecareas_$$.sock
+e2e_start_daemon "$daemon" -f --name="$name" --control="$sock"
+e2e_wait_for_node "/dev/$name" "$e2e_node_timeout" ||
+	e2e_fatal "/dev/$name did not appear within $e2e_node_timeout s"
+
+# GET_FEATURES: flash, pwm_fan, pwm_keyb, led, keyb, thermal, host_events,
+# gpio, charger, battery, usb_pd, usb_mux / unified_wake_masks, host_event64, efs2.
+raw_is "GET_FEATURES advertises only backed features" 'ae64c30043000000$' 0x0d 0
+
+# --- write protect: one truth, three views ---
+wp_l=$(printf 'EC_WP_L' | od -An -tx1 | tr -d ' \n')
+raw_is "switches: write protect disabled, lid open" '05$' 0x07 0 3001
+raw_is "EC_WP_L GPIO high (not asserted)" '01$' 0x93 0 "$wp_l"
+raw_is "FLASH_PROTECT: no GPIO_ASSERTED" '00000000' 0x15 1 0000000000000000
+raw_is "FLASH_PROTECT ignores unchangeable bits, answers SUCCESS" '00000000' \
+	0x15 1 0a0000000a000000
+if [[ -x /usr/bin/python3 ]]; then
+	e2e_check "inject wp-assert" ctl_ok "inject wp-assert"
+	raw_is "switches: write protect enabled" '01$' 0x07 0 3001
+	raw_is "EC_WP_L GPIO low (asserted)" '00$' 0x93 0 "$wp_l"
+	raw_is "FLASH_PROTECT: GPIO_ASSERTED" '08000000' 0x15 1 0000000000000000
+	raw_is "RO_AT_BOOT with WP asserted protects RO now" '0b000000' \
+		0x15 1 0100000001000000
+	raw_refused "protected RO refuses FLASH_ERASE" ACCESS_DENIED 0x13 0 0000000000100000
+	raw_refused "locked system refuses MKBP_SIMULATE_KEY" ACCESS_DENIED 0x62 0 000001
+	e2e_check "inject wp-deassert" ctl_ok "inject wp-deassert"
+	raw_is "deasserting drops the now-protection" '01000000' 0x15 1 0000000000000000
+	raw_is "RO_AT_BOOT can be cleared again" '00000000' 0x15 1 0100000000000000
+fi
+
+# --- flash ---
+raw_is "FLASH_READ: the RO image starts with its version" "$(printf 'laptop_v2' |
+	od -An -tx1 | tr -d ' \n')" 0x11 0 0000000010000000
+raw_is "FLASH_ERASE v0 block 0" '' 0x13 0 0000000000100000
+raw_is "FLASH_READ erased bytes" 'ffffffffffffffff$' 0x11 0 0000000008000000
+raw_is "FLASH_WRITE v1 8 bytes" '' 0x12 1 00000000080000001122334455667788
+raw_is "FLASH_READ them back" '1122334455667788$' 0x11 0 0000000008000000
+raw_refused "FLASH_WRITE misaligned" INVALID_PARAM 0x12 1 01000000040000001122334455
+raw_refused "FLASH_READ outside the flash" INVALID_PARAM 0x11 0 0000ffff10000000
+raw_refused "FLASH_WRITE into the running RW image" ACCESS_DENIED 0x12 1 \
+	0000040004000000aabbccdd
+raw_is "FLASH_ERASE v1 async erase of block 1 is queued" '' 0x13 1 010000000010000000100000
+e2e_check "FLASH_ERASE GET_RESULT reports SUCCESS once done" \
+	until_ok 100 raw 0x13 1 02000000
+raw_refused "FLASH_ERASE unknown sub-command" INVALID_PARAM 0x13 1 07000000
+raw_is "FLASH_REGION_INFO RW" '0000040000000400$' 0x16 1 01000000
+
+# VBOOT_HASH: wait for the boot-time hash of RW, then hash the 8 bytes written.
+e2e_check "VBOOT_HASH boot hash of RW finishes" until_ok 200 raw_matches '01' 0x2a 0 00
+want=$(printf '\x11\x22\x33\x44\x55\x66\x77\x88' | sha256sum | cut -c1-64)
+raw_is "VBOOT_HASH RECALC is the SHA-256 of the bytes" "010020000000000008000000$want" \
+	0x2a 0 030000000000000008000000
+raw_is "VBOOT_HASH START answers BUSY status" '02' 0x2a 0 020000000000000000100000
+raw_is "VBOOT_HASH ABORT" '' 0x2a 0 01
+# The hash may have finished before the ABORT arrived; it is never still running.
+raw_is "VBOOT_HASH after ABORT: not busy" '0[01]' 0x2a 0 00
+raw_refused "VBOOT_HASH unknown hash type" INVALID_PARAM 0x2a 0 03010000000000000800000000
+
+# --- host events ---
+raw_is "HOST_EVENT_SET_SCI_MASK" '' 0x8b 0 34120000
+raw_is "HOST_EVENT_GET_SCI_MASK" '34120000$' 0x89 0
+raw_is "HOST_EVENT GET SCI mask (64-bit)" '3412000000000000$' 0xa4 0 00020000
+raw_is "HOST_EVENT SET wake mask, 64 bits" '' 0xa4 0 010500000100000001000000
+raw_is "HOST_EVENT_GET_WAKE_MASK sees the low half" '01000000$' 0x8d 0
+raw_refused "HOST_EVENT SET of the main copy" ACCESS_DENIED 0xa4 0 0100000001000000
+raw_refused "HOST_EVENT unknown mask type" INVALID_PARAM 0xa4 0 0009000000000000
+if [[ -x /usr/bin/python3 ]]; then
+	e2e_check "inject lid-close" ctl_ok "inject lid-close"
+	raw_is "HOST_EVENT_GET_B has LID_CLOSED" '(0[13579bdf]|[13579bdf][0-9a-f])' 0x87 0
+	raw_is "HOST_EVENT_CLEAR main copy" '' 0x8c 0 01000000
+	raw_is "memmap host events: LID_CLOSED cleared" '(0[02468ace]|[02468ace][0-9a-f])' \
+		0x07 0 3408
+	raw_is "copy B keeps it" '(0[13579bdf]|[13579bdf][0-9a-f])' 0x87 0
+	raw_is "HOST_EVENT_CLEAR_B" '' 0x8f 0 01000000
+	raw_is "copy B cleared" '(0[02468ace]|[02468ace][0-9a-f])' 0x87 0
+	e2e_check "inject lid-open" ctl_ok "inject lid-open"
+fi
+raw_is "HOST_SLEEP_EVENT v1 S0ix suspend" '00000000$' 0xa9 1 03000000
+raw_is "HOST_SLEEP_EVENT v1 S0ix resume: one transition" '01000000$' 0xa9 1 04000000
+raw_refused "HOST_SLEEP_EVENT unknown event" INVALID_PARAM 0xa9 0 09
+
+# --- keyboard and MKBP ---
+raw_is "MKBP_INFO KBD: 8 rows, 13 columns" '080000000d00000000$' 0x61 0 0000
+raw_is "MKBP_INFO SUPPORTED switches: lid" '01000000$' 0x61 0 0104
+raw_is "MKBP_INFO CURRENT switches: lid open" '01000000$' 0x61 0 0204
+raw_is "MKBP_SIMULATE_KEY col 2 row 3" '' 0x62 0 020301
+raw_is "MKBP_INFO CURRENT matrix shows it" '000008' 0x61 0 0200
+raw_refused "MKBP_SIMULATE_KEY outside the matrix" INVALID_PARAM 0x62 0 0d0001
+raw_is "GET_KEYBOARD_ID" '00000000$' 0x63 0
+raw_is "PWM_SET_KEYBOARD_BACKLIGHT 40 %" '' 0x23 0 28
+raw_is "PWM_GET_KEYBOARD_BACKLIGHT" '2801$' 0x22 0
+raw_refused "PWM_SET_KEYBOARD_BACKLIGHT 101 %" INVALID_PARAM 0x23 0 65
+raw_is "MKBP_WAKE_MASK set event mask" '' 0x69 0 0101000014000000
+raw_is "MKBP_WAKE_MASK get event mask" '14000000$' 0x69 0 0001
+raw_is "MKBP_GET_CONFIG: 21 bytes" '[0-9a-f]{42}$' 0x65 0
+raw_refused "MKBP_SET_CONFIG zero scan period" INVALID_PARAM 0x64 0 01000000000000000000
+raw_is "GET_CMD_VERSIONS GET_NEXT_EVENT: v0..v3" '0f000000$' 0x08 1 6700
+
+e2e_stop_daemon TERM
+e2e_check_status "daemon exits 0 on SIGTERM" 0 $?
+
+# --- the minimal profile: no backlight, no feature it cannot back ---
+name=ecareas_min_$$_$RANDOM
+e2e_start_daemon "$daemon" -f --name="$name" \
+	--profile="$top_srcdir/ec/profiles/minimal.profile"
+e2e_wait_for_node "/dev/$name" "$e2e_node_timeout" ||
+	e2e_fatal "/dev/$name did not appear within $e2e_node_timeout s"
+raw_is "minimal: GET_FEATURES host_events only" '0020000000000000$' 0x0d 0
+raw_refused "minimal: no keyboard backlight" INVALID_COMMAND 0x22 0
+raw_is "minimal: FLASH_READ works" "$(printf 'mini_v0' | od -An -tx1 | tr -d ' \n')" \
+	0x11 0 0000000008000000
+e2e_stop_daemon TERM
+e2e_check_status "minimal daemon exits 0" 0 $?
+e2e_done
