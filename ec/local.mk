@@ -55,7 +55,7 @@ dist_profiles_DATA = \
 	ec/profiles/laptop.profile \
 	ec/profiles/usbc-dual.profile \
 	ec/profiles/minimal.profile
-dist_doc_DATA += docs/profile-format.md
+dist_doc_DATA += docs/profile-format.md docs/ec-commands.md
 
 if ENABLE_FUZZING
 # libFuzzer build: the model's sources are compiled into the target with

@@ -123,6 +123,37 @@ START_TEST(test_features_backed_and_versions_true)
 }
 END_TEST
 
+/* docs/ec-commands.md lists every command the table answers. */
+START_TEST(test_doc_lists_every_command)
+{
+	const struct ec_cmd_entry *table;
+	static char doc[64 * 1024];
+	size_t n, i, len;
+	FILE *f = fopen(test_path("docs/ec-commands.md"), "r");
+
+	ck_assert_ptr_nonnull(f);
+	len = fread(doc, 1, sizeof(doc) - 1, f);
+	fclose(f);
+	doc[len] = 0;
+	table = ec_cmd_table_entries(&n);
+	for (i = 0; i < n; i++) {
+		char want[16];
+		const char *p = doc;
+		bool found = false;
+
+		snprintf(want, sizeof(want), table[i].command < 0x100 ? "0x%02X" : "0x%X",
+			 table[i].command);
+		while (!found && (p = strstr(p, want))) {
+			char next = p[strlen(want)];
+
+			found = !((next >= '0' && next <= '9') || (next >= 'A' && next <= 'F'));
+			p++;
+		}
+		ck_assert_msg(found, "docs/ec-commands.md does not list %s", want);
+	}
+}
+END_TEST
+
 START_TEST(test_profile_refuses_unbacked_feature)
 {
 	static const char *const bad[] = {
@@ -661,6 +692,7 @@ static Suite *ec_flash_events_suite(void)
 	tcase_add_loop_test(tc, test_features_backed_and_versions_true, 0,
 			    sizeof(shipped_profiles) / sizeof(shipped_profiles[0]));
 	tcase_add_test(tc, test_profile_refuses_unbacked_feature);
+	tcase_add_test(tc, test_doc_lists_every_command);
 	tcase_add_test(tc, test_wp_one_truth);
 	tcase_add_test(tc, test_flash_protect_like_firmware);
 	tcase_add_test(tc, test_flash_read_write_erase);
