@@ -54,6 +54,10 @@ static const struct ec_cmd_entry ec_cmd_table[] = {
 	{ EC_CMD_LED_CONTROL, EC_VER_MASK(1), ec_cmd_led_control },
 	{ EC_CMD_VBOOT_HASH, EC_VER_MASK(0), ec_cmd_vboot_hash },
 	{ EC_CMD_RTC_GET_VALUE, EC_VER_MASK(0), ec_cmd_rtc_get_value },
+	{ EC_CMD_RTC_GET_ALARM, EC_VER_MASK(0), ec_cmd_rtc_get_alarm },
+	{ EC_CMD_RTC_SET_VALUE, EC_VER_MASK(0), ec_cmd_rtc_set_value },
+	{ EC_CMD_RTC_SET_ALARM, EC_VER_MASK(0), ec_cmd_rtc_set_alarm },
+	{ EC_CMD_PORT80_READ, EC_VER_MASK(0) | EC_VER_MASK(1), ec_cmd_port80_read },
 	{ EC_CMD_THERMAL_GET_THRESHOLD, EC_VER_MASK(1), ec_cmd_thermal_get_threshold },
 	{ EC_CMD_THERMAL_AUTO_FAN_CTRL, EC_VER_MASK(0) | EC_VER_MASK(1),
 	  ec_cmd_thermal_auto_fan_ctrl },
@@ -346,6 +350,7 @@ int ec_create(const struct ec_profile *profile, const struct ec_clock *clock, st
 	ec->flash_protect_flags = profile->flash_protect_flags;
 	ec_wp_apply(ec, profile->write_protect);
 	ec_keyboard_init(ec);
+	ec_port80_init(ec);
 	if (ec_flash_init(ec))
 		goto err_sync;
 

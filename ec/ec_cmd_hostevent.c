@@ -181,6 +181,9 @@ int ec_cmd_host_sleep_event(struct ec_cmd_args *args)
 				 hs->sleep_event == HOST_SLEEP_EVENT_S3_WAKEABLE_SUSPEND));
 
 		hs->sleep_transitions = matched ? 1 : 0;
+		/* Back from S3, the AP's firmware ran its resume path. */
+		if (matched && ev == HOST_SLEEP_EVENT_S3_RESUME)
+			ec_port80_resume(args->ec);
 		ec_console_log(args->ec, "host sleep event %u (resume)", ev);
 	}
 	hs->sleep_event = ev;

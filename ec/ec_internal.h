@@ -122,6 +122,23 @@ struct ec_keyboard_state {
 	uint8_t backlight;
 };
 
+#define EC_PORT80_HISTORY	128	/* entries, as in the firmware */
+
+/**
+ * struct ec_board_state - the RTC alarm and the port-80 history
+ * (ec_cmd_rtc.c, ec_cmd_port80.c).
+ * @alarm_ns:   EC-clock time the RTC alarm fires, 0 = none
+ * @p80:        port-80 writes, a ring of EC_PORT80_HISTORY entries
+ * @p80_writes: writes ever made (the ring's head)
+ * @p80_last_boot: the last POST code of the previous boot
+ */
+struct ec_board_state {
+	uint64_t alarm_ns;
+	uint16_t p80[EC_PORT80_HISTORY];
+	uint32_t p80_writes;
+	uint16_t p80_last_boot;
+};
+
 /**
  * struct ec - one simulated EC. All mutable state lives here, under @lock.
  */
@@ -168,6 +185,7 @@ struct ec {
 	bool wp_asserted;		/* hardware write protect (EC_WP_L low) */
 	struct ec_flash_state flash;
 	struct ec_keyboard_state kb;
+	struct ec_board_state board;
 
 	/* console: a ring; positions are absolute byte counts */
 	char console[EC_CONSOLE_SIZE];
@@ -295,6 +313,16 @@ EC_DECLARE_HANDLER(ec_cmd_mkbp_wake_mask);
 
 /* ec_cmd_keyboard.c */
 void ec_keyboard_init(struct ec *ec);
+
+EC_DECLARE_HANDLER(ec_cmd_rtc_get_alarm);
+EC_DECLARE_HANDLER(ec_cmd_rtc_set_value);
+EC_DECLARE_HANDLER(ec_cmd_rtc_set_alarm);
+EC_DECLARE_HANDLER(ec_cmd_port80_read);
+/* ec_cmd_rtc.c, ec_cmd_port80.c */
+void ec_rtc_settle(struct ec *ec);
+void ec_port80_init(struct ec *ec);
+void ec_port80_write(struct ec *ec, uint16_t code);
+void ec_port80_resume(struct ec *ec);
 
 /* ec_cmd_flashrw.c: the flash image's life (called with ec->lock held). */
 int ec_flash_init(struct ec *ec);

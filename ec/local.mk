@@ -26,6 +26,8 @@ ec_model_sources = \
 	ec/ec_cmd_flashrw.c \
 	ec/ec_cmd_hostevent.c \
 	ec/ec_cmd_keyboard.c \
+	ec/ec_cmd_port80.c \
+	ec/ec_cmd_rtc.c \
 	ec/ec_features.c \
 	ec/sha256.c \
 	ec/sha256.h \

@@ -13,7 +13,7 @@ current_image = rw
 build_info = laptop_v2.0.1234-rw 2026-01-15 10:00:00 builder@cuse-ec
 board_version = 3
 memmap_direct = yes
-features = flash, pwm_fan, pwm_keyb, led, keyb, thermal, host_events, gpio, charger, battery, usb_pd, usb_mux, unified_wake_masks, host_event64, efs2
+features = flash, pwm_fan, pwm_keyb, led, keyb, port80, thermal, host_events, gpio, charger, battery, usb_pd, usb_mux, rtc, unified_wake_masks, host_event64, efs2
 
 [chip]
 vendor = nuvoton

@@ -12,7 +12,7 @@ current_image = rw
 build_info = dual_v1.4.200-rw 2026-02-01 08:30:00 builder@cuse-ec
 board_version = 5
 memmap_direct = yes
-features = flash, pwm_fan, led, keyb, thermal, host_events, gpio, charger, battery, usb_pd, usb_mux, host_event64
+features = flash, pwm_fan, led, keyb, thermal, host_events, gpio, charger, battery, usb_pd, usb_mux, rtc, host_event64
 
 [chip]
 vendor = ite

@@ -63,6 +63,10 @@ enum ec_status {
 #define EC_CMD_LED_CONTROL		0x0029
 #define EC_CMD_VBOOT_HASH		0x002A
 #define EC_CMD_RTC_GET_VALUE		0x0044
+#define EC_CMD_RTC_GET_ALARM		0x0045
+#define EC_CMD_RTC_SET_VALUE		0x0046
+#define EC_CMD_RTC_SET_ALARM		0x0047
+#define EC_CMD_PORT80_READ		0x0048	/* v0: the last boot's code */
 #define EC_CMD_THERMAL_GET_THRESHOLD	0x0051
 #define EC_CMD_THERMAL_AUTO_FAN_CTRL	0x0052
 #define EC_CMD_MKBP_INFO		0x0061
@@ -517,6 +521,35 @@ struct ec_response_led_control {
 /* ---- 0x44 RTC_GET_VALUE ---- */
 struct ec_response_rtc {
 	uint32_t time;	/* seconds since the epoch */
+} EC_PACKED;
+
+/* RTC_SET_VALUE, RTC_SET_ALARM (seconds from now) take one u32. */
+struct ec_params_rtc {
+	uint32_t time;
+} EC_PACKED;
+#define EC_RTC_ALARM_CLEAR	0
+
+/* ---- 0x48 PORT80_READ ---- */
+#define EC_PORT80_SIZE_MAX	32
+enum ec_port80_subcmd {
+	EC_PORT80_GET_INFO = 0,
+	EC_PORT80_READ_BUFFER,
+};
+/* Codes above 0xff in the history mark host transitions, not POST codes. */
+#define PORT_80_EVENT_RESUME	0x1001
+#define PORT_80_EVENT_RESET	0x1002
+struct ec_params_port80_read {
+	uint16_t subcmd;
+	uint32_t offset;	/* READ_BUFFER: first entry */
+	uint32_t num_entries;	/* READ_BUFFER: at most EC_PORT80_SIZE_MAX */
+} EC_PACKED;
+struct ec_response_port80_info {
+	uint32_t writes;
+	uint32_t history_size;
+	uint32_t last_boot;
+} EC_PACKED;
+struct ec_response_port80_last_boot {
+	uint16_t code;
 } EC_PACKED;
 
 /* ---- 0x51 THERMAL_GET_THRESHOLD (v1) / 0x52 THERMAL_AUTO_FAN_CTRL ---- */
@@ -1100,6 +1133,8 @@ _Static_assert(sizeof(struct ec_params_host_sleep_event_v1) == 4, "HOST_SLEEP_EV
 _Static_assert(sizeof(struct ec_response_host_sleep_event_v1) == 4, "HOST_SLEEP_EVENT v1 resp");
 _Static_assert(sizeof(struct ec_response_sysinfo) == 12, "SYSINFO");
 _Static_assert(sizeof(struct ec_response_mkbp_info) == 9, "MKBP_INFO");
+_Static_assert(sizeof(struct ec_params_port80_read) == 10, "PORT80_READ params");
+_Static_assert(sizeof(struct ec_response_port80_info) == 12, "PORT80_READ info");
 _Static_assert(sizeof(struct ec_mkbp_config) == 21, "MKBP config");
 _Static_assert(sizeof(struct ec_params_mkbp_event_wake_mask) == 8, "MKBP_WAKE_MASK");
 _Static_assert(sizeof(struct ec_params_pwm_set_fan_target_rpm_v1) == 5, "FAN_TARGET_RPM v1");

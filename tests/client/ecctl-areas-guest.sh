@@ -74,9 +74,10 @@ e2e_start_daemon "$daemon" -f --name="$name" --control="$sock"
 e2e_wait_for_node "/dev/$name" "$e2e_node_timeout" ||
 	e2e_fatal "/dev/$name did not appear within $e2e_node_timeout s"
 
-# GET_FEATURES: flash, pwm_fan, pwm_keyb, led, keyb, thermal, host_events,
-# gpio, charger, battery, usb_pd, usb_mux / unified_wake_masks, host_event64, efs2.
-raw_is "GET_FEATURES advertises only backed features" 'ae64c30043000000$' 0x0d 0
+# GET_FEATURES: flash, pwm_fan, pwm_keyb, led, keyb, port80, thermal,
+# host_events, gpio, charger, battery, usb_pd, usb_mux, rtc /
+# unified_wake_masks, host_event64, efs2.
+raw_is "GET_FEATURES advertises only backed features" 'ae66c30843000000$' 0x0d 0
 
 # --- write protect: one truth, three views ---
 wp_l=$(printf 'EC_WP_L' | od -An -tx1 | tr -d ' \n')
@@ -149,6 +150,19 @@ fi
 raw_is "HOST_SLEEP_EVENT v1 S0ix suspend" '00000000$' 0xa9 1 03000000
 raw_is "HOST_SLEEP_EVENT v1 S0ix resume: one transition" '01000000$' 0xa9 1 04000000
 raw_refused "HOST_SLEEP_EVENT unknown event" INVALID_PARAM 0xa9 0 09
+
+# --- RTC and port 80 ---
+raw_is "RTC_SET_VALUE" '' 0x46 0 00f15365
+raw_is "RTC_GET_VALUE follows it" '0[0-9a-f]f15365$' 0x44 0
+raw_is "RTC_SET_ALARM in 100 s" '' 0x47 0 64000000
+raw_is "RTC_GET_ALARM counts down from 100" '(64|63|62|61|60)000000$' 0x45 0
+raw_is "RTC_SET_ALARM clear" '' 0x47 0 00000000
+raw_is "RTC_GET_ALARM: none" '00000000$' 0x45 0
+raw_is "PORT80_READ v0: last boot's code" 'f800$' 0x48 0
+raw_is "PORT80_READ v1 GET_INFO: history of 128" '[0-9a-f]{8}80000000f8000000$' 0x48 1 0000
+raw_is "PORT80_READ v1 READ_BUFFER: reset marker first" '02100100' 0x48 1 \
+	01000000000020000000
+raw_refused "PORT80_READ v1 past the ring" INVALID_PARAM 0x48 1 01008000000001000000
 
 # --- keyboard and MKBP ---
 raw_is "MKBP_INFO KBD: 8 rows, 13 columns" '080000000d00000000$' 0x61 0 0000
