@@ -97,6 +97,7 @@ struct chardev_file {
  * @latency_ns: injected host-command latency for new ECs (0: profile's)
  * @latency_set: @latency_ns was set by chardev_set_latency()
  * @stats:   counters (atomics: updated without @lock)
+ * @operator_hold: the control socket unplugged; uevent adds do not plug
  */
 struct chardev_ctx {
 	pthread_mutex_t lock;
@@ -115,7 +116,10 @@ struct chardev_ctx {
 		atomic_uint_fast64_t plugs, unplugs, revocations_completed;
 		atomic_uint_fast64_t zombie_accesses;
 		atomic_uint_fast64_t uevents_seen, uevent_unplugs, uevent_plugs;
+		atomic_uint_fast64_t uevents_kernel, uevents_udev, uevent_adds_held;
+		atomic_uint_fast64_t udevd_appeared, udevd_vanished;
 	} stats;
+	atomic_bool operator_hold;
 };
 
 #define STAT_INC(ctx, name) atomic_fetch_add(&(ctx)->stats.name, 1)
@@ -561,6 +565,11 @@ void chardev_stats(struct chardev_ctx *ctx, struct chardev_stats *out)
 	COPY(uevents_seen);
 	COPY(uevent_unplugs);
 	COPY(uevent_plugs);
+	COPY(uevents_kernel);
+	COPY(uevents_udev);
+	COPY(uevent_adds_held);
+	COPY(udevd_appeared);
+	COPY(udevd_vanished);
 #undef COPY
 }
 
@@ -581,7 +590,43 @@ void chardev_count_uevent(struct chardev_ctx *ctx, enum chardev_uevent_stat stat
 	case CHARDEV_UEVENT_PLUG:
 		STAT_INC(ctx, uevent_plugs);
 		break;
+	case CHARDEV_UEVENT_KERNEL:
+		STAT_INC(ctx, uevents_kernel);
+		break;
+	case CHARDEV_UEVENT_UDEV:
+		STAT_INC(ctx, uevents_udev);
+		break;
+	case CHARDEV_UEVENT_ADD_HELD:
+		STAT_INC(ctx, uevent_adds_held);
+		break;
+	case CHARDEV_UDEVD_APPEARED:
+		STAT_INC(ctx, udevd_appeared);
+		break;
+	case CHARDEV_UDEVD_VANISHED:
+		STAT_INC(ctx, udevd_vanished);
+		break;
 	}
+}
+
+/**
+ * chardev_set_operator_hold() - record the operator's unplug or plug.
+ * @ctx:  context
+ * @hold: in force or not
+ */
+void chardev_set_operator_hold(struct chardev_ctx *ctx, bool hold)
+{
+	atomic_store(&ctx->operator_hold, hold);
+}
+
+/**
+ * chardev_operator_hold() - whether an operator's unplug is in force.
+ * @ctx: context
+ *
+ * Return: the flag.
+ */
+bool chardev_operator_hold(struct chardev_ctx *ctx)
+{
+	return atomic_load(&ctx->operator_hold);
 }
 
 /**

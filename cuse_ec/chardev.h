@@ -94,9 +94,14 @@ struct chardev_stats {
 	uint64_t unplugs;
 	uint64_t revocations_completed;
 	uint64_t zombie_accesses;
-	uint64_t uevents_seen;		/* every uevent the monitor received */
+	uint64_t uevents_seen;		/* distinct uevents (by SEQNUM) received */
 	uint64_t uevent_unplugs;	/* unplugs a uevent started */
 	uint64_t uevent_plugs;		/* plugs a uevent made */
+	uint64_t uevents_kernel;	/* copies from the kernel's netlink group */
+	uint64_t uevents_udev;		/* copies re-broadcast by udevd */
+	uint64_t uevent_adds_held;	/* adds ignored: the operator unplugged */
+	uint64_t udevd_appeared;	/* times the monitor found udevd running */
+	uint64_t udevd_vanished;	/* times it found udevd gone */
 };
 
 /* chardev_count_uevent() counters. */
@@ -104,6 +109,11 @@ enum chardev_uevent_stat {
 	CHARDEV_UEVENT_SEEN,
 	CHARDEV_UEVENT_UNPLUG,
 	CHARDEV_UEVENT_PLUG,
+	CHARDEV_UEVENT_KERNEL,
+	CHARDEV_UEVENT_UDEV,
+	CHARDEV_UEVENT_ADD_HELD,
+	CHARDEV_UDEVD_APPEARED,
+	CHARDEV_UDEVD_VANISHED,
 };
 
 /**
@@ -239,6 +249,25 @@ void chardev_stats(struct chardev_ctx *ctx, struct chardev_stats *out);
  * @stat: which counter
  */
 void chardev_count_uevent(struct chardev_ctx *ctx, enum chardev_uevent_stat stat);
+
+/**
+ * chardev_set_operator_hold() - record that the operator unplugged the EC.
+ * @ctx:  context
+ * @hold: true on the control socket's "unplug", false on its "plug"
+ *
+ * While held, uevent "add"s (coldplug replays such as `udevadm trigger
+ * --action=add`, synthetic adds) leave the EC unplugged: only the operator
+ * plugs it back.
+ */
+void chardev_set_operator_hold(struct chardev_ctx *ctx, bool hold);
+
+/**
+ * chardev_operator_hold() - whether an operator's unplug is in force.
+ * @ctx: context
+ *
+ * Return: true between the control socket's "unplug" and its "plug".
+ */
+bool chardev_operator_hold(struct chardev_ctx *ctx);
 
 /**
  * chardev_with_ec() - run @fn on the current EC (control commands).

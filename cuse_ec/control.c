@@ -190,6 +190,8 @@ int control_execute(struct chardev_ctx *ctx, const struct control_cmd *cmd,
 
 	switch (cmd->verb) {
 	case CONTROL_UNPLUG:
+		/* Before the unplug: no uevent "add" may slip in after it. */
+		chardev_set_operator_hold(ctx, true);
 		ret = chardev_unplug_async(ctx, NULL, NULL);
 		if (ret == -ENODEV)
 			snprintf(reply, len, "error not plugged");
@@ -199,6 +201,7 @@ int control_execute(struct chardev_ctx *ctx, const struct control_cmd *cmd,
 			snprintf(reply, len, "ok unplug started");
 		return ret;
 	case CONTROL_PLUG:
+		chardev_set_operator_hold(ctx, false);
 		ret = chardev_plug(ctx);
 		if (ret == -EBUSY)
 			snprintf(reply, len, "error already plugged");
@@ -222,12 +225,16 @@ int control_execute(struct chardev_ctx *ctx, const struct control_cmd *cmd,
 			 " events_delivered=%" PRIu64 " plugs=%" PRIu64 " unplugs=%" PRIu64
 			 " revocations=%" PRIu64 " zombie_accesses=%" PRIu64
 			 " uevents_seen=%" PRIu64 " uevent_unplugs=%" PRIu64
-			 " uevent_plugs=%" PRIu64,
+			 " uevent_plugs=%" PRIu64 " uevents_kernel=%" PRIu64
+			 " uevents_udev=%" PRIu64 " uevent_adds_held=%" PRIu64
+			 " udevd_appeared=%" PRIu64 " udevd_vanished=%" PRIu64,
 			 st.opens, st.open_enodev, st.releases, st.open_files, st.ioctl_ok,
 			 st.ioctl_ec_error, st.ioctl_enodev, st.ioctl_enotty,
 			 st.ioctl_other_error, st.reads, st.read_enodev, st.events_delivered,
 			 st.plugs, st.unplugs, st.revocations_completed, st.zombie_accesses,
-			 st.uevents_seen, st.uevent_unplugs, st.uevent_plugs);
+			 st.uevents_seen, st.uevent_unplugs, st.uevent_plugs,
+			 st.uevents_kernel, st.uevents_udev, st.uevent_adds_held,
+			 st.udevd_appeared, st.udevd_vanished);
 		return 0;
 	case CONTROL_INJECT:
 		ret = chardev_with_ec(ctx, control_inject, (void *)&cmd->stimulus);
@@ -358,7 +365,7 @@ static void control_handle_line(struct control_server *srv, int idx, const char 
 	struct control_client *cl = &srv->clients[idx];
 	struct control_waiter *w;
 	struct control_cmd cmd;
-	char reply[640], err[160];	/* stats, with large counters, fits */
+	char reply[1024], err[160];	/* stats, with large counters, fits */
 	int ret;
 
 	if (strlen(line) != len) {
@@ -389,6 +396,7 @@ static void control_handle_line(struct control_server *srv, int idx, const char 
 	/* Listed before starting: the completion may run at once. */
 	w->next = srv->waiters;
 	srv->waiters = w;
+	chardev_set_operator_hold(srv->ctx, true);
 	ret = chardev_unplug_async(srv->ctx, control_unplug_done, w);
 	if (ret) {
 		srv->waiters = w->next;

@@ -10,7 +10,9 @@
 #ifndef CUSE_EC_UDEV_FOLLOW_H
 #define CUSE_EC_UDEV_FOLLOW_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 struct chardev_ctx;
 
@@ -38,14 +40,18 @@ struct udev_follow_match {
  * @devpath: --follow: the device's DEVPATH (syspath without "/sys"), or ""
  * @match:   --follow-match rules; all of them must hold
  * @n_match: how many
+ * @udevd_control: udevd's control socket; NULL (what udev_follow_rules_init()
+ *           leaves) means /run/udev/control, tests point it elsewhere
  *
- * With both @devpath and @match, an event must satisfy both.
+ * With both @devpath and @match, an event must satisfy both. A DEVNAME
+ * match compares the name below /dev, so "ec2" and "/dev/ec2" are one.
  */
 struct udev_follow_rules {
 	char name[UDEV_FOLLOW_NAME_MAX];
 	char devpath[UDEV_FOLLOW_PATH_MAX];
 	struct udev_follow_match match[UDEV_FOLLOW_MATCH_MAX];
 	unsigned int n_match;
+	const char *udevd_control;
 };
 
 /**
@@ -114,6 +120,18 @@ const char *udev_follow_prop_get(const struct udev_follow_prop *props, size_t n,
 				 const char *key);
 
 /**
+ * udev_follow_matches() - whether a device is the followed one (pure).
+ * @rules: which device is followed
+ * @props: the device's (or one uevent's) properties, DEVPATH among them
+ * @n:     their count
+ *
+ * Return: true when DEVPATH is @rules' device (or, without --follow and
+ * --follow-match, the daemon's own cuse/NAME) and every match holds.
+ */
+bool udev_follow_matches(const struct udev_follow_rules *rules,
+			 const struct udev_follow_prop *props, size_t n);
+
+/**
  * udev_follow_decide() - what one uevent means for the EC (pure).
  * @rules: which device is followed
  * @props: the uevent's properties, ACTION and DEVPATH among them
@@ -139,6 +157,46 @@ enum udev_follow_decision udev_follow_decide(const struct udev_follow_rules *rul
  */
 unsigned long long udev_follow_seqnum(const struct udev_follow_prop *props, size_t n);
 
+/* How many recent SEQNUMs udev_follow_seen_add() remembers. */
+#define UDEV_FOLLOW_SEEN_MAX 256
+
+/**
+ * struct udev_follow_seen - a window of recently heard SEQNUMs, so that
+ * the kernel's and udevd's copies of one event are counted once.
+ * @seqnum: the numbers (0: free slot)
+ * @next:   slot to overwrite next
+ */
+struct udev_follow_seen {
+	unsigned long long seqnum[UDEV_FOLLOW_SEEN_MAX];
+	unsigned int next;
+};
+
+/**
+ * udev_follow_seen_add() - note one copy of an event.
+ * @seen:   the window (zero-initialised to start)
+ * @seqnum: the event's SEQNUM; 0 for an unnumbered event
+ *
+ * Return: true if @seqnum is not among the last UDEV_FOLLOW_SEEN_MAX
+ * numbers noted (a first copy), false for a repeat. Always true for 0.
+ */
+bool udev_follow_seen_add(struct udev_follow_seen *seen, unsigned long long seqnum);
+
+/**
+ * udev_follow_udevd_probe() - is a udevd accepting on its control socket?
+ * @path: the socket, normally /run/udev/control
+ * @pid:  set to the listening process's pid, 0 when unknown; after
+ *        `systemd-udevd --daemon` it is the parent that has exited, under
+ *        systemd's socket activation it is 1
+ *
+ * The file alone proves nothing: it stays after udevd is killed or exits.
+ * The connection is closed at once without a message, which udevd drops
+ * without a word.
+ *
+ * Return: 0 when a listener accepted, else connect()'s -errno (-ENOENT no
+ * file, -ECONNREFUSED nobody listening), -EINVAL, -ENAMETOOLONG.
+ */
+int udev_follow_udevd_probe(const char *path, pid_t *pid);
+
 struct udev_follow;
 
 /**
@@ -147,9 +205,16 @@ struct udev_follow;
  * @rules: copied
  * @out:   the monitor, for udev_follow_stop()
  *
- * Listens to the kernel's uevents always, and to udevd's as well when a
- * udevd is running (/run/udev/control exists). Must be called with the
- * signals that the caller's main loop handles blocked.
+ * Listens to the kernel's uevents always, and to udevd's while a udevd
+ * runs: udevd is probed at start and whenever its control socket is
+ * created (inotify), its exit is seen through a pidfd (or, when its pid is
+ * unknown, by probing once a second), and udevd's monitor is opened when it
+ * appears and dropped when it goes (stats udevd_appeared/udevd_vanished).
+ * With --follow/--follow-match, the devices present now are scanned and the
+ * EC is unplugged (chardev_unplug()) when the followed one is absent; its
+ * "add" plugs it. A uevent "add" does not plug while
+ * chardev_operator_hold() is set. Must be called with the signals that the
+ * caller's main loop handles blocked.
  *
  * Return: 0, -ENOMEM, or -errno when no monitor could be opened.
  */

@@ -7,10 +7,19 @@
 #include "config.h"
 
 #include <check.h>
+#include <stddef.h>
+#include <sys/stat.h>
 #include <errno.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "chardev.h"
 #include "harness.h"
@@ -371,6 +380,251 @@ START_TEST(test_uevent_counters_and_monitor)
 }
 END_TEST
 
+START_TEST(test_devname_both_spellings)
+{
+	const char *bare[] = { "DEVNAME=ec2" }, *full[] = { "DEVNAME=/dev/ec2" };
+	const char *sub[] = { "DEVNAME=input/event3" };
+	struct udev_follow_rules r;
+
+	/* The kernel's copy says "ec2", libudev's "/dev/ec2": one device. */
+	ck_assert_int_eq(udev_follow_rules_init(&r, "cros_ec", NULL, bare, 1), 0);
+	ck_assert_int_eq(DECIDE(&r, { "ACTION", "add" }, { "DEVPATH", "/devices/virtual/cuse/ec2" },
+				{ "DEVNAME", "/dev/ec2" }), UDEV_FOLLOW_PLUG);
+	ck_assert_int_eq(DECIDE(&r, { "ACTION", "remove" },
+				{ "DEVPATH", "/devices/virtual/cuse/ec2" }, { "DEVNAME", "ec2" }),
+			 UDEV_FOLLOW_UNPLUG);
+	ck_assert_int_eq(udev_follow_rules_init(&r, "cros_ec", NULL, full, 1), 0);
+	ck_assert_int_eq(DECIDE(&r, { "ACTION", "add" }, { "DEVPATH", "/devices/virtual/cuse/ec2" },
+				{ "DEVNAME", "ec2" }), UDEV_FOLLOW_PLUG);
+	ck_assert_int_eq(DECIDE(&r, { "ACTION", "add" }, { "DEVPATH", "/devices/virtual/cuse/ec2" },
+				{ "DEVNAME", "/dev/ec2" }), UDEV_FOLLOW_PLUG);
+	/* Still whole names: neither a prefix nor another directory. */
+	ck_assert_int_eq(DECIDE(&r, { "ACTION", "add" }, { "DEVPATH", "/devices/virtual/cuse/ec" },
+				{ "DEVNAME", "/dev/ec" }), UDEV_FOLLOW_IGNORE);
+	ck_assert_int_eq(DECIDE(&r, { "ACTION", "add" }, { "DEVPATH", "/devices/virtual/cuse/ec2" },
+				{ "DEVNAME", "/dev/x/ec2" }), UDEV_FOLLOW_IGNORE);
+	ck_assert_int_eq(DECIDE(&r, { "ACTION", "add" }, { "DEVPATH", "/devices/virtual/cuse/ec2" },
+				{ "DEVNAME", "/devec2" }), UDEV_FOLLOW_IGNORE);
+	/* Names in subdirectories of /dev. */
+	ck_assert_int_eq(udev_follow_rules_init(&r, "cros_ec", NULL, sub, 1), 0);
+	ck_assert_int_eq(DECIDE(&r, { "ACTION", "remove" }, { "DEVPATH", "/devices/i/event3" },
+				{ "DEVNAME", "/dev/input/event3" }), UDEV_FOLLOW_UNPLUG);
+	/* Other keys keep exact comparison. */
+	ck_assert(!udev_follow_matches(&r, PROPS({ "DEVPATH", "/d" }, { "DEVNAME", "event3" }), 2));
+	ck_assert(!udev_follow_matches(NULL, PROPS({ "DEVPATH", "/d" }), 1));
+	ck_assert(!udev_follow_matches(&r, PROPS({ "DEVNAME", "input/event3" }), 1));
+}
+END_TEST
+
+START_TEST(test_seen_counts_copies_once)
+{
+	static struct udev_follow_seen seen;
+	unsigned long long i;
+
+	memset(&seen, 0, sizeof(seen));
+	/* Kernel copy, then udevd's copy of the same event. */
+	ck_assert(udev_follow_seen_add(&seen, 41));
+	ck_assert(!udev_follow_seen_add(&seen, 41));
+	/* udevd's copy of 42 late, after the kernel's 43. */
+	ck_assert(udev_follow_seen_add(&seen, 42));
+	ck_assert(udev_follow_seen_add(&seen, 43));
+	ck_assert(!udev_follow_seen_add(&seen, 42));
+	ck_assert(!udev_follow_seen_add(&seen, 43));
+	/* Unnumbered events are each their own. */
+	ck_assert(udev_follow_seen_add(&seen, 0));
+	ck_assert(udev_follow_seen_add(&seen, 0));
+	/* The window is bounded: a number that old counts again. */
+	for (i = 1000; i < 1000 + UDEV_FOLLOW_SEEN_MAX; i++)
+		ck_assert(udev_follow_seen_add(&seen, i));
+	ck_assert(udev_follow_seen_add(&seen, 41));
+	ck_assert(!udev_follow_seen_add(&seen, 1000 + UDEV_FOLLOW_SEEN_MAX - 1));
+}
+END_TEST
+
+/* A stand-in udevd: a child listening on @path until it is killed. */
+static pid_t fake_udevd(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd, ready[2];
+	pid_t pid;
+	char c;
+
+	ck_assert_int_eq(pipe(ready), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+		strcpy(sa.sun_path, path);
+		unlink(path);
+		if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || listen(fd, 64))
+			_exit(1);
+		if (write(ready[1], "r", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(ready[1]);
+	ck_assert_int_eq(read(ready[0], &c, 1), 1);
+	close(ready[0]);
+	return pid;
+}
+
+static void kill_fake_udevd(pid_t pid)
+{
+	int status;
+
+	kill(pid, SIGKILL);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+}
+
+START_TEST(test_udevd_probe)
+{
+	char dir[] = "/tmp/udevd-probe-XXXXXX", path[64];
+	pid_t pid, got;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/control", dir);
+	ck_assert_int_eq(udev_follow_udevd_probe(NULL, &got), -EINVAL);
+	ck_assert_int_eq(udev_follow_udevd_probe(path, NULL), -EINVAL);
+	ck_assert_int_eq(udev_follow_udevd_probe(path, &got), -ENOENT);
+	pid = fake_udevd(path);
+	ck_assert_int_eq(udev_follow_udevd_probe(path, &got), 0);
+	ck_assert_int_eq(got, pid);
+	kill_fake_udevd(pid);
+	/* The file outlives its udevd: the probe must not believe it. */
+	ck_assert_int_eq(access(path, F_OK), 0);
+	ck_assert_int_eq(udev_follow_udevd_probe(path, &got), -ECONNREFUSED);
+	ck_assert_int_eq(got, 0);
+	unlink(path);
+	rmdir(dir);
+}
+END_TEST
+
+/* Wait (bounded, 10 s) until stats field @field reaches @want. */
+static bool wait_stat(struct chardev_ctx *ctx, size_t offset, uint64_t want)
+{
+	struct chardev_stats st;
+	struct timespec ts = { 0, 5 * 1000 * 1000 };
+	int i;
+
+	for (i = 0; i < 2000; i++) {
+		chardev_stats(ctx, &st);
+		if (*(uint64_t *)((char *)&st + offset) >= want)
+			return true;
+		nanosleep(&ts, NULL);
+	}
+	return false;
+}
+
+#define WAIT_STAT(ctx, field, want) \
+	ck_assert_msg(wait_stat(ctx, offsetof(struct chardev_stats, field), want), \
+		      "stats %s never reached %d", #field, (int)(want))
+
+START_TEST(test_udevd_followed_at_run_time)
+{
+	struct chardev_ctx *ctx = harness_ctx(LIFECYCLE_REVOCABLE);
+	char dir[] = "/tmp/udevd-follow-XXXXXX", sub[64], path[80];
+	struct udev_follow_rules r = own_rules();
+	struct udev_follow *uf = NULL;
+	struct chardev_stats st;
+	pid_t pid;
+	int ret;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	/* The directory does not exist yet, as /run/udev before udevd. */
+	snprintf(sub, sizeof(sub), "%s/udev", dir);
+	snprintf(path, sizeof(path), "%s/control", sub);
+	r.udevd_control = path;
+	ret = udev_follow_start(ctx, &r, &uf);
+	if (ret) {
+		fprintf(stderr, "no uevent socket here (%s): run-time test skipped\n",
+			strerror(-ret));
+		goto out;
+	}
+	chardev_stats(ctx, &st);
+	ck_assert_uint_eq(st.udevd_appeared, 0);
+	/* udevd starts after the daemon: seen without a restart. */
+	ck_assert_int_eq(mkdir(sub, 0755), 0);
+	pid = fake_udevd(path);
+	WAIT_STAT(ctx, udevd_appeared, 1);
+	/* Killed: its socket file stays, the daemon still notices. */
+	kill_fake_udevd(pid);
+	WAIT_STAT(ctx, udevd_vanished, 1);
+	/* Restarted: appears again. */
+	pid = fake_udevd(path);
+	WAIT_STAT(ctx, udevd_appeared, 2);
+	kill_fake_udevd(pid);
+	WAIT_STAT(ctx, udevd_vanished, 2);
+	chardev_stats(ctx, &st);
+	ck_assert_uint_eq(st.udevd_appeared, 2);
+	ck_assert_uint_eq(st.udevd_vanished, 2);
+	udev_follow_stop(uf);
+	/* Started after udevd died, with its socket file left: not fooled. */
+	ret = udev_follow_start(ctx, &r, &uf);
+	ck_assert_int_eq(ret, 0);
+	chardev_stats(ctx, &st);
+	ck_assert_uint_eq(st.udevd_appeared, 2);
+	udev_follow_stop(uf);
+out:
+	unlink(path);
+	rmdir(sub);
+	rmdir(dir);
+	harness_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(test_follower_starts_unplugged)
+{
+	struct chardev_ctx *ctx = harness_ctx(LIFECYCLE_REVOCABLE);
+	const char *never[] = { "ID_NO_SUCH_KEY=nothing" };
+	struct udev_follow_rules r;
+	struct udev_follow *uf = NULL;
+	int ret;
+
+	ck_assert_int_eq(udev_follow_rules_init(&r, "cros_ec", "/devices/no/such/device", NULL, 0),
+			 0);
+	ck_assert(chardev_is_plugged(ctx));
+	ret = udev_follow_start(ctx, &r, &uf);
+	if (ret) {
+		fprintf(stderr, "no uevent socket here (%s): test skipped\n", strerror(-ret));
+		goto out;
+	}
+	ck_assert_msg(!chardev_is_plugged(ctx), "--follow of an absent device left the EC plugged");
+	udev_follow_stop(uf);
+
+	ck_assert_int_eq(chardev_plug(ctx), 0);
+	ck_assert_int_eq(udev_follow_rules_init(&r, "cros_ec", NULL, never, 1), 0);
+	ck_assert_int_eq(udev_follow_start(ctx, &r, &uf), 0);
+	ck_assert_msg(!chardev_is_plugged(ctx), "--follow-match of no device left the EC plugged");
+	udev_follow_stop(uf);
+
+	/* A device that is there: the EC stays plugged (/sys/devices/virtual/mem/null). */
+	ck_assert_int_eq(chardev_plug(ctx), 0);
+	if (!access("/sys/devices/virtual/mem/null", F_OK)) {
+		ck_assert_int_eq(udev_follow_rules_init(&r, "cros_ec", "/sys/devices/virtual/mem/null",
+							NULL, 0), 0);
+		ck_assert_int_eq(udev_follow_start(ctx, &r, &uf), 0);
+		ck_assert(chardev_is_plugged(ctx));
+		udev_follow_stop(uf);
+	}
+out:
+	harness_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(test_operator_hold_flag)
+{
+	struct chardev_ctx *ctx = harness_ctx(LIFECYCLE_REVOCABLE);
+
+	ck_assert(!chardev_operator_hold(ctx));
+	chardev_set_operator_hold(ctx, true);
+	ck_assert(chardev_operator_hold(ctx));
+	chardev_set_operator_hold(ctx, false);
+	ck_assert(!chardev_operator_hold(ctx));
+	harness_ctx_free(ctx);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("udev_follow");
@@ -386,6 +640,12 @@ int main(void)
 	tcase_add_test(tc, test_options_good);
 	tcase_add_test(tc, test_options_bad);
 	tcase_add_test(tc, test_uevent_counters_and_monitor);
+	tcase_add_test(tc, test_devname_both_spellings);
+	tcase_add_test(tc, test_seen_counts_copies_once);
+	tcase_add_test(tc, test_udevd_probe);
+	tcase_add_test(tc, test_udevd_followed_at_run_time);
+	tcase_add_test(tc, test_follower_starts_unplugged);
+	tcase_add_test(tc, test_operator_hold_flag);
 	suite_add_tcase(s, tc);
 	return check_run_suite(s);
 }
