@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <spawn.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -22,6 +23,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 #include <syslog.h>
 #include <time.h>
 #include <unistd.h>
@@ -38,6 +40,12 @@
 
 /* How long init_done waits for the node to appear before giving up on it. */
 #define CUSE_EC_NODE_WAIT_MS 5000
+/* udevd reads rules from here too; files live until reboot or unlink. */
+#define CUSE_EC_RUN_RULES_DIR "/run/udev/rules.d"
+/* Seconds `udevadm control --reload` may wait for udevd's answer. */
+#define CUSE_EC_RELOAD_TIMEOUT "5"
+
+extern char **environ;
 
 /**
  * struct cuse_ec_daemon - everything the daemon owns (no other globals).
@@ -48,6 +56,7 @@
  * @se:        the CUSE session
  * @node_thread: applies --mode/--owner/--group once the node exists
  * @node_thread_started: @node_thread must be joined
+ * @node_rule: the runtime udev rule written for the node, or ""
  */
 struct cuse_ec_daemon {
 	struct cuse_ec_options opts;
@@ -57,6 +66,7 @@ struct cuse_ec_daemon {
 	struct fuse_session *se;
 	pthread_t node_thread;
 	bool node_thread_started;
+	char node_rule[64 + CUSE_EC_NAME_MAX];
 };
 
 static const char *const cuse_ec_level_names[] = {
@@ -233,6 +243,90 @@ static void *cuse_ec_node_thread(void *arg)
 	return NULL;
 }
 
+/* Ask a running udevd to read the rules again now (it rechecks them only
+ * every few seconds otherwise, too late for the node about to appear). */
+static void cuse_ec_udevd_reload(struct cuse_ec_daemon *d)
+{
+	char *const argv[] = { "udevadm", "control", "--timeout=" CUSE_EC_RELOAD_TIMEOUT,
+			       "--reload", NULL };
+	pid_t pid, udevd;
+	int status, ret;
+
+	if (udev_follow_udevd_probe("/run/udev/control", &udevd))
+		return;	/* no udevd: it reads every rule when it starts */
+	ret = posix_spawnp(&pid, "udevadm", NULL, NULL, argv, environ);
+	if (ret) {
+		chardev_log(d->ctx, CHARDEV_LOG_WARNING, "udevadm control --reload: %s",
+			    strerror(ret));
+		return;
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		chardev_log(d->ctx, CHARDEV_LOG_WARNING,
+			    "udevadm control --reload failed: udevd may apply old rules to %s",
+			    d->opts.name);
+}
+
+/*
+ * The node's permissions have one owner: this daemon's options. udevd
+ * re-applies rules on every "add" of the node (ours at start, synthetic
+ * ones, coldplug replays), so the options are also handed to udevd as a
+ * runtime rule. It sorts before 70-cuse_ec.rules, tags the node CUSE_EC=1
+ * (the shipped rule's defaults then cover any --name) and fixes the given
+ * mode/owner/group with ":=" so no later rule changes them.
+ */
+static void cuse_ec_node_rule_install(struct cuse_ec_daemon *d)
+{
+	char tmp[sizeof(d->node_rule) + 8];
+	FILE *f;
+
+	if (mkdir("/run/udev", 0755) && errno != EEXIST)
+		return;	/* no /run: no udevd either */
+	if (mkdir(CUSE_EC_RUN_RULES_DIR, 0755) && errno != EEXIST) {
+		chardev_log(d->ctx, CHARDEV_LOG_WARNING, "%s: %s", CUSE_EC_RUN_RULES_DIR,
+			    strerror(errno));
+		return;
+	}
+	snprintf(d->node_rule, sizeof(d->node_rule), "%s/70-cuse_ec-%s.rules",
+		 CUSE_EC_RUN_RULES_DIR, d->opts.name);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", d->node_rule);
+	f = fopen(tmp, "we");
+	if (!f)
+		goto err;
+	fprintf(f, "# Written by cuse_ec (pid %d) for /dev/%s; removed when it exits.\n",
+		(int)getpid(), d->opts.name);
+	fprintf(f, "SUBSYSTEM==\"cuse\", KERNEL==\"%s\", ENV{CUSE_EC}=\"1\"", d->opts.name);
+	if (d->opts.node_mode >= 0)
+		fprintf(f, ", MODE:=\"%04o\"", (unsigned int)d->opts.node_mode);
+	if (d->opts.owner != (uid_t)-1)
+		fprintf(f, ", OWNER:=\"%u\"", (unsigned int)d->opts.owner);
+	if (d->opts.group != (gid_t)-1)
+		fprintf(f, ", GROUP:=\"%u\"", (unsigned int)d->opts.group);
+	fputc('\n', f);
+	if (fclose(f))
+		goto err_tmp;
+	/* Renamed into place: udevd never reads half a rule. */
+	if (rename(tmp, d->node_rule))
+		goto err_tmp;
+	cuse_ec_udevd_reload(d);
+	return;
+
+err_tmp:
+	unlink(tmp);
+err:
+	chardev_log(d->ctx, CHARDEV_LOG_WARNING, "cannot write %s: %s", d->node_rule,
+		    strerror(errno));
+	d->node_rule[0] = '\0';
+}
+
+static void cuse_ec_node_rule_remove(struct cuse_ec_daemon *d)
+{
+	if (d->node_rule[0] && unlink(d->node_rule))
+		chardev_log(d->ctx, CHARDEV_LOG_WARNING, "%s: %s", d->node_rule,
+			    strerror(errno));
+}
+
 static void cuse_ec_init_done(void *userdata)
 {
 	struct cuse_ec_daemon *d = userdata;
@@ -364,12 +458,14 @@ int main(int argc, char **argv)
 	 */
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
+	/* Before the node exists, so that udevd's first "add" already obeys. */
+	cuse_ec_node_rule_install(&d);
 	/* Opens /dev/cuse, installs SIGTERM/SIGINT handlers, daemonizes. */
 	d.se = cuse_lowlevel_setup(fuse_argc, fuse_argv, &ci, &cuse_ec_clop, &multithreaded, &d);
 	if (!d.se) {
 		fprintf(stderr, "cuse_ec: cannot set up CUSE (is cuse.ko loaded and /dev/cuse "
 			"accessible?)\n");
-		goto out_ctx;
+		goto out_rule;
 	}
 
 	/* Threads made here must leave the signals to the loop. */
@@ -422,6 +518,8 @@ out_session:
 	if (d.node_thread_started)
 		pthread_join(d.node_thread, NULL);
 	cuse_lowlevel_teardown(d.se);
+out_rule:
+	cuse_ec_node_rule_remove(&d);
 out_ctx:
 	chardev_ctx_destroy(d.ctx);
 	cached_clock_destroy(d.clock);

@@ -77,7 +77,8 @@ tests_cuse_ec_cuse_ec_probe_SOURCES = tests/cuse_ec/cuse_ec_probe.c
 tests_cuse_ec_cuse_ec_probe_CFLAGS = $(AM_CFLAGS) -pthread
 tests_cuse_ec_cuse_ec_probe_LDADD = -lpthread
 daemon_e2e_tests = tests/cuse_ec/cuse-ec-args.test tests/e2e/cuse-ec.test \
-	tests/e2e/cuse-ec-uaf.test tests/e2e/cuse-ec-udev.test
+	tests/e2e/cuse-ec-uaf.test tests/e2e/cuse-ec-udev.test \
+	tests/e2e/cuse-ec-udevd.test
 TESTS += $(daemon_e2e_tests)
 dist_noinst_SCRIPTS += $(daemon_e2e_tests)
 EXTRA_DIST += tests/e2e/cuse-ec-guest.sh tests/e2e/cuse-ec-uaf-guest.sh \

@@ -1,8 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# The checks of cuse-ec-udev.test, run where /dev/cuse is real.
+# The checks of cuse-ec-udev.test (argument "plain": no udevd) and of
+# cuse-ec-udevd.test (argument "udevd": Debian's systemd-udevd runs in the
+# guest with the project's rule in /run/udev/rules.d), run where /dev/cuse is
+# real. One script, so that both worlds are held to the same checks; where
+# they differ, the difference is what the man page documents.
 
 . "$top_srcdir/tests/e2e/lib.sh"
+
+case ${1:-plain} in
+plain) with_udevd=0 ;;
+udevd) with_udevd=1 ;;
+*) echo "usage: $0 plain|udevd" >&2; exit 2 ;;
+esac
 
 daemon=$top_builddir/cuse_ec/cuse_ec
 sim=$top_builddir/hotplug_sim/hotplug_sim
@@ -11,10 +21,21 @@ dev=/dev/$name
 out=${UML_OUT:-$(mktemp -d)}
 sock=$out/udev_$$.sock
 uevent=/sys/class/cuse/$name/uevent
+plugdev=$(getent group plugdev | cut -d: -f3)
+
+# The control client without libtool's wrapper script, which costs most
+# of a second per call inside UML (the checks below poll through it).
+ctl_bin=$daemon
+ctl_libs=
+if [[ -x $top_builddir/cuse_ec/.libs/cuse_ec ]]; then
+	ctl_bin=$top_builddir/cuse_ec/.libs/cuse_ec
+	ctl_libs=$top_builddir/revocable/.libs
+fi
 
 # ctl LINE : one control command, reply on stdout.
 ctl() {
-	"$daemon" --control="$sock" --send="$1"
+	LD_LIBRARY_PATH=$ctl_libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
+		"$ctl_bin" --control="$sock" --send="$1"
 }
 
 # stat_of KEY : one counter from `stats`.
@@ -22,16 +43,103 @@ stat_of() {
 	ctl stats | tr ' ' '\n' | sed -n "s/^$1=//p"
 }
 
-# wait_status WORD : poll `status` (bounded, 5 s) until it says WORD.
-wait_status() {
-	local i
-	for ((i = 0; i < 100; i++)); do
-		[[ $(ctl status) == "ok $1 "* ]] && return 0
+# wait_until DESC CMD... : run CMD until it succeeds (bounded by the
+# clock, 20 s, however slow each try is under load).
+wait_until() {
+	local desc=$1 end=$((SECONDS + 20))
+
+	shift
+	while ((SECONDS < end)); do
+		"$@" && return 0
 		sleep 0.05
 	done
-	echo "status stayed '$(ctl status)', wanted $1" >&2
+	"$@" && return 0
+	echo "still not true after 20 s: $desc" >&2
 	return 1
 }
+
+# wait_status WORD : poll `status` until it says WORD.
+wait_status() {
+	wait_until "status is $1 (it is '$(ctl status)')" status_is "$1"
+}
+
+status_is() {
+	[[ $(ctl status) == "ok $1 "* ]]
+}
+
+# stat_ge KEY N : counter KEY is at least N.
+stat_ge() {
+	local v
+
+	v=$(stat_of "$1")
+	[[ -n $v && $v -ge $2 ]]
+}
+
+wait_stat() {
+	wait_until "stats $1 >= $2 (it is $(stat_of "$1"))" stat_ge "$1" "$2"
+}
+
+# perms_are PATH MODE GID : the node's octal mode and group.
+perms_are() {
+	[[ $(stat -c '%a %g' "$1" 2>/dev/null) == "$2 $3" ]]
+}
+
+# settle : with udevd, wait until it has handled every queued uevent (and so
+# has sent its copies and set permissions). Without udevd there is nothing
+# to wait for: the kernel's copy is all there is.
+settle() {
+	(( with_udevd )) || return 0
+	udevadm settle --timeout=30
+}
+
+# copies_counted : every kernel copy has its udevd copy (with udevd) and
+# each event is counted once in uevents_seen.
+copies_counted() {
+	local k u s
+
+	k=$(stat_of uevents_kernel) u=$(stat_of uevents_udev) s=$(stat_of uevents_seen)
+	if (( with_udevd )); then
+		[[ $u == "$k" && $s == "$k" ]]
+	else
+		[[ $u == 0 && $s == "$k" ]]
+	fi
+}
+
+synth() {
+	echo "$1 $(cat /proc/sys/kernel/random/uuid) SRC=test" >"$2"
+}
+
+udevd_pid=
+# udevd_start : systemd-udevd in the background (not --daemon, so its pid
+# is the listener's), answering pings before we go on.
+udevd_start() {
+	/lib/systemd/systemd-udevd >"$out/udevd.log" 2>&1 &
+	udevd_pid=$!
+	wait_until "udevd answers pings" udevd_pings
+}
+
+udevd_pings() {
+	udevadm control --ping --timeout=1 2>/dev/null
+}
+
+udevd_exit() {
+	udevadm control --exit
+	wait "$udevd_pid"
+	udevd_pid=
+}
+
+udevd_kill() {
+	kill -KILL "$udevd_pid"
+	wait "$udevd_pid"
+	udevd_pid=
+}
+
+if (( with_udevd )); then
+	mkdir -p /run/udev/rules.d
+	cp "$top_srcdir/cuse_ec/70-cuse_ec.rules" /run/udev/rules.d/
+	udevd_start || e2e_fatal "udevd did not start"
+	e2e_check "udevd is running" test -n "$udevd_pid"
+fi
 
 # A held fd and a reader blocked on MKBP events, both on the EC of the
 # moment: after "remove" the read must wake with ENODEV and the held fd must
@@ -71,6 +179,23 @@ e2e_wait_for_node "$dev" "$e2e_node_timeout" || e2e_fatal "no $dev"
 pid=$e2e_daemon_pid
 e2e_check "the daemon is plugged at start" wait_status plugged
 e2e_check "sysfs uevent file exists" test -w "$uevent"
+e2e_check "udevd seen at start: udevd_appeared=$with_udevd" \
+	wait_until "udevd_appeared=$with_udevd" test "$(stat_of udevd_appeared)" = "$with_udevd"
+
+# 0. Permissions without --mode: udevd applies 70-cuse_ec.rules to any
+#    --name (the daemon's runtime rule tags the node); without udevd CUSE's
+#    0600 root stays.
+settle
+if (( with_udevd )); then
+	e2e_check "udevd: default permissions 0660 plugdev for --name=$name" \
+		perms_are "$dev" 660 "$plugdev"
+	e2e_check "udevd: the runtime rule names the node" \
+		grep -q "KERNEL==\"$name\"" "/run/udev/rules.d/70-cuse_ec-$name.rules"
+else
+	e2e_check "no udevd: the node stays 0600 root" perms_are "$dev" 600 0
+fi
+majmin=$(stat -c '%t:%T' "$dev")
+majmin=$((16#${majmin%:*})):$((16#${majmin#*:}))
 
 # 1. remove: unplugged, the held fd and the blocked reader get ENODEV.
 python3 "$out/holder.py" "$dev" >"$out/holder.out" 2>&1 &
@@ -80,30 +205,43 @@ for ((i = 0; i < 100; i++)); do
 	sleep 0.05
 done
 sleep 0.2	# let the read park in the daemon
-uuid=$(cat /proc/sys/kernel/random/uuid)
-e2e_check "write remove uevent" bash -c "echo 'remove $uuid SRC=test' >'$uevent'"
+e2e_check "write remove uevent" synth remove "$uevent"
 e2e_check "status becomes unplugged" wait_status unplugged
 e2e_check "held fd and blocked reader get ENODEV" wait "$holder"
 cat "$out/holder.out"
-e2e_check "open fails with ENODEV while unplugged" \
-	bash -c "{ exec 3<'$dev'; } 2>&1 | grep -q 'No such device'"
+settle
+# With or without udevd the node itself stays: udevd removes only its
+# /dev/char link and database entry for a synthetic remove.
+e2e_check "after remove the node still exists" test -c "$dev"
+e2e_check "open fails with ENODEV (not ENOENT) while unplugged" \
+	bash -c "{ exec 3<'$dev'; } 2>&1 | grep -q 'No such device\$'"
+if (( with_udevd )); then
+	e2e_check "udevd: /dev/char/$majmin removed on remove" test ! -e "/dev/char/$majmin"
+fi
 e2e_check "uevent_unplugs=1" test "$(stat_of uevent_unplugs)" = 1
 e2e_check "revocation completed" test "$(stat_of revocations)" = 1
 
 # A second remove while unplugged is harmless.
-e2e_check "duplicate remove uevent" bash -c "echo 'remove $uuid SRC=dup' >'$uevent'"
-sleep 0.3
+e2e_check "duplicate remove uevent" synth remove "$uevent"
+settle
+e2e_check "duplicate remove reached the monitor" wait_stat uevents_kernel 3
 e2e_check "duplicate remove: still 1 uevent unplug, daemon alive" \
 	bash -c "[[ \$1 == 1 ]] && kill -0 $pid" _ "$(stat_of uevent_unplugs)"
 
 # 2. add: plugged again, a new open works.
-uuid=$(cat /proc/sys/kernel/random/uuid)
-e2e_check "write add uevent" bash -c "echo 'add $uuid SRC=test' >'$uevent'"
+e2e_check "write add uevent" synth add "$uevent"
 e2e_check "status becomes plugged" wait_status plugged
 e2e_check "a new open reads the version" bash -c "head -c 64 '$dev' | grep -q ."
 e2e_check "uevent_plugs=1" test "$(stat_of uevent_plugs)" = 1
+settle
+if (( with_udevd )); then
+	e2e_check "udevd: /dev/char/$majmin back after add" test -e "/dev/char/$majmin"
+	e2e_check "udevd: still 0660 plugdev after add" perms_are "$dev" 660 "$plugdev"
+fi
+e2e_check "each uevent counted once, copies per source beside it" \
+	wait_until "copies counted: $(ctl stats)" copies_counted
 
-# 3. A short flap through uevents under load.
+# 3. hotplug_sim's scenarios through uevents under load.
 e2e_check "hotplug_sim flap 20 via uevents exits 0" \
 	"$sim" --name="$name" --control="$sock" --trigger=uevent --daemon-pid="$pid" \
 	--clients=4 --readers=1 --scenario=flap --cycles=20 --period=20ms \
@@ -114,41 +252,175 @@ e2e_check "flap: every unplug was seen revoked" \
 	grep -Eq '"trigger_to_revoked":\{"n":20,' "$out/flap.json"
 e2e_check "daemon counted 21 uevent unplugs" test "$(stat_of uevent_unplugs)" = 21
 grep -o '"trigger_to_revoked":{[^}]*}' "$out/flap.json"
-grep -Eo '"(trigger_to_last_out|revoked_to_last_out|last_out_to_revoked)":\{[^}]*\}' "$out/flap.json"
+e2e_check "hotplug_sim replug via uevents exits 0" \
+	"$sim" --name="$name" --control="$sock" --trigger=uevent --daemon-pid="$pid" \
+	--clients=2 --readers=1 --scenario=replug --json="$out/replug.json" -q
+e2e_check "hotplug_sim inflight via uevents exits 0" \
+	"$sim" --name="$name" --control="$sock" --trigger=uevent --daemon-pid="$pid" \
+	--clients=3 --mix=xcmd=100 --scenario=inflight --latency=100ms \
+	--json="$out/inflight.json" -q
+e2e_check "hotplug_sim random 20 via uevents exits 0" \
+	"$sim" --name="$name" --control="$sock" --trigger=uevent --daemon-pid="$pid" \
+	--clients=3 --readers=1 --scenario=random --cycles=20 --period=10ms --seed=7 -q
+settle
+e2e_check "after the scenarios: each uevent counted once" \
+	wait_until "copies counted: $(ctl stats)" copies_counted
+if (( with_udevd )); then
+	e2e_check "udevd: permissions unchanged after the scenarios" \
+		perms_are "$dev" 660 "$plugdev"
+fi
+
+# 4. An operator's unplug holds against a coldplug replay until "plug".
+status_is plugged || ctl plug >/dev/null
+e2e_check "operator: unplug wait" bash -c '[[ $("$@") == "ok unplugged" ]]' _ \
+	"$daemon" --control="$sock" --send="unplug wait"
+held=$(stat_of uevent_adds_held)
+if (( with_udevd )); then
+	e2e_check "coldplug replay: udevadm trigger --action=add" \
+		udevadm trigger --action=add "/sys/class/cuse/$name"
+else
+	e2e_check "coldplug replay: add written to the uevent file" synth add "$uevent"
+fi
+settle
+e2e_check "the replayed add reached the monitor and was held" \
+	wait_stat uevent_adds_held $((held + 1))
+e2e_check "still unplugged after the replay" status_is unplugged
+e2e_check "operator: plug" bash -c '[[ $("$@") == "ok plugged" ]]' _ \
+	"$daemon" --control="$sock" --send=plug
+e2e_check "after plug, uevents act again: remove unplugs" \
+	synth remove "$uevent"
+e2e_check "status becomes unplugged after the remove" wait_status unplugged
+synth add "$uevent"
+e2e_check "and add plugs" wait_status plugged
+
+# 5. udevd killed and restarted mid-run (with udevd only).
+if (( with_udevd )); then
+	settle
+	udevd_kill
+	e2e_check "udevd killed: the daemon notices (udevd_vanished=1)" wait_stat udevd_vanished 1
+	e2e_check "udevd killed: its socket file stays" test -S /run/udev/control
+	k=$(stat_of uevents_kernel) u=$(stat_of uevents_udev)
+	e2e_check "no udevd: a remove still unplugs" synth remove "$uevent"
+	e2e_check "no udevd: status becomes unplugged" wait_status unplugged
+	e2e_check "no udevd: only the kernel copy came" \
+		bash -c '[[ $1 == "$2" && $3 -gt $4 ]]' _ "$(stat_of uevents_udev)" "$u" \
+		"$(stat_of uevents_kernel)" "$k"
+	udevd_start || e2e_fatal "udevd did not restart"
+	e2e_check "udevd restarted: the daemon follows it again (udevd_appeared=2)" \
+		wait_stat udevd_appeared 2
+	e2e_check "udevd restarted: add plugs" synth add "$uevent"
+	e2e_check "udevd restarted: status becomes plugged" wait_status plugged
+	settle
+	e2e_check "udevd restarted: its copies arrive again" wait_stat uevents_udev $((u + 1))
+	e2e_check "udevd restarted: 0660 plugdev after its add" perms_are "$dev" 660 "$plugdev"
+	e2e_check "daemon alive through the udevd restart" kill -0 "$pid"
+fi
 
 e2e_stop_daemon
 e2e_check_status "daemon exits 0 on SIGTERM" 0 $?
+e2e_check "the runtime rule is removed at exit" \
+	test ! -e "/run/udev/rules.d/70-cuse_ec-$name.rules"
 
-# 4. --follow-match on something that never matches: our uevents are seen
-#    but ignored.
-e2e_start_daemon "$daemon" -f --name="$name" --control="$sock" \
-	--follow-match=ID_VENDOR_ID=ffff
-e2e_wait_for_node "$dev" "$e2e_node_timeout" || e2e_fatal "no $dev (2)"
-e2e_check "follow-match: plugged at start" wait_status plugged
-uuid=$(cat /proc/sys/kernel/random/uuid)
-e2e_check "follow-match: write remove uevent" \
-	bash -c "echo 'remove $uuid SRC=test' >'$uevent'"
-for ((i = 0; i < 100; i++)); do
-	[[ $(stat_of uevents_seen) -ge 1 ]] && break
-	sleep 0.05
-done
-e2e_check "follow-match: the uevent reached the monitor" test "$(stat_of uevents_seen)" -ge 1
-e2e_check "follow-match: still plugged, no uevent unplug" \
-	bash -c "[[ \$(\"\$1\" --control=\"\$2\" --send=status) == 'ok plugged '* && \$3 == 0 ]]" \
-	_ "$daemon" "$sock" "$(stat_of uevent_unplugs)"
+# 6. --mode/--group with another --name: one owner, no fight, before or
+#    after any add.
+other=ec_other$$
+e2e_start_daemon "$daemon" -f --name="$other" --control="$sock" --mode=0640 --group=plugdev
+e2e_wait_for_node "/dev/$other" "$e2e_node_timeout" || e2e_fatal "no /dev/$other"
+e2e_check "--mode/--group: 0640 plugdev once it appeared" \
+	wait_until "/dev/$other is 0640 plugdev" perms_are "/dev/$other" 640 "$plugdev"
+settle
+e2e_check "--mode/--group: still 0640 plugdev once udevd settled" \
+	perms_are "/dev/$other" 640 "$plugdev"
+synth remove "/sys/class/cuse/$other/uevent"
+synth add "/sys/class/cuse/$other/uevent"
+e2e_check "--mode/--group: replugged" wait_status plugged
+settle
+e2e_check "--mode/--group: still 0640 plugdev after remove+add" \
+	perms_are "/dev/$other" 640 "$plugdev"
 e2e_stop_daemon
-e2e_check_status "follow-match daemon exits 0" 0 $?
+e2e_check_status "--name=$other daemon exits 0" 0 $?
 
-# 5. --no-udev: the same uevent is not even seen.
+# 7. --follow-match on a kernel key (INTERFACE) of a dummy network
+#    interface: starts unplugged while it is absent, follows it after.
+ip link del ecdummy0 2>/dev/null
+# The guest has no /lib/modules of its own: load dummy.ko by path.
+dummy_ko=/usr/lib/uml/modules/$(uname -r)/kernel/drivers/net/dummy.ko
+[[ -d /sys/module/dummy || ! -e $dummy_ko ]] || insmod "$dummy_ko"
+e2e_check "dummy network interfaces can be made" test -d /sys/module/dummy
+e2e_start_daemon "$daemon" -f --name="$name" --control="$sock" \
+	--follow-match=INTERFACE=ecdummy0 --log-level=info
+e2e_wait_for_node "$dev" "$e2e_node_timeout" || e2e_fatal "no $dev (follow)"
+e2e_check "kernel key: unplugged at start, the interface is absent" wait_status unplugged
+e2e_check "kernel key: ip link add" ip link add ecdummy0 type dummy
+e2e_check "kernel key: plugged when it appears" wait_status plugged
+e2e_check "kernel key: ip link del" ip link del ecdummy0
+e2e_check "kernel key: unplugged when it goes" wait_status unplugged
+ip link add ecdummy0 type dummy
+e2e_check "kernel key: plugged again" wait_status plugged
+e2e_stop_daemon
+e2e_check_status "kernel-key follower exits 0" 0 $?
+e2e_start_daemon "$daemon" -f --name="$name" --control="$sock" \
+	--follow-match=INTERFACE=ecdummy0
+e2e_wait_for_node "$dev" "$e2e_node_timeout" || e2e_fatal "no $dev (follow 2)"
+e2e_check "kernel key: plugged at start, the interface is there" wait_status plugged
+e2e_stop_daemon
+ip link del ecdummy0
+settle
+
+# 8. --follow-match on a udevd-only key (ID_NET_DRIVER, set by udevd's
+#    net_setup_link): the daemon starts before udevd.
+(( with_udevd )) && udevd_exit
+e2e_start_daemon "$daemon" -f --name="$name" --control="$sock" \
+	--follow-match=ID_NET_DRIVER=dummy --log-level=info
+e2e_wait_for_node "$dev" "$e2e_node_timeout" || e2e_fatal "no $dev (udevd key)"
+e2e_check "udevd key: unplugged at start" wait_status unplugged
+if (( with_udevd )); then
+	e2e_check "udevd key: the stale socket file does not count as udevd" \
+		test "$(stat_of udevd_appeared)" = 0
+	udevd_start || e2e_fatal "udevd did not start (3)"
+	e2e_check "udevd key: udevd started after the daemon is followed" \
+		wait_stat udevd_appeared 1
+	e2e_check "udevd key: ip link add" ip link add ecdummy0 type dummy
+	e2e_check "udevd key: plugged by udevd's copy" wait_status plugged
+	e2e_check "udevd key: ip link del" ip link del ecdummy0
+	e2e_check "udevd key: unplugged by udevd's copy" wait_status unplugged
+	# The db-entry caveat: a device added while udevd is down has no
+	# database entry, so udevd's copy of its remove lacks ID_NET_DRIVER.
+	udevd_kill
+	ip link add ecdummy0 type dummy
+	udevd_start || e2e_fatal "udevd did not start (4)"
+	wait_stat udevd_appeared 2
+	ctl plug >/dev/null
+	u=$(stat_of uevents_udev)
+	ip link del ecdummy0
+	settle
+	e2e_check "db caveat: udevd's copy of the remove arrived" wait_stat uevents_udev $((u + 1))
+	e2e_check "db caveat: without a db entry it carries no ID_NET_DRIVER: still plugged" \
+		status_is plugged
+else
+	k=$(stat_of uevents_kernel)
+	e2e_check "udevd key: ip link add" ip link add ecdummy0 type dummy
+	e2e_check "udevd key: the kernel's add arrived" wait_stat uevents_kernel $((k + 1))
+	e2e_check "udevd key: no udevd, no ID_NET_DRIVER: stays unplugged" status_is unplugged
+	ip link del ecdummy0
+fi
+e2e_stop_daemon
+e2e_check_status "udevd-key follower exits 0" 0 $?
+
+# 9. --no-udev: the same uevent is not even seen.
 e2e_start_daemon "$daemon" -f --name="$name" --control="$sock" --no-udev
 e2e_wait_for_node "$dev" "$e2e_node_timeout" || e2e_fatal "no $dev (3)"
-uuid=$(cat /proc/sys/kernel/random/uuid)
-e2e_check "no-udev: write remove uevent" bash -c "echo 'remove $uuid SRC=test' >'$uevent'"
-sleep 0.3
+e2e_check "no-udev: write remove uevent" synth remove "$uevent"
+settle
+sleep 0.3	# nothing to wait for: the point is that nothing happens
 e2e_check "no-udev: still plugged, nothing seen" \
 	bash -c "[[ \$(\"\$1\" --control=\"\$2\" --send=status) == 'ok plugged '* && \$3 == 0 ]]" \
 	_ "$daemon" "$sock" "$(stat_of uevents_seen)"
 e2e_stop_daemon
 e2e_check_status "no-udev daemon exits 0" 0 $?
 
+if (( with_udevd )); then
+	udevd_exit
+	e2e_check "udevd exits on udevadm control --exit" test -z "$udevd_pid"
+fi
 e2e_done
