@@ -10,7 +10,8 @@ cuse_ec_libchardev_la_SOURCES = \
 	cuse_ec/control.c \
 	cuse_ec/options.c \
 	cuse_ec/control_client.c \
-	cuse_ec/udev_follow.c
+	cuse_ec/udev_follow.c \
+	cuse_ec/udev_match.c
 noinst_HEADERS += \
 	cuse_ec/chardev.h \
 	cuse_ec/lifecycle.h \
