@@ -352,6 +352,21 @@ e2e_check "--mode/--group: still 0640 plugdev after remove+add" \
 e2e_stop_daemon
 e2e_check_status "--name=$other daemon exits 0" 0 $?
 
+# The name the shipped rule also gives defaults to: --mode still wins,
+# at start and after an add (70-cuse_ec.rules says 0660).
+e2e_start_daemon "$daemon" -f --name=cros_ec --control="$sock" --mode=0666
+e2e_wait_for_node /dev/cros_ec "$e2e_node_timeout" || e2e_fatal "no /dev/cros_ec"
+e2e_check "cros_ec --mode=0666: applied once it appeared" \
+	wait_until "/dev/cros_ec is 0666" perms_are /dev/cros_ec 666 "$( ((with_udevd)) && echo "$plugdev" || echo 0)"
+synth remove /sys/class/cuse/cros_ec/uevent
+synth add /sys/class/cuse/cros_ec/uevent
+e2e_check "cros_ec --mode=0666: replugged" wait_status plugged
+settle
+e2e_check "cros_ec --mode=0666: still 0666 after remove+add" \
+	perms_are /dev/cros_ec 666 "$( ((with_udevd)) && echo "$plugdev" || echo 0)"
+e2e_stop_daemon
+e2e_check_status "--name=cros_ec daemon exits 0" 0 $?
+
 # 7. --follow-match on a kernel key (INTERFACE) of a dummy network
 #    interface: starts unplugged while it is absent, follows it after.
 ip link del ecdummy0 2>/dev/null
