@@ -79,7 +79,9 @@ wait_stat() {
 	wait_until "stats $1 >= $2 (it is $(stat_of "$1"))" stat_ge "$1" "$2"
 }
 
-# perms_are PATH MODE GID : the node's octal mode and group.
+# perms_are PATH MODE GID : the node's octal mode and group. Checked through
+# wait_until: `udevadm settle` only waits for uevents udevd has already
+# received, so the node's own "add" may still be on its way.
 perms_are() {
 	[[ $(stat -c '%a %g' "$1" 2>/dev/null) == "$2 $3" ]]
 }
@@ -200,7 +202,7 @@ e2e_check "udevd seen at start: udevd_appeared=$with_udevd" \
 settle
 if (( with_udevd )); then
 	e2e_check "udevd: default permissions 0660 plugdev for --name=$name" \
-		perms_are "$dev" 660 "$plugdev"
+		wait_until "node permissions" perms_are "$dev" 660 "$plugdev"
 	e2e_check "udevd: the runtime rule names the node" \
 		grep -q "KERNEL==\"$name\"" "/run/udev/rules.d/70-cuse_ec-$name.rules"
 else
@@ -248,7 +250,7 @@ e2e_check "uevent_plugs=1" test "$(stat_of uevent_plugs)" = 1
 settle
 if (( with_udevd )); then
 	e2e_check "udevd: /dev/char/$majmin back after add" test -e "/dev/char/$majmin"
-	e2e_check "udevd: still 0660 plugdev after add" perms_are "$dev" 660 "$plugdev"
+	e2e_check "udevd: still 0660 plugdev after add" wait_until "node permissions" perms_are "$dev" 660 "$plugdev"
 fi
 e2e_check "each uevent counted once, copies per source beside it" \
 	wait_until "copies counted: $(ctl stats)" copies_counted
@@ -279,7 +281,7 @@ e2e_check "after the scenarios: each uevent counted once" \
 	wait_until "copies counted: $(ctl stats)" copies_counted
 if (( with_udevd )); then
 	e2e_check "udevd: permissions unchanged after the scenarios" \
-		perms_are "$dev" 660 "$plugdev"
+		wait_until "node permissions" perms_are "$dev" 660 "$plugdev"
 fi
 
 # 4. An operator's unplug holds against a coldplug replay until "plug".
@@ -324,7 +326,7 @@ if (( with_udevd )); then
 	e2e_check "udevd restarted: status becomes plugged" wait_status plugged
 	settle
 	e2e_check "udevd restarted: its copies arrive again" wait_stat uevents_udev $((u + 1))
-	e2e_check "udevd restarted: 0660 plugdev after its add" perms_are "$dev" 660 "$plugdev"
+	e2e_check "udevd restarted: 0660 plugdev after its add" wait_until "node permissions" perms_are "$dev" 660 "$plugdev"
 	e2e_check "daemon alive through the udevd restart" kill -0 "$pid"
 fi
 
@@ -342,13 +344,13 @@ e2e_check "--mode/--group: 0640 plugdev once it appeared" \
 	wait_until "/dev/$other is 0640 plugdev" perms_are "/dev/$other" 640 "$plugdev"
 settle
 e2e_check "--mode/--group: still 0640 plugdev once udevd settled" \
-	perms_are "/dev/$other" 640 "$plugdev"
+	wait_until "node permissions" perms_are "/dev/$other" 640 "$plugdev"
 synth remove "/sys/class/cuse/$other/uevent"
 synth add "/sys/class/cuse/$other/uevent"
 e2e_check "--mode/--group: replugged" wait_status plugged
 settle
 e2e_check "--mode/--group: still 0640 plugdev after remove+add" \
-	perms_are "/dev/$other" 640 "$plugdev"
+	wait_until "node permissions" perms_are "/dev/$other" 640 "$plugdev"
 e2e_stop_daemon
 e2e_check_status "--name=$other daemon exits 0" 0 $?
 
@@ -363,7 +365,7 @@ synth add /sys/class/cuse/cros_ec/uevent
 e2e_check "cros_ec --mode=0666: replugged" wait_status plugged
 settle
 e2e_check "cros_ec --mode=0666: still 0666 after remove+add" \
-	perms_are /dev/cros_ec 666 "$( ((with_udevd)) && echo "$plugdev" || echo 0)"
+	wait_until "node permissions" perms_are /dev/cros_ec 666 "$( ((with_udevd)) && echo "$plugdev" || echo 0)"
 e2e_stop_daemon
 e2e_check_status "--name=cros_ec daemon exits 0" 0 $?
 
