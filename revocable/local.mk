@@ -6,7 +6,8 @@
 
 lib_LTLIBRARIES += revocable/librevocable.la
 include_HEADERS += revocable/revocable.h
-revocable_librevocable_la_SOURCES = revocable/revocable.c
+revocable_librevocable_la_SOURCES = revocable/reader.c revocable/revoke.c \
+	revocable/teardown.c revocable/revocable_internal.h
 revocable_librevocable_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/revocable
 # Hidden by default: only what revocable.h declares between its visibility
 # pragmas is exported, and the version script gives each symbol the node
@@ -76,7 +77,8 @@ EXTRA_DIST += revocable/README.md docs/design.md revocable/revocable.sym \
 # to the installed header; they are built by make check, never run by it
 # (they hang until Check's timeout, which is the point of the exercise).
 noinst_LTLIBRARIES += tests/revocable/librevocable_lab_v3bug.la
-tests_revocable_librevocable_lab_v3bug_la_SOURCES = revocable/revocable.c
+tests_revocable_librevocable_lab_v3bug_la_SOURCES = \
+	$(revocable_librevocable_la_SOURCES)
 tests_revocable_librevocable_lab_v3bug_la_CPPFLAGS = $(AM_CPPFLAGS) \
 	-I$(top_srcdir)/revocable -DREVOCABLE_LAB_V3_INDEX_BUG
 tests_revocable_librevocable_lab_v3bug_la_CFLAGS = \
@@ -139,16 +141,22 @@ tests_revocable_test_revocable_stress_LDADD = $(revocable_test_ldadd)
 dist_check_SCRIPTS += tests/revocable/bench_args.sh
 TESTS += tests/revocable/bench_args.sh
 
-# Out-of-memory paths: the library source is built into the test with
-# failing allocators, so it links no librevocable.
-tests_revocable_test_revocable_nomem_SOURCES = tests/revocable/test_nomem.c
+# Out-of-memory paths: the library's sources are compiled a second time
+# into the test with the allocation-failure hook (revocable_internal.h),
+# so it links no librevocable and the installed library has no hook.
+tests_revocable_test_revocable_nomem_SOURCES = tests/revocable/test_nomem.c \
+	$(revocable_librevocable_la_SOURCES)
 tests_revocable_test_revocable_nomem_CFLAGS = $(revocable_test_cflags)
-tests_revocable_test_revocable_nomem_CPPFLAGS = $(revocable_test_cppflags)
+tests_revocable_test_revocable_nomem_CPPFLAGS = $(revocable_test_cppflags) \
+	-DREVOCABLE_TEST_ALLOC_HOOK
 tests_revocable_test_revocable_nomem_LDADD = $(CHECK_LIBS) -lpthread
 
 # The revoker's "has that access ended?" predicate at exact points of a
-# reader's life: the library source is built into the test, like nomem.
-tests_revocable_test_revocable_slot_wait_SOURCES = tests/revocable/test_slot_wait.c
+# reader's life: revoke.c is #included by the test (the predicate is
+# static) and the other library sources are compiled into it.
+tests_revocable_test_revocable_slot_wait_SOURCES = \
+	tests/revocable/test_slot_wait.c revocable/reader.c \
+	revocable/teardown.c revocable/revocable_internal.h
 tests_revocable_test_revocable_slot_wait_CFLAGS = $(revocable_test_cflags)
 tests_revocable_test_revocable_slot_wait_CPPFLAGS = $(revocable_test_cppflags)
 tests_revocable_test_revocable_slot_wait_LDADD = $(CHECK_LIBS) -lpthread

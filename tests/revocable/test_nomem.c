@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Out-of-memory paths of librevocable.  The library source is compiled
- * into this test with its allocators redirected to ones that fail on
- * demand, so the paths that cannot be reached with a real allocator run
- * here: a thread that cannot register, nesting that cannot grow.  Either
+ * Out-of-memory paths of librevocable.  The library sources are compiled
+ * into this test with the allocation-failure hook, which fails chosen
+ * allocations on demand, so the paths that a real allocator does not
+ * reach run here: a thread that cannot register, nesting that cannot
+ * grow.  Either
  * way an access must fail safe (NULL), pair with its release silently, and
  * never let a revoke finish while an access that saw the resource is open.
  */
@@ -15,31 +16,23 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "revocable_internal.h"
+
 /* Allocation failure switches, set by the tests (one test per process). */
 static struct {
-	bool fail_register;		/* posix_memalign */
-	bool fail_grow;			/* realloc */
+	bool fail[REVOCABLE__ALLOC_SITES];
 } nomem;
 
-static int test_posix_memalign(void **mem, size_t align, size_t size)
+/* The library's test-only hook (REVOCABLE_TEST_ALLOC_HOOK). */
+bool revocable__test_alloc_fails(enum revocable__alloc_site site)
 {
-	if (nomem.fail_register)
-		return ENOMEM;
-	return posix_memalign(mem, align, size);
+	return __atomic_load_n(&nomem.fail[site], __ATOMIC_RELAXED);
 }
 
-static void *test_realloc(void *ptr, size_t size)
+static void fail_alloc(enum revocable__alloc_site site, bool fail)
 {
-	if (nomem.fail_grow)
-		return NULL;
-	return realloc(ptr, size);
+	__atomic_store_n(&nomem.fail[site], fail, __ATOMIC_RELAXED);
 }
-
-#define posix_memalign test_posix_memalign
-#define realloc test_realloc
-#include "../../revocable/revocable.c"
-#undef posix_memalign
-#undef realloc
 
 #include "test_util.h"
 
@@ -69,11 +62,11 @@ START_TEST(test_register_fails_safe)
 	pthread_t tid;
 	void *seen;
 
-	nomem.fail_register = true;
+	fail_alloc(REVOCABLE__ALLOC_READER, true);
 	tid = start_thread(unregistered_reader, rev);
 	ck_assert_int_eq(pthread_join(tid, &seen), 0);
 	ck_assert_ptr_null(seen);		/* refused, not the resource */
-	nomem.fail_register = false;
+	fail_alloc(REVOCABLE__ALLOC_READER, false);
 
 	/* Nothing was counted anywhere: the revoke does not wait. */
 	ck_assert_int_eq(rp->priv_overflow_readers, 0);
@@ -96,9 +89,9 @@ START_TEST(test_grow_fails_safe)
 
 	for (i = 0; i < REVOCABLE_READER_SLOTS; i++)
 		ck_assert_ptr_eq(revocable__try_access_inline(other_rev), RES_B);
-	nomem.fail_grow = true;
+	fail_alloc(REVOCABLE__ALLOC_OVERFLOW, true);
 	ck_assert_ptr_null(revocable__try_access_inline(rev));	/* refused */
-	nomem.fail_grow = false;
+	fail_alloc(REVOCABLE__ALLOC_OVERFLOW, false);
 
 	/*
 	 * The refused access is released first whatever handle the caller

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * How a revoker decides that the access it found in a slot has ended.  The
- * library source is compiled into this test so that the revoker's own
- * predicate, slot_busy(), can be asked at exact points of a reader's life:
+ * library's revoke.c is #included by this test (and its other sources
+ * built into it) so that the revoker's own predicate, slot_busy(), can
+ * be asked at exact points of a reader's life:
  * the access seen at scan time still running (busy), then ended (free),
  * then replaced in the same slot by a later access of the revoked provider
  * (free: that access saw NULL and counted itself).  Without that count a
@@ -14,7 +15,7 @@
 
 #include <check.h>
 
-#include "../../revocable/revocable.c"
+#include "../../revocable/revoke.c"
 
 #include "test_util.h"
 

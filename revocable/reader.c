@@ -1,0 +1,508 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * librevocable - revocable references to resources that can vanish.
+ *
+ * Read side: every thread owns a reader record (registered automatically on
+ * its first access, freed when it exits) holding a small stack of slots.
+ * An access writes the provider pointer into the next slot, then loads the
+ * resource pointer.  Revoke (revoke.c) publishes NULL, forces a full
+ * barrier on every thread with sys_membarrier(), then waits only for the
+ * slots that still name this provider - so a reader sleeping in provider A
+ * never delays a revoke of provider B.  The ordering argument is in
+ * docs/design.md.  This file: the registry of reader threads, the slow
+ * path of access and release, and the handle's read-side entry points.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <linux/futex.h>
+#include <linux/membarrier.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "revocable_internal.h"
+
+struct revocable_context revocable__ctx = {
+	.once = PTHREAD_ONCE_INIT,
+	.readers_lock = PTHREAD_MUTEX_INITIALIZER,
+	.readers = CDS_LIST_HEAD_INIT(revocable__ctx.readers),
+	.work_lock = PTHREAD_MUTEX_INITIALIZER,
+	.work_cond = PTHREAD_COND_INITIALIZER,
+	.defer_tail = &revocable__ctx.defer_head,
+#ifdef REVOCABLE_LAB_V3_INDEX_BUG
+	.lab.lock = PTHREAD_MUTEX_INITIALIZER,
+#endif
+};
+
+struct revocable_provider revocable__null_provider = {
+	.priv_res = NULL,
+	.priv_refcount = 1,
+	.priv_state = REVOCABLE_REVOKED,
+	.priv_lock = PTHREAD_MUTEX_INITIALIZER,
+	.priv_revoked_cond = PTHREAD_COND_INITIALIZER,
+};
+
+struct revocable__reader revocable__unregistered_reader = {
+	.state = REVOCABLE__DEPTH_SLOW_ONLY,
+};
+__thread struct revocable__reader *revocable__tls_reader =
+	&revocable__unregistered_reader;
+
+__thread bool revocable__on_worker;
+
+/* Accesses of this thread refused for lack of memory (they returned NULL
+ * and hold nothing); their releases must not look like stray ones. */
+static __thread unsigned long revocable_nomem_accesses;
+
+int revocable__membarrier(int cmd)
+{
+	return syscall(__NR_membarrier, cmd, 0, 0);
+}
+
+long revocable__futex(unsigned int *word, int op, unsigned int val,
+		       const struct timespec *timeout)
+{
+	return syscall(SYS_futex, word, op, val, timeout, NULL, 0);
+}
+
+/**
+ * revocable__wake_revokers() - a reader's release found revokers asleep.
+ * @rd: the releasing thread's reader state.
+ *
+ * Out of line and rare: only releases that a revoker is waiting for get here.
+ */
+void revocable__wake_revokers(struct revocable__reader *rd)
+{
+	struct reader_record *rec = to_record(rd);
+
+	__atomic_fetch_add(&rec->wake_seq, 1, __ATOMIC_SEQ_CST);
+	revocable__futex(&rec->wake_seq, FUTEX_WAKE_PRIVATE, INT_MAX, NULL);
+}
+
+void revocable__record_put(struct reader_record *rec)
+{
+	if (__atomic_fetch_sub(&rec->refs, 1, __ATOMIC_ACQ_REL) == 1) {
+		free(rec->overflow);
+		free(rec);
+	}
+}
+
+/* Thread exit: the thread can no longer be inside an access (if it was,
+ * that was a bug and the accesses are dropped so revokers do not hang). */
+static void reader_thread_exit(void *arg)
+{
+	struct reader_record *rec = arg;
+	unsigned int i, dropped = 0;
+
+	pthread_mutex_lock(&revocable__ctx.readers_lock);
+	cds_list_del(&rec->node);
+	revocable__ctx.nr_readers--;
+	pthread_mutex_unlock(&revocable__ctx.readers_lock);
+
+	for (i = 0; i < REVOCABLE_READER_SLOTS; i++) {
+		if (!rec->pub.slot[i].rp)
+			continue;
+		__atomic_store_n(&rec->pub.slot[i].rp, NULL, __ATOMIC_SEQ_CST);
+		dropped++;
+	}
+	if (dropped && __atomic_load_n(&rec->pub.waiters, __ATOMIC_SEQ_CST))
+		revocable__wake_revokers(&rec->pub);
+	for (i = 0; i < rec->pub.overflow_depth; i++) {
+		uintptr_t e = rec->overflow[i];
+		struct revocable_provider *rp;
+
+		dropped++;
+		if (e & OVERFLOW_UNCOUNTED)
+			continue;
+		rp = (struct revocable_provider *)e;
+		__atomic_fetch_sub(&rp->priv_overflow_readers, 1,
+				   __ATOMIC_RELEASE);
+	}
+	if (dropped)
+		fprintf(stderr,
+			"revocable: thread exited inside %u access(es); dropped\n",
+			dropped);
+	if (revocable__tls_reader == &rec->pub)
+		revocable__tls_reader = &revocable__unregistered_reader;
+	revocable__record_put(rec);
+}
+
+static void context_init(void)
+{
+	/* REVOCABLE_NO_MEMBARRIER=1 forces the fallback, to test it. */
+	const char *no_membarrier = secure_getenv("REVOCABLE_NO_MEMBARRIER");
+	int cmds = revocable__membarrier(MEMBARRIER_CMD_QUERY);
+
+	if (!(no_membarrier && *no_membarrier == '1') && cmds >= 0 &&
+	    (cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
+	    revocable__membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0)
+		revocable__ctx.use_membarrier = true;
+	revocable__ctx.have_key =
+		pthread_key_create(&revocable__ctx.key, reader_thread_exit) == 0;
+}
+
+void revocable__context_ensure(void)
+{
+	pthread_once(&revocable__ctx.once, context_init);
+}
+
+/* Returns NULL only when out of memory: the access then fails safe. */
+static struct revocable__reader *reader_register(void)
+{
+	struct reader_record *rec;
+	void *mem;
+
+	revocable__context_ensure();
+	/* A cache line of its own: no false sharing between readers. */
+	if (REVOCABLE__ALLOC_FAILS(REVOCABLE__ALLOC_READER) ||
+	    posix_memalign(&mem, 64, sizeof(*rec)))
+		return NULL;
+	rec = mem;
+	memset(rec, 0, sizeof(*rec));
+	/* Without membarrier the slot store cannot be ordered cheaply:
+	 * every access takes the counted, fenced path instead. */
+	if (!revocable__ctx.use_membarrier)
+		rec->pub.state = REVOCABLE__DEPTH_SLOW_ONLY;
+	rec->refs = 1;
+
+	pthread_mutex_lock(&revocable__ctx.readers_lock);
+	cds_list_add(&rec->node, &revocable__ctx.readers);
+	revocable__ctx.nr_readers++;
+	pthread_mutex_unlock(&revocable__ctx.readers_lock);
+
+	if (revocable__ctx.have_key)
+		pthread_setspecific(revocable__ctx.key, rec);
+	else
+		fprintf(stderr, "revocable: no thread-exit hook; reader record will leak\n");
+	revocable__tls_reader = &rec->pub;
+	return &rec->pub;
+}
+
+static bool overflow_reserve(struct reader_record *rec)
+{
+	size_t cap;
+	uintptr_t *grown;
+
+	if (rec->pub.overflow_depth < rec->overflow_cap)
+		return true;
+	cap = rec->overflow_cap ? rec->overflow_cap * 2 : 16;
+	grown = REVOCABLE__ALLOC_FAILS(REVOCABLE__ALLOC_OVERFLOW) ? NULL :
+		realloc(rec->overflow, cap * sizeof(*grown));
+	if (!grown)
+		return false;
+	rec->overflow = grown;
+	rec->overflow_cap = cap;
+	return true;
+}
+
+/*
+ * Accesses that do not fit a slot count themselves on the provider.  The
+ * RMW and the load are both sequentially consistent, so either the revoker
+ * sees the count or this load sees NULL.  An access that saw NULL uncounts
+ * itself at once, so a stream of late readers cannot keep a revoker
+ * waiting.
+ */
+static void *overflow_access(struct revocable__reader *rd,
+			     struct revocable_provider *rp)
+{
+	struct reader_record *rec = rd ? to_record(rd) : NULL;
+	void *res;
+
+	if (!rec || !overflow_reserve(rec)) {
+		/* Out of memory: nowhere to record the access, so it must
+		 * not see the resource.  Failing safe looks like a revoke.
+		 * The flag keeps releases off the inline path until the
+		 * refused accesses are released first. */
+		revocable_nomem_accesses++;
+		if (rd)
+			rd->state |= REVOCABLE__DEPTH_OVERFLOW;
+		return NULL;
+	}
+	if (rp == &revocable__null_provider) {
+		res = NULL;	/* keep the shared sentinel never written */
+	} else {
+		__atomic_fetch_add(&rp->priv_overflow_readers, 1,
+				   __ATOMIC_SEQ_CST);
+		res = __atomic_load_n(&rp->priv_res, __ATOMIC_SEQ_CST);
+		if (!res)
+			__atomic_fetch_sub(&rp->priv_overflow_readers, 1,
+					   __ATOMIC_RELEASE);
+	}
+	rec->overflow[rd->overflow_depth++] =
+		(uintptr_t)rp | (res ? 0 : OVERFLOW_UNCOUNTED);
+	rd->state |= REVOCABLE__DEPTH_OVERFLOW;
+	return res;
+}
+
+/**
+ * revocable__try_access_slow() - out-of-line part of revocable_try_access().
+ * @rp: provider being accessed.
+ *
+ * First access of a thread (registers it), nested accesses (the next
+ * slot) and accesses nested deeper than the slot stack (overflow).
+ *
+ * Return: the resource, or NULL if revoked.
+ */
+void *revocable__try_access_slow(struct revocable_provider *rp)
+{
+	struct revocable__reader *rd = current_reader();
+	uint32_t depth;
+	void *res;
+
+	if (!rd)
+		rd = reader_register();
+	/*
+	 * While overflow entries exist, new accesses go there too even if a
+	 * slot was freed meanwhile: every overflow entry must stay newer than
+	 * every slot, so that release always ends the most recent access.
+	 * That matters: of two accesses to one provider the older may have
+	 * seen the resource and the newer NULL, so they are not
+	 * interchangeable.
+	 */
+	if (!rd || reader_flags(rd) || reader_depth(rd) >= REVOCABLE_READER_SLOTS)
+		return overflow_access(rd, rp);
+
+	/* A nested access, or a thread's first: the inline path's steps in
+	 * the next free slot (docs/design.md, "Read side"). */
+	depth = reader_depth(rd);
+	rd->state = depth + 1;
+	__atomic_store_n(&rd->slot[depth].rp, rp, REVOCABLE__ORD_SLOT);
+	revocable__read_fence();
+	res = __atomic_load_n(&rp->priv_res, REVOCABLE__ORD_RES);
+	if (!res)
+		revocable__count_revoked(&rd->slot[depth]);
+	return res;
+}
+
+/**
+ * revocable__release_slow() - out-of-line part of revocable_release().
+ * @rp: provider whose access ends.
+ *
+ * Handles overflow accesses and releases out of LIFO order.  The most
+ * recent access matching @rp is the one ended: accesses of one provider by
+ * one thread see the resource first and NULL after, never the other way
+ * round, so ending the newest never leaves a resource-seeing access
+ * unaccounted.  Overflow entries are always newer than slot entries, and
+ * slot order is time order (holes are never refilled, only popped).
+ */
+void revocable__release_slow(struct revocable_provider *rp)
+{
+	struct revocable__reader *rd = current_reader();
+	unsigned int i;
+
+	/* Refused accesses never saw the resource: ending one of them first
+	 * is always safe, whichever access the caller means. */
+	if (revocable_nomem_accesses) {
+		if (--revocable_nomem_accesses == 0 && rd && !rd->overflow_depth)
+			rd->state &= ~REVOCABLE__DEPTH_OVERFLOW;
+		return;
+	}
+	if (rd) {
+		struct reader_record *rec = to_record(rd);
+
+		for (i = rd->overflow_depth; i-- > 0;) {
+			uintptr_t e = rec->overflow[i];
+
+			if ((e & ~OVERFLOW_UNCOUNTED) != (uintptr_t)rp)
+				continue;
+			memmove(&rec->overflow[i], &rec->overflow[i + 1],
+				(rd->overflow_depth - i - 1) * sizeof(e));
+			/* nomem accesses are all released by now (above). */
+			if (--rd->overflow_depth == 0)
+				rd->state &= ~REVOCABLE__DEPTH_OVERFLOW;
+			if (!(e & OVERFLOW_UNCOUNTED))
+				__atomic_fetch_sub(&rp->priv_overflow_readers,
+						   1, __ATOMIC_RELEASE);
+			return;
+		}
+		uint32_t depth = reader_depth(rd);
+		uint32_t flags = reader_flags(rd);
+
+		for (i = depth; i-- > 0;) {
+			if (rd->slot[i].rp != rp)
+				continue;
+			__atomic_store_n(&rd->slot[i].rp, NULL,
+					 __ATOMIC_RELEASE);
+			/* Compact holes left by out-of-order releases. */
+			while (depth && !rd->slot[depth - 1].rp)
+				depth--;
+			rd->state = depth | flags;
+			/* Without membarrier nobody fences for us: do it
+			 * here, as the waiter check needs (see the inline). */
+			cmm_smp_mb();
+			if (__atomic_load_n(&rd->waiters, __ATOMIC_SEQ_CST))
+				revocable__wake_revokers(rd);
+			return;
+		}
+	}
+	fprintf(stderr,
+		"revocable: revocable_release() without a matching access (ignored)\n");
+}
+
+/* Is the calling thread inside an access to @rp?  Revoking would wait for
+ * ourselves forever. */
+bool revocable__self_holds(struct revocable_provider *rp)
+{
+	struct revocable__reader *rd = current_reader();
+	struct reader_record *rec;
+	unsigned int i;
+
+	if (!rd)
+		return false;
+	for (i = 0; i < reader_depth(rd); i++)
+		if (rd->slot[i].rp == rp)
+			return true;
+	rec = to_record(rd);
+	for (i = 0; i < rd->overflow_depth; i++)
+		if ((rec->overflow[i] & ~OVERFLOW_UNCOUNTED) == (uintptr_t)rp)
+			return true;
+	return false;
+}
+
+#ifdef REVOCABLE_LAB_V3_INDEX_BUG
+/*
+ * Teaching lab only (docs/teaching.md, exercise 1; docs/design.md): with
+ * this switch the file builds the lab's library, never the installed one.
+ * The v3 patch kept the SRCU index of "the" access in the shared struct
+ * revocable; here a handle's "index" is the slot of the latest access
+ * made through it, by whichever thread, and the next release through the
+ * handle clears that slot.  The index lives in a table of the context
+ * keyed by the handle, so struct revocable keeps the installed layout and
+ * programs built against the installed header run on the lab library.
+ * Handles beyond the table's size simply behave correctly.
+ */
+static struct revocable__slot **lab_index_of(const struct revocable *rev,
+					     bool add)
+{
+	struct revocable_lab_index *lab = &revocable__ctx.lab;
+	size_t i, free_at = REVOCABLE_LAB_HANDLES;
+
+	for (i = 0; i < REVOCABLE_LAB_HANDLES; i++) {
+		if (lab->rev[i] == rev)
+			return &lab->slot[i];
+		if (!lab->rev[i] && free_at == REVOCABLE_LAB_HANDLES)
+			free_at = i;
+	}
+	if (!add || free_at == REVOCABLE_LAB_HANDLES)
+		return NULL;
+	lab->rev[free_at] = rev;
+	return &lab->slot[free_at];
+}
+
+void revocable__lab_forget(const struct revocable *rev)
+{
+	struct revocable__slot **index;
+
+	pthread_mutex_lock(&revocable__ctx.lab.lock);
+	index = lab_index_of(rev, false);
+	if (index) {
+		*index = NULL;
+		revocable__ctx.lab.rev[index - revocable__ctx.lab.slot] = NULL;
+	}
+	pthread_mutex_unlock(&revocable__ctx.lab.lock);
+}
+
+static void *lab_try_access(struct revocable *rev)
+{
+	void *res = revocable__try_access_inline(rev);
+	struct revocable__reader *rd = revocable__tls_reader;
+	uint32_t depth = (uint32_t)rd->state;	/* any flag: no slot used */
+	struct revocable__slot **index;
+
+	if (!rev || depth == 0 || depth > REVOCABLE_READER_SLOTS)
+		return res;
+	pthread_mutex_lock(&revocable__ctx.lab.lock);
+	index = lab_index_of(rev, true);
+	if (index)
+		*index = &rd->slot[depth - 1];	/* the bug: shared */
+	pthread_mutex_unlock(&revocable__ctx.lab.lock);
+	return res;
+}
+
+static void lab_release(struct revocable *rev)
+{
+	struct revocable__reader *rd = revocable__tls_reader;
+	uint32_t depth = (uint32_t)rd->state;
+	struct revocable__slot **index, *slot = NULL;
+
+	if (rev) {
+		pthread_mutex_lock(&revocable__ctx.lab.lock);
+		index = lab_index_of(rev, false);
+		if (index)
+			slot = *index;
+		pthread_mutex_unlock(&revocable__ctx.lab.lock);
+	}
+	if (!slot || depth == 0 || depth > REVOCABLE_READER_SLOTS) {
+		revocable__release_inline(rev);
+		return;
+	}
+	/* End the access the handle remembers - maybe another thread's,
+	 * leaving ours recorded and theirs unprotected. */
+	__atomic_store_n(&slot->rp, NULL, __ATOMIC_RELEASE);
+	rd->state -= 1;
+}
+
+#define read_side_enter(rev)	lab_try_access(rev)
+#define read_side_exit(rev)	lab_release(rev)
+#else
+#define read_side_enter(rev)	revocable__try_access_inline(rev)
+#define read_side_exit(rev)	revocable__release_inline(rev)
+#endif /* REVOCABLE_LAB_V3_INDEX_BUG */
+
+/**
+ * revocable_try_access() - begin an access.
+ * @rev: the handle.
+ *
+ * Always pair with revocable_release() in the same thread, even when this
+ * returns NULL.  The reader may block while holding the access.
+ *
+ * Return: the resource, or NULL if revoked.
+ */
+void *revocable_try_access(struct revocable *rev)
+{
+	return read_side_enter(rev);
+}
+
+/**
+ * revocable_release() - end an access begun by revocable_try_access().
+ * @rev: the handle.
+ */
+void revocable_release(struct revocable *rev)
+{
+	read_side_exit(rev);
+}
+
+/**
+ * revocable_guard_enter() - begin an access tracked by a stack guard.
+ * @guard: the guard (REVOCABLE_GUARD() releases it at scope exit).
+ * @rev: the handle.
+ *
+ * Return: the resource, or NULL if revoked.
+ */
+void *revocable_guard_enter(struct revocable_guard *guard,
+			    struct revocable *rev)
+{
+	guard->priv_rev = rev;
+	guard->priv_entered = true;
+	guard->priv_res = read_side_enter(rev);
+	return guard->priv_res;
+}
+
+/**
+ * revocable_guard_exit() - end the guard's access; idempotent.
+ * @guard: the guard.
+ */
+void revocable_guard_exit(struct revocable_guard *guard)
+{
+	if (!guard->priv_entered)
+		return;
+	guard->priv_entered = false;
+	read_side_exit(guard->priv_rev);
+}
+

@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * revocable_internal.h - what the library's source files share and nobody
+ * else sees: the reader record, the process-wide context, and the calls
+ * between the read side (reader.c), revocation (revoke.c) and references
+ * with the deferred teardown (teardown.c).  Every name declared here is
+ * hidden: revocable.sym exports only the API of revocable.h.
+ */
+#ifndef REVOCABLE_INTERNAL_H
+#define REVOCABLE_INTERNAL_H
+
+#ifndef REVOCABLE_NO_INLINE
+#define REVOCABLE_NO_INLINE
+#endif
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include <urcu/list.h>
+
+#include "revocable.h"
+
+/* Shared between the library's files, never exported from the .so. */
+#define REVOCABLE__INTERNAL __attribute__((visibility("hidden")))
+
+enum revocable__state {
+	REVOCABLE_LIVE = 0,
+	REVOCABLE_REVOKING,	/* a revoker is waiting for readers */
+	REVOCABLE_REVOKED,	/* readers gone, release callback has run */
+};
+
+/* Overflow entries whose access saw NULL are not counted on the provider. */
+#define OVERFLOW_UNCOUNTED	((uintptr_t)1)
+
+/**
+ * struct reader_record - a thread's reader state plus library bookkeeping.
+ * @pub: the part the inline read side uses; must stay first for alignment.
+ * @node: entry in the context's list of live readers.
+ * @refs: list membership + revokers currently polling our slots.
+ * @overflow: owner-only stack of accesses beyond the slots (tagged).
+ * @overflow_cap: allocated entries of @overflow.
+ * @wake_seq: futex word; bumped by every wake-up of revokers asleep on
+ *	our slots (pub.waiters says whether there are any).
+ */
+struct reader_record {
+	struct revocable__reader pub;
+	struct cds_list_head node;
+	long refs;
+	uintptr_t *overflow;
+	size_t overflow_cap;
+	unsigned int wake_seq;
+};
+
+#ifdef REVOCABLE_LAB_V3_INDEX_BUG
+#define REVOCABLE_LAB_HANDLES 256
+
+/* The lab's per-handle "SRCU index": handle -> slot of its latest access. */
+struct revocable_lab_index {
+	pthread_mutex_t lock;
+	const struct revocable *rev[REVOCABLE_LAB_HANDLES];
+	struct revocable__slot *slot[REVOCABLE_LAB_HANDLES];
+};
+#endif
+
+/**
+ * struct revocable_context - the library's only shared state.
+ *
+ * Readers must be discoverable by revokers without the user registering
+ * threads, so one process-wide registry is unavoidable; it is kept in this
+ * single structure rather than in scattered globals.
+ */
+struct revocable_context {
+	pthread_once_t once;
+	bool use_membarrier;
+	bool have_key;
+	pthread_key_t key;		/* destructor unregisters the reader */
+
+	pthread_mutex_t readers_lock;	/* guards readers, nr_readers */
+	struct cds_list_head readers;
+	size_t nr_readers;
+
+	pthread_mutex_t work_lock;	/* guards the rest */
+	pthread_cond_t work_cond;	/* wakes revocable_barrier() */
+	struct revocable_provider *defer_head;
+	struct revocable_provider **defer_tail;
+	bool defer_worker_running;
+	unsigned long defer_queued;
+	unsigned long defer_done;
+	unsigned long async_inflight;
+#ifdef REVOCABLE_LAB_V3_INDEX_BUG
+	struct revocable_lab_index lab;	/* teaching lab only, see below */
+#endif
+};
+
+REVOCABLE__INTERNAL extern struct revocable_context revocable__ctx;
+
+/* A permanently revoked provider that handles on no provider point to, so
+ * the inline path needs no NULL test for it.  Never freed or revoked. */
+REVOCABLE__INTERNAL extern struct revocable_provider revocable__null_provider;
+
+/* Never written: its SLOW_ONLY state sends a thread's first access to the
+ * slow path (which registers the thread) without a NULL test inline. */
+REVOCABLE__INTERNAL extern struct revocable__reader revocable__unregistered_reader;
+
+/* Set on the library's own threads: revocable_barrier() must not wait on
+ * the thread it is running on. */
+REVOCABLE__INTERNAL extern __thread bool revocable__on_worker;
+
+/* The calling thread's reader, NULL if it has none (yet). */
+static inline struct revocable__reader *current_reader(void)
+{
+	struct revocable__reader *rd = revocable__tls_reader;
+
+	return rd == &revocable__unregistered_reader ? NULL : rd;
+}
+
+static inline struct reader_record *to_record(struct revocable__reader *rd)
+{
+	return caa_container_of(rd, struct reader_record, pub);
+}
+
+static inline uint32_t reader_depth(const struct revocable__reader *rd)
+{
+	return rd->state & REVOCABLE__DEPTH_MASK;
+}
+
+static inline uint32_t reader_flags(const struct revocable__reader *rd)
+{
+	return rd->state & ~REVOCABLE__DEPTH_MASK;
+}
+
+/*
+ * Allocation-failure injection, for the library's own unit tests only:
+ * tests/revocable/ compiles these sources a second time into a test
+ * program with REVOCABLE_TEST_ALLOC_HOOK defined and supplies the hook.
+ * The installed library has no hook: the test is a constant false.
+ */
+enum revocable__alloc_site {
+	REVOCABLE__ALLOC_READER,	/* a thread's reader record */
+	REVOCABLE__ALLOC_OVERFLOW,	/* growing the overflow stack */
+	REVOCABLE__ALLOC_SCAN,		/* the revoke scan's wait list */
+	REVOCABLE__ALLOC_ASYNC,		/* an async revoke job */
+	REVOCABLE__ALLOC_SITES
+};
+
+#ifdef REVOCABLE_TEST_ALLOC_HOOK
+bool revocable__test_alloc_fails(enum revocable__alloc_site site);
+#define REVOCABLE__ALLOC_FAILS(site)	revocable__test_alloc_fails(site)
+#else
+#define REVOCABLE__ALLOC_FAILS(site)	false
+#endif
+
+/* reader.c */
+REVOCABLE__INTERNAL void revocable__context_ensure(void);
+REVOCABLE__INTERNAL int revocable__membarrier(int cmd);
+REVOCABLE__INTERNAL long revocable__futex(unsigned int *word, int op,
+					  unsigned int val,
+					  const struct timespec *timeout);
+REVOCABLE__INTERNAL void revocable__record_put(struct reader_record *rec);
+REVOCABLE__INTERNAL bool revocable__self_holds(struct revocable_provider *rp);
+#ifdef REVOCABLE_LAB_V3_INDEX_BUG
+REVOCABLE__INTERNAL void revocable__lab_forget(const struct revocable *rev);
+#else
+static inline void revocable__lab_forget(const struct revocable *rev)
+{
+}
+#endif
+
+/* teardown.c */
+REVOCABLE__INTERNAL int revocable__start_detached(void *(*fn)(void *),
+						  void *arg);
+
+#endif /* REVOCABLE_INTERNAL_H */

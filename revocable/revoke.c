@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * librevocable: revocation.  Publish NULL, order it against every reader,
+ * wait for the slots (and overflow counts) that may have seen the
+ * resource, run the release callback; synchronously or on a thread of
+ * its own (revocable_provider_revoke_async()).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <linux/futex.h>
+#include <linux/membarrier.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "revocable_internal.h"
+
+/* A revoker waiting for a slot spins this many rounds, then sleeps until
+ * the reader's release wakes it (lengthy readers cost no CPU, and the
+ * revocation completes as soon as the last reader is out). */
+#define WAIT_SPIN_ROUNDS 100
+/* The sleep is bounded all the same: a safety net, never the mechanism. */
+#define WAIT_PARK_NS 20000000L
+
+/* Spin briefly (readers are usually quick), then yield, then sleep with a
+ * growing period capped at 1 ms so a long reader costs no CPU. */
+static void backoff(unsigned int *round)
+{
+	unsigned int r = (*round)++;
+	struct timespec ts = { 0, 0 };
+
+	if (r < 100) {
+		caa_cpu_relax();
+		return;
+	}
+	if (r < 110) {
+		sched_yield();
+		return;
+	}
+	ts.tv_nsec = 1000L << (r - 110 < 10 ? r - 110 : 10);
+	if (ts.tv_nsec > 1000000L)
+		ts.tv_nsec = 1000000L;
+	nanosleep(&ts, NULL);
+}
+
+struct slot_wait {
+	struct reader_record *rec;
+	unsigned int idx;
+	unsigned long revoked_seen;
+};
+
+/*
+ * The access recorded in this slot at scan time has ended once the slot no
+ * longer holds @rp, or once its count of accesses that saw NULL moved: the
+ * slot then holds a later access, which began after the revocation and
+ * saw NULL.  So a reader looping on try_access cannot keep us here.  The
+ * acquire loads pair with the reader's release stores of both.
+ */
+static bool slot_busy(struct reader_record *rec, unsigned int idx,
+		      struct revocable_provider *rp, unsigned long revoked_seen)
+{
+	struct revocable__slot *slot = &rec->pub.slot[idx];
+
+	if (__atomic_load_n(&slot->rp, REVOCABLE__ORD_SCAN) != rp)
+		return false;
+	return __atomic_load_n(&slot->revoked_seen, REVOCABLE__ORD_SCAN) ==
+	       revoked_seen;
+}
+
+/* Make our store to pub.waiters visible to, and ordered against, every
+ * running reader before we look at its slot again (the Dekker pairing with
+ * the inline release's store-then-load, docs/design.md). */
+static void order_against_readers(void)
+{
+#ifndef REVOCABLE__TSAN
+	cmm_smp_mb();
+	/* On failure a wake-up may be missed: the bounded sleep covers it. */
+	if (revocable__ctx.use_membarrier)
+		revocable__membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED);
+#endif
+}
+
+/*
+ * Spin a little (readers are usually quick), then sleep on the reader's
+ * futex until its release says it is out.  The old pure polling with a
+ * sleep growing to 1 ms and sched_yield() rounds left a revocation waiting
+ * tens of ms past the last reader on a loaded single CPU.
+ */
+static void wait_slot(struct reader_record *rec, unsigned int idx,
+		      struct revocable_provider *rp, unsigned long revoked_seen)
+{
+	const struct timespec park = { 0, WAIT_PARK_NS };
+	unsigned int round = 0, seq;
+
+	while (slot_busy(rec, idx, rp, revoked_seen)) {
+		if (round++ < WAIT_SPIN_ROUNDS) {
+			caa_cpu_relax();
+			continue;
+		}
+		__atomic_fetch_add(&rec->pub.waiters, 1, __ATOMIC_SEQ_CST);
+		order_against_readers();
+		seq = __atomic_load_n(&rec->wake_seq, __ATOMIC_SEQ_CST);
+		if (slot_busy(rec, idx, rp, revoked_seen))
+			revocable__futex(&rec->wake_seq, FUTEX_WAIT_PRIVATE, seq, &park);
+		__atomic_fetch_sub(&rec->pub.waiters, 1, __ATOMIC_SEQ_CST);
+	}
+}
+
+/* Wait for every access of @rp that may have seen the resource. */
+static void wait_for_readers(struct revocable_provider *rp)
+{
+	struct reader_record *rec;
+	struct slot_wait *waits;
+	size_t n = 0, i;
+	unsigned int idx, round = 0;
+
+	pthread_mutex_lock(&revocable__ctx.readers_lock);
+	waits = REVOCABLE__ALLOC_FAILS(REVOCABLE__ALLOC_SCAN) ? NULL :
+		malloc((revocable__ctx.nr_readers * REVOCABLE_READER_SLOTS + 1) *
+		       sizeof(*waits));
+	cds_list_for_each_entry(rec, &revocable__ctx.readers, node) {
+		for (idx = 0; idx < REVOCABLE_READER_SLOTS; idx++) {
+			struct revocable__slot *slot = &rec->pub.slot[idx];
+			unsigned long seen;
+
+			if (__atomic_load_n(&slot->rp, REVOCABLE__ORD_SCAN) != rp)
+				continue;
+			seen = __atomic_load_n(&slot->revoked_seen,
+					       REVOCABLE__ORD_SCAN);
+			if (!waits) {
+				/* Out of memory: wait holding the lock.
+				 * Slower for others, still correct. */
+				wait_slot(rec, idx, rp, seen);
+				continue;
+			}
+			__atomic_fetch_add(&rec->refs, 1, __ATOMIC_RELAXED);
+			waits[n].rec = rec;
+			waits[n].idx = idx;
+			waits[n].revoked_seen = seen;
+			n++;
+		}
+	}
+	pthread_mutex_unlock(&revocable__ctx.readers_lock);
+
+	/* Unlocked: thread start/exit and other revokes go on meanwhile. */
+	for (i = 0; i < n; i++) {
+		wait_slot(waits[i].rec, waits[i].idx, rp, waits[i].revoked_seen);
+		revocable__record_put(waits[i].rec);
+	}
+	free(waits);
+
+	while (__atomic_load_n(&rp->priv_overflow_readers, __ATOMIC_SEQ_CST))
+		backoff(&round);
+}
+
+/* Make the NULL store visible to, and ordered against, every reader. */
+static void publish_revocation(struct revocable_provider *rp)
+{
+	__atomic_store_n(&rp->priv_res, NULL, __ATOMIC_SEQ_CST);
+#ifndef REVOCABLE__TSAN
+	cmm_smp_mb();
+	if (!revocable__ctx.use_membarrier ||
+	    revocable__membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) == 0)
+		return;
+	/* Registration is per process image; register again in case this
+	 * one did not inherit it, then retry. */
+	if (revocable__membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0 &&
+	    revocable__membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) == 0)
+		return;
+	/* Readers rely on this barrier; going on would be unsafe. */
+	perror("revocable: membarrier");
+	abort();
+#endif
+}
+
+/* Start a revocation: LIVE -> REVOKING and publish NULL.  Never blocks
+ * on readers.  Returns 1 if this call started it, 0 if another did. */
+static int revoke_begin(struct revocable_provider *rp)
+{
+	pthread_mutex_lock(&rp->priv_lock);
+	if (rp->priv_state != REVOCABLE_LIVE) {
+		pthread_mutex_unlock(&rp->priv_lock);
+		return 0;
+	}
+	__atomic_store_n(&rp->priv_state, REVOCABLE_REVOKING, __ATOMIC_RELAXED);
+	rp->priv_saved_res = __atomic_load_n(&rp->priv_res, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&rp->priv_lock);
+
+	publish_revocation(rp);
+	return 1;
+}
+
+/* The starter's second half: wait for readers, run the release callback
+ * (fixed once REVOKING: set_release refuses), then let everyone go. */
+static void revoke_finish(struct revocable_provider *rp)
+{
+	void (*release)(void *res, void *arg);
+	void *release_arg;
+
+	wait_for_readers(rp);
+
+	pthread_mutex_lock(&rp->priv_lock);
+	release = rp->priv_release;
+	release_arg = rp->priv_release_arg;
+	pthread_mutex_unlock(&rp->priv_lock);
+	if (release)
+		release(rp->priv_saved_res, release_arg);
+
+	pthread_mutex_lock(&rp->priv_lock);
+	__atomic_store_n(&rp->priv_state, REVOCABLE_REVOKED, __ATOMIC_RELAXED);
+	pthread_cond_broadcast(&rp->priv_revoked_cond);
+	pthread_mutex_unlock(&rp->priv_lock);
+}
+
+/* Everyone else: return only once the starter has finished (lesson 5). */
+static void revoke_wait(struct revocable_provider *rp)
+{
+	pthread_mutex_lock(&rp->priv_lock);
+	while (rp->priv_state != REVOCABLE_REVOKED)
+		pthread_cond_wait(&rp->priv_revoked_cond, &rp->priv_lock);
+	pthread_mutex_unlock(&rp->priv_lock);
+}
+
+/**
+ * revocable_provider_revoke() - revoke the resource and wait for readers.
+ * @rp: the provider.
+ *
+ * New accesses get NULL at once.  Returns only after every access that
+ * may have seen the resource has been released and the release callback
+ * (if any) has run - for every concurrent caller, not just the first.
+ *
+ * The caller must hold a reference to @rp for the whole call.
+ *
+ * Return: 1 if this call revoked, 0 if already revoked, -EDEADLK if the
+ * calling thread is inside an access to @rp, -EINVAL if @rp is NULL.
+ */
+int revocable_provider_revoke(struct revocable_provider *rp)
+{
+	if (!rp)
+		return -EINVAL;
+	if (revocable__self_holds(rp))
+		return -EDEADLK;
+	revocable__context_ensure();
+
+	if (revoke_begin(rp)) {
+		revoke_finish(rp);
+		return 1;
+	}
+	revoke_wait(rp);
+	return 0;
+}
+
+/**
+ * struct async_revoke - one asynchronous revocation.
+ * @rp: the provider, referenced until the job ends.
+ * @done: completion callback, may be NULL.
+ * @arg: passed to @done.
+ * @started: this job's caller started the revocation (so finishes it).
+ * @go: set once @started is known; the worker waits for it.
+ */
+struct async_revoke {
+	struct revocable_provider *rp;
+	void (*done)(struct revocable_provider *rp, void *arg);
+	void *arg;
+	bool started;
+	bool go;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+};
+
+static void *async_revoke_worker(void *data)
+{
+	struct async_revoke *job = data;
+
+	revocable__on_worker = true;
+	pthread_mutex_lock(&job->lock);
+	while (!job->go)
+		pthread_cond_wait(&job->cond, &job->lock);
+	pthread_mutex_unlock(&job->lock);
+
+	if (job->started)
+		revoke_finish(job->rp);
+	else
+		revoke_wait(job->rp);
+	if (job->done)
+		job->done(job->rp, job->arg);
+	revocable_provider_put(job->rp);
+	pthread_cond_destroy(&job->cond);
+	pthread_mutex_destroy(&job->lock);
+	free(job);
+
+	pthread_mutex_lock(&revocable__ctx.work_lock);
+	revocable__ctx.async_inflight--;
+	pthread_cond_broadcast(&revocable__ctx.work_cond);
+	pthread_mutex_unlock(&revocable__ctx.work_lock);
+	return NULL;
+}
+
+/**
+ * revocable_provider_revoke_async() - revoke without blocking the caller.
+ * @rp: the provider; the caller must hold a reference until the call returns.
+ * @done: optional, called once on a library thread after the last reader
+ *	left and the release callback ran (also when already revoked).
+ * @arg: passed to @done.
+ *
+ * The revocation itself happens before this returns: new accesses get NULL
+ * and a later revoke returns 0.  Only the wait for readers is handed to a
+ * thread of its own, so one slow revoke never delays another.  Safe to call
+ * from inside an access to @rp (the wait simply includes that access).
+ *
+ * Return: 0, or -EINVAL for a NULL @rp, -ENOMEM / -EAGAIN if the work could
+ * not be started (then nothing was revoked and @done is not called).
+ */
+int revocable_provider_revoke_async(struct revocable_provider *rp,
+				    void (*done)(struct revocable_provider *rp,
+						 void *arg),
+				    void *arg)
+{
+	struct async_revoke *job;
+	int ret;
+
+	if (!rp)
+		return -EINVAL;
+	revocable__context_ensure();
+	job = REVOCABLE__ALLOC_FAILS(REVOCABLE__ALLOC_ASYNC) ? NULL :
+		calloc(1, sizeof(*job));
+	if (!job)
+		return -ENOMEM;
+	job->rp = revocable_provider_get(rp);
+	job->done = done;
+	job->arg = arg;
+	pthread_mutex_init(&job->lock, NULL);
+	pthread_cond_init(&job->cond, NULL);
+
+	pthread_mutex_lock(&revocable__ctx.work_lock);
+	revocable__ctx.async_inflight++;
+	pthread_mutex_unlock(&revocable__ctx.work_lock);
+
+	/* The thread first, so that a failure leaves nothing half revoked. */
+	ret = revocable__start_detached(async_revoke_worker, job);
+	if (ret) {
+		pthread_mutex_lock(&revocable__ctx.work_lock);
+		revocable__ctx.async_inflight--;
+		pthread_cond_broadcast(&revocable__ctx.work_cond);
+		pthread_mutex_unlock(&revocable__ctx.work_lock);
+		pthread_cond_destroy(&job->cond);
+		pthread_mutex_destroy(&job->lock);
+		revocable_provider_put(rp);
+		free(job);
+		return ret;
+	}
+
+	job->started = revoke_begin(rp);
+	pthread_mutex_lock(&job->lock);
+	job->go = true;
+	pthread_cond_signal(&job->cond);
+	pthread_mutex_unlock(&job->lock);
+	return 0;
+}
+

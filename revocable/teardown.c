@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * librevocable: provider and handle lifetimes.  References, the release
+ * callback's setting, and the teardown that the last reference schedules
+ * on a library thread (never in the caller's context).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "revocable_internal.h"
+
+/* Final teardown, always on a library thread (see defer_free()). */
+static void provider_teardown(struct revocable_provider *rp)
+{
+	void (*free_fn)(struct revocable_provider *rp) = rp->priv_free_fn;
+
+	/* Never revoked: no handle is left, so no reader can exist; the
+	 * release callback still runs exactly once. */
+	if (rp->priv_state == REVOCABLE_LIVE && rp->priv_release)
+		rp->priv_release(rp->priv_res, rp->priv_release_arg);
+	pthread_cond_destroy(&rp->priv_revoked_cond);
+	pthread_mutex_destroy(&rp->priv_lock);
+	if (rp->priv_allocated)
+		free(rp);
+	else if (free_fn)
+		free_fn(rp);
+}
+
+static void *defer_worker(void *unused)
+{
+	struct revocable_provider *rp;
+
+	revocable__on_worker = true;
+	pthread_mutex_lock(&revocable__ctx.work_lock);
+	while ((rp = revocable__ctx.defer_head)) {
+		revocable__ctx.defer_head = rp->priv_defer_next;
+		if (!revocable__ctx.defer_head)
+			revocable__ctx.defer_tail = &revocable__ctx.defer_head;
+		pthread_mutex_unlock(&revocable__ctx.work_lock);
+
+		provider_teardown(rp);
+
+		pthread_mutex_lock(&revocable__ctx.work_lock);
+		revocable__ctx.defer_done++;
+		pthread_cond_broadcast(&revocable__ctx.work_cond);
+	}
+	/* Exit when idle rather than linger: nothing left running at exit. */
+	revocable__ctx.defer_worker_running = false;
+	pthread_mutex_unlock(&revocable__ctx.work_lock);
+	return NULL;
+}
+
+int revocable__start_detached(void *(*fn)(void *), void *arg)
+{
+	pthread_attr_t attr;
+	pthread_t tid;
+	int ret;
+
+	ret = pthread_attr_init(&attr);
+	if (ret)
+		return -ret;
+	ret = pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	if (!ret) {
+		sigset_t all, old;
+
+		/*
+		 * A library's own threads must never take the process's signals:
+		 * a program that waits for SIGTERM in its main loop (libfuse's
+		 * loop threads, say) would see its handler run here instead and
+		 * never wake. The worker starts with every signal blocked.
+		 */
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &old);
+		ret = pthread_create(&tid, &attr, fn, arg);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
+	pthread_attr_destroy(&attr);
+	return -ret;
+}
+
+/*
+ * The last reference may be dropped by a reader, inside other locks of the
+ * caller, or inside a release callback; tearing down there could deadlock
+ * on the caller's own locks (lesson 6), so teardown runs on a worker.
+ */
+static void defer_free(struct revocable_provider *rp)
+{
+	bool start = false;
+
+	pthread_mutex_lock(&revocable__ctx.work_lock);
+	rp->priv_defer_next = NULL;
+	*revocable__ctx.defer_tail = rp;
+	revocable__ctx.defer_tail = &rp->priv_defer_next;
+	revocable__ctx.defer_queued++;
+	if (!revocable__ctx.defer_worker_running) {
+		revocable__ctx.defer_worker_running = true;
+		start = true;
+	}
+	pthread_mutex_unlock(&revocable__ctx.work_lock);
+
+	if (start && revocable__start_detached(defer_worker, NULL)) {
+		/* No thread: the caller's context is the only one left. */
+		fprintf(stderr, "revocable: cannot start worker, freeing inline\n");
+		defer_worker(NULL);
+		revocable__on_worker = false;
+	}
+}
+
+/**
+ * revocable_barrier() - wait for deferred frees and async revokes to finish.
+ *
+ * For tests and for shutdown paths that must know every free_fn and every
+ * async completion callback has run.  Returns at once when called from a
+ * library thread (a callback), where waiting would deadlock.  Must not be
+ * called inside an access: a pending async revoke may be waiting for it.
+ */
+void revocable_barrier(void)
+{
+	unsigned long target;
+
+	if (revocable__on_worker)
+		return;
+	pthread_mutex_lock(&revocable__ctx.work_lock);
+	for (;;) {
+		target = revocable__ctx.defer_queued;
+		if (revocable__ctx.async_inflight == 0 &&
+		    revocable__ctx.defer_done >= target &&
+		    !revocable__ctx.defer_worker_running)
+			break;
+		pthread_cond_wait(&revocable__ctx.work_cond,
+				  &revocable__ctx.work_lock);
+	}
+	pthread_mutex_unlock(&revocable__ctx.work_lock);
+}
+
+/**
+ * revocable_provider_init() - set up a provider embedded in a caller struct.
+ * @rp: the provider to initialise.
+ * @res: the resource (may be NULL).
+ * @free_fn: called once the last reference is gone, on a library thread;
+ *	may be NULL if the caller's memory outlives every reference.
+ *
+ * The caller holds the owner reference, dropped by revocable_provider_free()
+ * (or revocable_provider_put()).
+ */
+void revocable_provider_init(struct revocable_provider *rp, void *res,
+			     void (*free_fn)(struct revocable_provider *rp))
+{
+	if (!rp)
+		return;
+	memset(rp, 0, sizeof(*rp));
+	rp->priv_res = res;
+	rp->priv_refcount = 1;
+	rp->priv_state = REVOCABLE_LIVE;
+	rp->priv_free_fn = free_fn;
+	pthread_mutex_init(&rp->priv_lock, NULL);
+	pthread_cond_init(&rp->priv_revoked_cond, NULL);
+}
+
+/**
+ * revocable_provider_alloc() - allocate a provider for @res.
+ * @res: the resource (may be NULL).
+ *
+ * Never waits for readers or grace periods.
+ *
+ * Return: the provider holding the owner reference, NULL if out of memory.
+ */
+struct revocable_provider *revocable_provider_alloc(void *res)
+{
+	struct revocable_provider *rp = malloc(sizeof(*rp));
+
+	if (!rp)
+		return NULL;
+	revocable_provider_init(rp, res, NULL);
+	rp->priv_allocated = true;
+	return rp;
+}
+
+/**
+ * revocable_provider_free() - revoke, wait for readers, drop the owner ref.
+ * @rp: the provider (NULL is ignored).
+ *
+ * Called from inside an access to @rp this cannot wait for itself: it
+ * reports the misuse on stderr and leaves the provider untouched.
+ */
+void revocable_provider_free(struct revocable_provider *rp)
+{
+	if (!rp)
+		return;
+	if (revocable_provider_revoke(rp) == -EDEADLK) {
+		fprintf(stderr,
+			"revocable: revocable_provider_free() inside an access to the same provider; not freed\n");
+		return;
+	}
+	revocable_provider_put(rp);
+}
+
+/**
+ * revocable_provider_set_release() - set the callback run after revocation.
+ * @rp: the provider.
+ * @release: called once with the resource after revocation and after the
+ *	last reader left (before a sync revoke returns and before async done);
+ *	if the provider is never revoked, when its last reference goes.
+ * @arg: passed to @release.
+ *
+ * Return: 0, -EBUSY if already revoked, -EINVAL if @rp is NULL.
+ */
+int revocable_provider_set_release(struct revocable_provider *rp,
+				   void (*release)(void *res, void *arg),
+				   void *arg)
+{
+	int ret = 0;
+
+	if (!rp)
+		return -EINVAL;
+	pthread_mutex_lock(&rp->priv_lock);
+	if (rp->priv_state != REVOCABLE_LIVE) {
+		ret = -EBUSY;
+		goto out;
+	}
+	rp->priv_release = release;
+	rp->priv_release_arg = arg;
+out:
+	pthread_mutex_unlock(&rp->priv_lock);
+	return ret;
+}
+
+/**
+ * revocable_provider_get() - take a reference on a provider.
+ * @rp: the provider (NULL is passed through).
+ *
+ * A reference keeps the provider's memory valid, revoked or not.
+ *
+ * Return: @rp.
+ */
+struct revocable_provider *revocable_provider_get(struct revocable_provider *rp)
+{
+	if (rp && rp != &revocable__null_provider)
+		__atomic_fetch_add(&rp->priv_refcount, 1, __ATOMIC_RELAXED);
+	return rp;
+}
+
+/**
+ * revocable_provider_put() - drop a reference on a provider.
+ * @rp: the provider (NULL is ignored).
+ *
+ * The last put schedules the teardown on a library thread.
+ */
+void revocable_provider_put(struct revocable_provider *rp)
+{
+	long old;
+
+	if (!rp || rp == &revocable__null_provider)
+		return;
+	old = __atomic_fetch_sub(&rp->priv_refcount, 1, __ATOMIC_ACQ_REL);
+	if (old == 1)
+		defer_free(rp);
+	else if (old <= 0)
+		fprintf(stderr, "revocable: provider %p reference underflow\n",
+			(void *)rp);
+}
+
+/**
+ * revocable_provider_is_revoked() - has revocation started?
+ * @rp: the provider.
+ *
+ * A racy hint: the answer may be stale as soon as it is returned.  Only
+ * revocable_try_access() decides whether the resource may be used.
+ *
+ * Return: true once a revoke has begun (and for a NULL @rp).
+ */
+bool revocable_provider_is_revoked(struct revocable_provider *rp)
+{
+	if (!rp)
+		return true;
+	return __atomic_load_n(&rp->priv_state, __ATOMIC_RELAXED) !=
+	       REVOCABLE_LIVE;
+}
+
+/**
+ * revocable_init() - set up a consumer handle in caller memory.
+ * @rev: the handle.
+ * @rp: the provider (a revoked one is fine; NULL makes every access NULL).
+ */
+void revocable_init(struct revocable *rev, struct revocable_provider *rp)
+{
+	if (!rev)
+		return;
+	rev->priv_rp = rp ? revocable_provider_get(rp) : &revocable__null_provider;
+	revocable__lab_forget(rev);
+}
+
+/**
+ * revocable_fini() - drop the handle's provider reference.
+ * @rev: the handle; it must not be inside an access.
+ */
+void revocable_fini(struct revocable *rev)
+{
+	if (!rev)
+		return;
+	revocable_provider_put(rev->priv_rp);
+	revocable__lab_forget(rev);
+	/* Accesses after fini fail safe instead of touching freed memory. */
+	rev->priv_rp = &revocable__null_provider;
+}
+
+/**
+ * revocable_alloc() - allocate a consumer handle.
+ * @rp: the provider; the caller must hold a reference to it.  Attaching to
+ *	an already revoked provider is safe: accesses yield NULL.
+ *
+ * Return: the handle, or NULL for a NULL @rp or out of memory.
+ */
+struct revocable *revocable_alloc(struct revocable_provider *rp)
+{
+	struct revocable *rev;
+
+	if (!rp)
+		return NULL;
+	rev = malloc(sizeof(*rev));
+	if (!rev)
+		return NULL;
+	revocable_init(rev, rp);
+	return rev;
+}
+
+/**
+ * revocable_free() - free a consumer handle.
+ * @rev: the handle (NULL is ignored).
+ */
+void revocable_free(struct revocable *rev)
+{
+	if (!rev)
+		return;
+	revocable_fini(rev);
+	free(rev);
+}
+
