@@ -32,6 +32,7 @@ struct revocable_context revocable__ctx = {
 	.once = PTHREAD_ONCE_INIT,
 	.readers_lock = PTHREAD_MUTEX_INITIALIZER,
 	.readers = CDS_LIST_HEAD_INIT(revocable__ctx.readers),
+	.next_id = 1,
 	.work_lock = PTHREAD_MUTEX_INITIALIZER,
 	.work_cond = PTHREAD_COND_INITIALIZER,
 	.defer_tail = &revocable__ctx.defer_head,
@@ -56,9 +57,86 @@ __thread struct revocable__reader *revocable__tls_reader =
 
 __thread bool revocable__on_worker;
 
-/* Accesses of this thread refused for lack of memory (they returned NULL
- * and hold nothing); their releases must not look like stray ones. */
-static __thread unsigned long revocable_nomem_accesses;
+/*
+ * Accesses of this thread refused for lack of memory: they returned NULL
+ * and hold nothing, but each still gets a release, and that release must
+ * end an access of the provider it names - ending a refused access of
+ * another provider would leave a slot set with nothing held.  So refused
+ * accesses are counted per provider, in a table that needs no allocation.
+ * Only when more distinct providers than it holds are refused at once is
+ * the provider of a refused access forgotten (@unattributed).
+ */
+#define REFUSED_PROVIDERS 16
+
+struct refused_accesses {
+	struct {
+		struct revocable_provider *rp;
+		unsigned long count;
+	} by_rp[REFUSED_PROVIDERS];
+	unsigned long unattributed;
+	unsigned long total;
+};
+
+static __thread struct refused_accesses revocable_refused;
+
+static void refused_add(struct revocable_provider *rp)
+{
+	struct refused_accesses *ra = &revocable_refused;
+	unsigned int i, free_i = REFUSED_PROVIDERS;
+
+	ra->total++;
+	for (i = 0; i < REFUSED_PROVIDERS; i++) {
+		if (ra->by_rp[i].rp == rp) {
+			ra->by_rp[i].count++;
+			return;
+		}
+		if (!ra->by_rp[i].rp && free_i == REFUSED_PROVIDERS)
+			free_i = i;
+	}
+	if (free_i < REFUSED_PROVIDERS) {
+		ra->by_rp[free_i].rp = rp;
+		ra->by_rp[free_i].count = 1;
+		return;
+	}
+	ra->unattributed++;
+}
+
+static bool recorded_access(struct revocable__reader *rd,
+			    struct revocable_provider *rp);
+
+/*
+ * End a refused access of @rp if this thread has one.  Ending a refused
+ * access rather than a recorded one of the same provider is always safe:
+ * it saw NULL, so the recorded ones stay held a little longer at worst.
+ */
+static bool refused_end(struct revocable__reader *rd,
+			struct revocable_provider *rp)
+{
+	struct refused_accesses *ra = &revocable_refused;
+	unsigned int i;
+
+	for (i = 0; i < REFUSED_PROVIDERS; i++) {
+		if (ra->by_rp[i].rp != rp)
+			continue;
+		if (--ra->by_rp[i].count == 0)
+			ra->by_rp[i].rp = NULL;
+		ra->total--;
+		return true;
+	}
+	if (!ra->unattributed)
+		return false;
+	/* The table overflowed: with no recorded access of @rp this must be
+	 * a forgotten refused one.  Otherwise it is ambiguous; ending the
+	 * refused one keeps the recorded access held (safe, but it stays
+	 * held until the thread exits) - say so. */
+	if (rd && recorded_access(rd, rp))
+		fprintf(stderr,
+			"revocable: out of memory with %u providers refused at once; an access may stay held\n",
+			REFUSED_PROVIDERS + 1);
+	ra->unattributed--;
+	ra->total--;
+	return true;
+}
 
 int revocable__membarrier(int cmd)
 {
@@ -172,6 +250,7 @@ static struct revocable__reader *reader_register(void)
 	rec->refs = 1;
 
 	pthread_mutex_lock(&revocable__ctx.readers_lock);
+	rec->id = revocable__ctx.next_id++;
 	cds_list_add(&rec->node, &revocable__ctx.readers);
 	revocable__ctx.nr_readers++;
 	pthread_mutex_unlock(&revocable__ctx.readers_lock);
@@ -217,9 +296,9 @@ static void *overflow_access(struct revocable__reader *rd,
 	if (!rec || !overflow_reserve(rec)) {
 		/* Out of memory: nowhere to record the access, so it must
 		 * not see the resource.  Failing safe looks like a revoke.
-		 * The flag keeps releases off the inline path until the
-		 * refused accesses are released first. */
-		revocable_nomem_accesses++;
+		 * The flag keeps releases off the inline path while refused
+		 * accesses are open. */
+		refused_add(rp);
 		if (rd)
 			rd->state |= REVOCABLE__DEPTH_OVERFLOW;
 		return NULL;
@@ -296,10 +375,8 @@ void revocable__release_slow(struct revocable_provider *rp)
 	struct revocable__reader *rd = current_reader();
 	unsigned int i;
 
-	/* Refused accesses never saw the resource: ending one of them first
-	 * is always safe, whichever access the caller means. */
-	if (revocable_nomem_accesses) {
-		if (--revocable_nomem_accesses == 0 && rd && !rd->overflow_depth)
+	if (revocable_refused.total && refused_end(rd, rp)) {
+		if (!revocable_refused.total && rd && !rd->overflow_depth)
 			rd->state &= ~REVOCABLE__DEPTH_OVERFLOW;
 		return;
 	}
@@ -313,8 +390,8 @@ void revocable__release_slow(struct revocable_provider *rp)
 				continue;
 			memmove(&rec->overflow[i], &rec->overflow[i + 1],
 				(rd->overflow_depth - i - 1) * sizeof(e));
-			/* nomem accesses are all released by now (above). */
-			if (--rd->overflow_depth == 0)
+			if (--rd->overflow_depth == 0 &&
+			    !revocable_refused.total)
 				rd->state &= ~REVOCABLE__DEPTH_OVERFLOW;
 			if (!(e & OVERFLOW_UNCOUNTED))
 				__atomic_fetch_sub(&rp->priv_overflow_readers,
@@ -345,24 +422,29 @@ void revocable__release_slow(struct revocable_provider *rp)
 		"revocable: revocable_release() without a matching access (ignored)\n");
 }
 
+/* Does @rd record an access to @rp (in a slot or the overflow stack)? */
+static bool recorded_access(struct revocable__reader *rd,
+			    struct revocable_provider *rp)
+{
+	struct reader_record *rec = to_record(rd);
+	unsigned int i;
+
+	for (i = 0; i < reader_depth(rd); i++)
+		if (rd->slot[i].rp == rp)
+			return true;
+	for (i = 0; i < rd->overflow_depth; i++)
+		if ((rec->overflow[i] & ~OVERFLOW_UNCOUNTED) == (uintptr_t)rp)
+			return true;
+	return false;
+}
+
 /* Is the calling thread inside an access to @rp?  Revoking would wait for
  * ourselves forever. */
 bool revocable__self_holds(struct revocable_provider *rp)
 {
 	struct revocable__reader *rd = current_reader();
-	struct reader_record *rec;
-	unsigned int i;
 
-	if (!rd)
-		return false;
-	for (i = 0; i < reader_depth(rd); i++)
-		if (rd->slot[i].rp == rp)
-			return true;
-	rec = to_record(rd);
-	for (i = 0; i < rd->overflow_depth; i++)
-		if ((rec->overflow[i] & ~OVERFLOW_UNCOUNTED) == (uintptr_t)rp)
-			return true;
-	return false;
+	return rd && recorded_access(rd, rp);
 }
 
 #ifdef REVOCABLE_LAB_V3_INDEX_BUG

@@ -44,10 +44,12 @@ enum revocable__state {
  * @overflow_cap: allocated entries of @overflow.
  * @wake_seq: futex word; bumped by every wake-up of revokers asleep on
  *	our slots (pub.waiters says whether there are any).
+ * @id: registration number, increasing: the list is newest first.
  */
 struct reader_record {
 	struct revocable__reader pub;
 	struct cds_list_head node;
+	unsigned long id;
 	long refs;
 	uintptr_t *overflow;
 	size_t overflow_cap;
@@ -78,9 +80,10 @@ struct revocable_context {
 	bool have_key;
 	pthread_key_t key;		/* destructor unregisters the reader */
 
-	pthread_mutex_t readers_lock;	/* guards readers, nr_readers */
+	pthread_mutex_t readers_lock;	/* guards readers, nr_readers, next_id */
 	struct cds_list_head readers;
 	size_t nr_readers;
+	unsigned long next_id;		/* of the next reader record, from 1 */
 
 	pthread_mutex_t work_lock;	/* guards the rest */
 	pthread_cond_t work_cond;	/* wakes revocable_barrier() */

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <linux/futex.h>
 #include <linux/membarrier.h>
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -109,48 +110,101 @@ static void wait_slot(struct reader_record *rec, unsigned int idx,
 	}
 }
 
-/* Wait for every access of @rp that may have seen the resource. */
-static void wait_for_readers(struct revocable_provider *rp)
+/* The stack part of the wait list: enough for any one reader record, so
+ * a scan always makes progress without memory. */
+#define SCAN_STACK_WAITS (4 * REVOCABLE_READER_SLOTS)
+
+/*
+ * One pass of the scan: note, under the registry lock, the slots naming
+ * @rp in records older than @*below (registration ids), whole records at a
+ * time, until @cap entries are used.  Each slot's count of NULL-seeing
+ * accesses is recorded with it.  Returns the number noted and lowers
+ * @*below to the oldest record noted; 0 when every record is done.
+ */
+static size_t scan_some(struct revocable_provider *rp, struct slot_wait *waits,
+			size_t cap, unsigned long *below)
 {
 	struct reader_record *rec;
-	struct slot_wait *waits;
-	size_t n = 0, i;
-	unsigned int idx, round = 0;
+	size_t n = 0;
+	unsigned int idx;
 
 	pthread_mutex_lock(&revocable__ctx.readers_lock);
-	waits = REVOCABLE__ALLOC_FAILS(REVOCABLE__ALLOC_SCAN) ? NULL :
-		malloc((revocable__ctx.nr_readers * REVOCABLE_READER_SLOTS + 1) *
-		       sizeof(*waits));
+	/* Newest first: records are added at the head. */
 	cds_list_for_each_entry(rec, &revocable__ctx.readers, node) {
+		size_t start = n;
+
+		if (rec->id >= *below)
+			continue;
+		if (cap - n < REVOCABLE_READER_SLOTS)
+			break;
 		for (idx = 0; idx < REVOCABLE_READER_SLOTS; idx++) {
 			struct revocable__slot *slot = &rec->pub.slot[idx];
-			unsigned long seen;
 
 			if (__atomic_load_n(&slot->rp, REVOCABLE__ORD_SCAN) != rp)
 				continue;
-			seen = __atomic_load_n(&slot->revoked_seen,
-					       REVOCABLE__ORD_SCAN);
-			if (!waits) {
-				/* Out of memory: wait holding the lock.
-				 * Slower for others, still correct. */
-				wait_slot(rec, idx, rp, seen);
-				continue;
-			}
-			__atomic_fetch_add(&rec->refs, 1, __ATOMIC_RELAXED);
 			waits[n].rec = rec;
 			waits[n].idx = idx;
-			waits[n].revoked_seen = seen;
+			waits[n].revoked_seen =
+				__atomic_load_n(&slot->revoked_seen,
+						REVOCABLE__ORD_SCAN);
 			n++;
 		}
+		if (n > start)
+			__atomic_fetch_add(&rec->refs, n - start,
+					   __ATOMIC_RELAXED);
+		*below = rec->id;
 	}
+	if (&rec->node == &revocable__ctx.readers)
+		*below = 0;	/* reached the oldest record */
 	pthread_mutex_unlock(&revocable__ctx.readers_lock);
+	return n;
+}
 
-	/* Unlocked: thread start/exit and other revokes go on meanwhile. */
-	for (i = 0; i < n; i++) {
-		wait_slot(waits[i].rec, waits[i].idx, rp, waits[i].revoked_seen);
-		revocable__record_put(waits[i].rec);
+/*
+ * Wait for every access of @rp that may have seen the resource.  Never
+ * waits under the registry lock: a reader we wait for may itself need it
+ * (revoking another provider, starting a thread that registers).  Records
+ * registered after the revocation was published cannot hold such an
+ * access (their thread took the lock after the NULL store), so walking the
+ * records from newest to oldest by id, in passes that each end at a record
+ * boundary, visits every record that matters once, whatever threads come
+ * and go meanwhile.  The list is allocated for one pass when there is
+ * memory, and the stack array does it in several passes when there is not.
+ */
+static void wait_for_readers(struct revocable_provider *rp)
+{
+	struct slot_wait stack_waits[SCAN_STACK_WAITS];
+	struct slot_wait *waits = stack_waits;
+	unsigned long below = ULONG_MAX;
+	size_t cap = SCAN_STACK_WAITS, n, i, want;
+	unsigned int round = 0;
+
+	pthread_mutex_lock(&revocable__ctx.readers_lock);
+	want = revocable__ctx.nr_readers * REVOCABLE_READER_SLOTS;
+	pthread_mutex_unlock(&revocable__ctx.readers_lock);
+	if (want > cap && !REVOCABLE__ALLOC_FAILS(REVOCABLE__ALLOC_SCAN)) {
+		/* Readers registering meanwhile need no room (see above)
+		 * but the margin saves a pass in the common case. */
+		size_t room = want + 8 * REVOCABLE_READER_SLOTS;
+		struct slot_wait *heap = malloc(room * sizeof(*heap));
+
+		if (heap) {
+			waits = heap;
+			cap = room;
+		}
 	}
-	free(waits);
+
+	while (below) {
+		n = scan_some(rp, waits, cap, &below);
+		/* Unlocked: thread start/exit and other revokes go on. */
+		for (i = 0; i < n; i++) {
+			wait_slot(waits[i].rec, waits[i].idx, rp,
+				  waits[i].revoked_seen);
+			revocable__record_put(waits[i].rec);
+		}
+	}
+	if (waits != stack_waits)
+		free(waits);
 
 	while (__atomic_load_n(&rp->priv_overflow_readers, __ATOMIC_SEQ_CST))
 		backoff(&round);

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sched.h>
 #include <stdlib.h>
 
 #include "revocable_internal.h"
@@ -94,14 +95,17 @@ START_TEST(test_grow_fails_safe)
 	fail_alloc(REVOCABLE__ALLOC_OVERFLOW, false);
 
 	/*
-	 * The refused access is released first whatever handle the caller
-	 * names: releasing "other" now must end the refused access, not the
-	 * newest slot that saw RES_B.  Proof: the slots still hold all 8.
+	 * A release ends an access of the provider it names: releasing
+	 * "other" ends the newest access of RES_B (a slot), and the refused
+	 * access waits for the release that names rp.
 	 */
 	revocable__release_inline(other_rev);
 	ck_assert_uint_eq(reader_depth(revocable__tls_reader),
-			  REVOCABLE_READER_SLOTS);
+			  REVOCABLE_READER_SLOTS - 1);
 	ck_assert_int_eq(revocable_provider_revoke(other), -EDEADLK);
+	revocable__release_inline(rev);		/* the refused one */
+	ck_assert(!revocable__self_holds(rp));
+	revocable__try_access_inline(other_rev);	/* back to 8 */
 	for (i = 0; i < REVOCABLE_READER_SLOTS; i++)
 		revocable__release_inline(other_rev);
 	ck_assert_uint_eq(reader_depth(revocable__tls_reader), 0);
@@ -119,6 +123,251 @@ START_TEST(test_grow_fails_safe)
 }
 END_TEST
 
+/*
+ * A refused access must be ended by the release that names its provider.
+ * Eight accesses to A fill the slots, a ninth to B is refused, then the
+ * releases come out of order (allowed): A, B, then A seven times.  Every
+ * access of A must be over afterwards, so revoking A works from here and
+ * from another thread.
+ */
+START_TEST(test_refused_release_out_of_order)
+{
+	struct revocable_provider *a = revocable_provider_alloc(RES_A);
+	struct revocable_provider *b = revocable_provider_alloc(RES_B);
+	struct revocable *rev_a = revocable_alloc(a);
+	struct revocable *rev_b = revocable_alloc(b);
+	pthread_t tid;
+	int i;
+
+	for (i = 0; i < REVOCABLE_READER_SLOTS; i++)
+		ck_assert_ptr_eq(revocable__try_access_inline(rev_a), RES_A);
+	fail_alloc(REVOCABLE__ALLOC_OVERFLOW, true);
+	ck_assert_ptr_null(revocable__try_access_inline(rev_b));	/* refused */
+	fail_alloc(REVOCABLE__ALLOC_OVERFLOW, false);
+
+	revocable__release_inline(rev_a);
+	revocable__release_inline(rev_b);
+	for (i = 0; i < REVOCABLE_READER_SLOTS - 1; i++)
+		revocable__release_inline(rev_a);
+
+	ck_assert_msg(!revocable__self_holds(a),
+		      "a slot still names A after every access of A was released");
+	ck_assert_uint_eq(reader_depth(revocable__tls_reader), 0);
+	ck_assert_uint_eq(reader_flags(revocable__tls_reader), 0);
+	tid = start_thread(revoke_thread, a);
+	join_within(tid, 5000, "revoke of A from another thread");
+	ck_assert_int_eq(revocable_provider_revoke(a), 0);
+	ck_assert_int_eq(revocable_provider_revoke(b), 1);
+	revocable_free(rev_a);
+	revocable_free(rev_b);
+	revocable_provider_free(a);
+	revocable_provider_free(b);
+}
+END_TEST
+
+/* More distinct providers refused at once than the table holds: released
+ * newest first (the usual nesting), each release still ends an access of
+ * its provider and nothing stays set.  (Out of order, a release of a
+ * provider with both recorded and forgotten refused accesses ends the
+ * refused one: safe, documented in revocable(3).) */
+START_TEST(test_refused_many_providers)
+{
+	enum { N = 20 };
+	struct revocable_provider *rp[N], *slot_rp;
+	struct revocable *rev[N], *slot_rev;
+	int i;
+
+	slot_rp = revocable_provider_alloc(RES_A);
+	slot_rev = revocable_alloc(slot_rp);
+	for (i = 0; i < N; i++) {
+		rp[i] = revocable_provider_alloc(RES_B);
+		rev[i] = revocable_alloc(rp[i]);
+	}
+	for (i = 0; i < REVOCABLE_READER_SLOTS; i++)
+		ck_assert_ptr_eq(revocable__try_access_inline(slot_rev), RES_A);
+	fail_alloc(REVOCABLE__ALLOC_OVERFLOW, true);
+	for (i = 0; i < N; i++)
+		ck_assert_ptr_null(revocable__try_access_inline(rev[i]));
+	fail_alloc(REVOCABLE__ALLOC_OVERFLOW, false);
+	for (i = N; i-- > 0;)
+		revocable__release_inline(rev[i]);
+	for (i = 0; i < REVOCABLE_READER_SLOTS; i++)
+		revocable__release_inline(slot_rev);
+	ck_assert_uint_eq(reader_depth(revocable__tls_reader), 0);
+	ck_assert_uint_eq(reader_flags(revocable__tls_reader), 0);
+	ck_assert_int_eq(revocable_provider_revoke(slot_rp), 1);
+	for (i = 0; i < N; i++) {
+		ck_assert_int_eq(revocable_provider_revoke(rp[i]), 1);
+		revocable_free(rev[i]);
+		revocable_provider_free(rp[i]);
+	}
+	revocable_free(slot_rev);
+	revocable_provider_free(slot_rp);
+}
+END_TEST
+
+struct lock_holder {
+	struct revocable *rev;			/* accessed and held */
+	struct revocable_provider *other;	/* revoked while holding */
+	struct revocable *third;		/* a new thread accesses it */
+	struct revocable__reader *rd;		/* our reader, for waiters */
+	int entered, go, other_ret;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+};
+
+static void *first_access(void *arg)
+{
+	struct revocable *rev = arg;
+	void *res = revocable__try_access_inline(rev);
+
+	revocable__release_inline(rev);
+	return res;
+}
+
+/* Held inside an access while a revoker waits for it, this reader needs
+ * the registry lock twice: to revoke another provider and to start a
+ * thread whose first access registers. */
+static void *lock_holder_fn(void *arg)
+{
+	struct lock_holder *h = arg;
+	pthread_t tid;
+
+	ck_assert_ptr_eq(revocable__try_access_inline(h->rev), RES_A);
+	pthread_mutex_lock(&h->lock);
+	h->rd = revocable__tls_reader;
+	h->entered = 1;
+	pthread_cond_broadcast(&h->cond);
+	while (!h->go)
+		pthread_cond_wait(&h->cond, &h->lock);
+	pthread_mutex_unlock(&h->lock);
+
+	h->other_ret = revocable_provider_revoke(h->other);
+	tid = start_thread(first_access, h->third);
+	ck_assert_int_eq(pthread_join(tid, NULL), 0);
+	revocable__release_inline(h->rev);
+	return NULL;
+}
+
+/*
+ * A revoke scan without memory for its wait list must not wait for a
+ * reader while holding the registry lock: the reader may need the lock
+ * before it can leave.
+ */
+START_TEST(test_scan_nomem_waits_unlocked)
+{
+	struct lock_holder h = { .lock = PTHREAD_MUTEX_INITIALIZER,
+				 .cond = PTHREAD_COND_INITIALIZER };
+	struct revocable_provider *rp = revocable_provider_alloc(RES_A);
+	struct revocable_provider *third = revocable_provider_alloc(RES_B);
+	pthread_t holder, revoker;
+	int64_t start;
+
+	h.rev = revocable_alloc(rp);
+	h.other = revocable_provider_alloc(RES_B);
+	h.third = revocable_alloc(third);
+	holder = start_thread(lock_holder_fn, &h);
+	pthread_mutex_lock(&h.lock);
+	while (!h.entered)
+		pthread_cond_wait(&h.cond, &h.lock);
+	pthread_mutex_unlock(&h.lock);
+
+	fail_alloc(REVOCABLE__ALLOC_SCAN, true);
+	revoker = start_thread(revoke_thread, rp);
+	/* The revoker reports itself asleep on the holder's slot. */
+	start = now_ms();
+	while (!__atomic_load_n(&h.rd->waiters, __ATOMIC_SEQ_CST)) {
+		ck_assert_msg(now_ms() - start < 5000,
+			      "revoker never waited for the reader's slot");
+		sched_yield();
+	}
+	pthread_mutex_lock(&h.lock);
+	h.go = 1;
+	pthread_cond_broadcast(&h.cond);
+	pthread_mutex_unlock(&h.lock);
+
+	join_within(holder, 5000,
+		    "reader revoking another provider and starting a thread while a revoke waits for it");
+	join_within(revoker, 5000, "revoke scanning without memory");
+	fail_alloc(REVOCABLE__ALLOC_SCAN, false);
+	ck_assert_int_eq(h.other_ret, 1);
+	revocable_free(h.rev);
+	revocable_free(h.third);
+	revocable_provider_free(rp);
+	revocable_provider_free(h.other);
+	revocable_provider_free(third);
+}
+END_TEST
+
+/* Many readers inside accesses, scan without memory: the stack list takes
+ * several passes and the revoke still waits for every one of them. */
+struct many_reader {
+	struct revocable *rev;
+	int *entered, *go;
+	pthread_mutex_t *lock;
+	pthread_cond_t *cond;
+	int *released;
+};
+
+static void *many_reader_fn(void *arg)
+{
+	struct many_reader *m = arg;
+	int i;
+
+	for (i = 0; i < 3; i++)
+		ck_assert_ptr_eq(revocable__try_access_inline(m->rev), RES_A);
+	pthread_mutex_lock(m->lock);
+	(*m->entered)++;
+	pthread_cond_broadcast(m->cond);
+	while (!*m->go)
+		pthread_cond_wait(m->cond, m->lock);
+	pthread_mutex_unlock(m->lock);
+	for (i = 0; i < 3; i++) {
+		__atomic_fetch_add(m->released, 1, __ATOMIC_SEQ_CST);
+		revocable__release_inline(m->rev);
+	}
+	return NULL;
+}
+
+START_TEST(test_scan_nomem_many_passes)
+{
+	enum { READERS = 24 };	/* 72 slots: more than the stack list */
+	pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
+	struct revocable_provider *rp = revocable_provider_alloc(RES_A);
+	struct revocable *rev = revocable_alloc(rp);
+	struct many_reader m[READERS];
+	pthread_t tids[READERS], revoker;
+	int entered = 0, go = 0, released = 0, i;
+
+	for (i = 0; i < READERS; i++) {
+		m[i] = (struct many_reader){ rev, &entered, &go, &lock, &cond,
+					     &released };
+		tids[i] = start_thread(many_reader_fn, &m[i]);
+	}
+	pthread_mutex_lock(&lock);
+	while (entered < READERS)
+		pthread_cond_wait(&cond, &lock);
+	pthread_mutex_unlock(&lock);
+
+	fail_alloc(REVOCABLE__ALLOC_SCAN, true);
+	revoker = start_thread(revoke_thread, rp);
+	pthread_mutex_lock(&lock);
+	go = 1;
+	pthread_cond_broadcast(&cond);
+	pthread_mutex_unlock(&lock);
+	join_within(revoker, 10000, "revoke of a provider with 72 open accesses");
+	/* Every access counted itself out before its release. */
+	ck_assert_int_eq(__atomic_load_n(&released, __ATOMIC_SEQ_CST),
+			 3 * READERS);
+	fail_alloc(REVOCABLE__ALLOC_SCAN, false);
+	for (i = 0; i < READERS; i++)
+		join_within(tids[i], 5000, "reader");
+	revocable_free(rev);
+	revocable_provider_free(rp);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("revocable_nomem");
@@ -126,6 +375,10 @@ int main(void)
 
 	tcase_add_test(tc, test_register_fails_safe);
 	tcase_add_test(tc, test_grow_fails_safe);
+	tcase_add_test(tc, test_refused_release_out_of_order);
+	tcase_add_test(tc, test_refused_many_providers);
+	tcase_add_test(tc, test_scan_nomem_waits_unlocked);
+	tcase_add_test(tc, test_scan_nomem_many_passes);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
