@@ -114,12 +114,14 @@ check_PROGRAMS += tests/revocable/test_revocable_seed \
 	tests/revocable/test_revocable_contract \
 	tests/revocable/test_revocable_stress \
 	tests/revocable/test_revocable_nomem \
-	tests/revocable/test_revocable_slot_wait
+	tests/revocable/test_revocable_slot_wait \
+	tests/revocable/test_revocable_offpath
 TESTS += tests/revocable/test_revocable_seed \
 	tests/revocable/test_revocable_contract \
 	tests/revocable/test_revocable_stress \
 	tests/revocable/test_revocable_nomem \
-	tests/revocable/test_revocable_slot_wait
+	tests/revocable/test_revocable_slot_wait \
+	tests/revocable/test_revocable_offpath
 noinst_HEADERS += tests/revocable/kunit_shim.h tests/revocable/test_util.h
 
 tests_revocable_test_revocable_seed_SOURCES = tests/revocable/test_seed.c
@@ -136,6 +138,13 @@ tests_revocable_test_revocable_stress_SOURCES = tests/revocable/test_stress.c
 tests_revocable_test_revocable_stress_CFLAGS = $(revocable_test_cflags)
 tests_revocable_test_revocable_stress_CPPFLAGS = $(revocable_test_cppflags)
 tests_revocable_test_revocable_stress_LDADD = $(revocable_test_ldadd)
+
+# Embedded providers freed at once, fork(), release-callback reentrancy,
+# misuse reports.
+tests_revocable_test_revocable_offpath_SOURCES = tests/revocable/test_offpath.c
+tests_revocable_test_revocable_offpath_CFLAGS = $(revocable_test_cflags)
+tests_revocable_test_revocable_offpath_CPPFLAGS = $(revocable_test_cppflags)
+tests_revocable_test_revocable_offpath_LDADD = $(revocable_test_ldadd)
 
 # The benchmark's argument handling is tested; its figures are not.
 dist_check_SCRIPTS += tests/revocable/bench_args.sh

@@ -211,6 +211,69 @@ static void reader_thread_exit(void *arg)
 	revocable__record_put(rec);
 }
 
+/*
+ * fork() from a multi-threaded process copies one thread.  The library's
+ * locks are held across it so the child gets them in a known state, and
+ * the child then forgets what only the other threads knew: their reader
+ * records (they are not inside anything in the child; a revoke there must
+ * not wait for them), the worker (it does not exist; what it was doing
+ * counts as done, what was queued is started again), the async revokes in
+ * flight (their threads are gone too).
+ */
+static void atfork_prepare(void)
+{
+	pthread_mutex_lock(&revocable__ctx.readers_lock);
+	pthread_mutex_lock(&revocable__ctx.work_lock);
+#ifdef REVOCABLE_LAB_V3_INDEX_BUG
+	pthread_mutex_lock(&revocable__ctx.lab.lock);
+#endif
+}
+
+static void atfork_parent(void)
+{
+#ifdef REVOCABLE_LAB_V3_INDEX_BUG
+	pthread_mutex_unlock(&revocable__ctx.lab.lock);
+#endif
+	pthread_mutex_unlock(&revocable__ctx.work_lock);
+	pthread_mutex_unlock(&revocable__ctx.readers_lock);
+}
+
+static void atfork_child(void)
+{
+	struct revocable__reader *self = current_reader();
+	struct reader_record *rec, *tmp;
+	struct revocable__release_job *job;
+	struct revocable_provider *rp;
+	unsigned long queued = 0;
+
+	/* The records are left allocated: freeing in a fork handler is not
+	 * safe everywhere, and this is a one-time leak in the child. */
+	cds_list_for_each_entry_safe(rec, tmp, &revocable__ctx.readers, node) {
+		if (&rec->pub == self)
+			continue;
+		cds_list_del(&rec->node);
+		revocable__ctx.nr_readers--;
+	}
+	if (self)
+		self->waiters = 0;
+
+	for (rp = revocable__ctx.defer_head; rp; rp = rp->priv_defer_next)
+		queued++;
+	for (job = revocable__ctx.release_jobs; job; job = job->next)
+		queued++;
+	revocable__ctx.defer_done = revocable__ctx.defer_queued - queued;
+	revocable__ctx.defer_worker_running = false;
+	revocable__ctx.async_inflight = 0;
+	revocable__on_worker = false;
+
+	pthread_mutex_init(&revocable__ctx.readers_lock, NULL);
+	pthread_mutex_init(&revocable__ctx.work_lock, NULL);
+	pthread_cond_init(&revocable__ctx.work_cond, NULL);
+#ifdef REVOCABLE_LAB_V3_INDEX_BUG
+	pthread_mutex_init(&revocable__ctx.lab.lock, NULL);
+#endif
+}
+
 static void context_init(void)
 {
 	/* REVOCABLE_NO_MEMBARRIER=1 forces the fallback, to test it. */
@@ -223,6 +286,8 @@ static void context_init(void)
 		revocable__ctx.use_membarrier = true;
 	revocable__ctx.have_key =
 		pthread_key_create(&revocable__ctx.key, reader_thread_exit) == 0;
+	if (pthread_atfork(atfork_prepare, atfork_parent, atfork_child))
+		fprintf(stderr, "revocable: no fork handlers; a child of a threaded parent may hang\n");
 }
 
 void revocable__context_ensure(void)
@@ -436,6 +501,37 @@ static bool recorded_access(struct revocable__reader *rd,
 		if ((rec->overflow[i] & ~OVERFLOW_UNCOUNTED) == (uintptr_t)rp)
 			return true;
 	return false;
+}
+
+/**
+ * revocable__others_hold() - does another thread's slot name @rp now?
+ * @rp: the provider.
+ *
+ * A snapshot for misuse reports only, never for correctness; overflow
+ * stacks (private to their threads) are not looked at.
+ *
+ * Return: true if a slot of another registered thread names @rp.
+ */
+bool revocable__others_hold(const struct revocable_provider *rp)
+{
+	struct revocable__reader *self = current_reader();
+	struct reader_record *rec;
+	bool found = false;
+	unsigned int i;
+
+	revocable__context_ensure();
+	pthread_mutex_lock(&revocable__ctx.readers_lock);
+	cds_list_for_each_entry(rec, &revocable__ctx.readers, node) {
+		if (&rec->pub == self)
+			continue;
+		for (i = 0; i < REVOCABLE_READER_SLOTS && !found; i++)
+			found = __atomic_load_n(&rec->pub.slot[i].rp,
+						__ATOMIC_RELAXED) == rp;
+		if (found)
+			break;
+	}
+	pthread_mutex_unlock(&revocable__ctx.readers_lock);
+	return found;
 }
 
 /* Is the calling thread inside an access to @rp?  Revoking would wait for

@@ -67,6 +67,14 @@ struct revocable_lab_index {
 };
 #endif
 
+/* A release callback still due for an embedded provider already gone. */
+struct revocable__release_job {
+	struct revocable__release_job *next;
+	void (*release)(void *res, void *arg);
+	void *res;
+	void *arg;
+};
+
 /**
  * struct revocable_context - the library's only shared state.
  *
@@ -89,6 +97,7 @@ struct revocable_context {
 	pthread_cond_t work_cond;	/* wakes revocable_barrier() */
 	struct revocable_provider *defer_head;
 	struct revocable_provider **defer_tail;
+	struct revocable__release_job *release_jobs;
 	bool defer_worker_running;
 	unsigned long defer_queued;
 	unsigned long defer_done;
@@ -171,6 +180,21 @@ static inline void revocable__lab_forget(const struct revocable *rev)
 {
 }
 #endif
+
+/* One release callback running on this thread (a stack: callbacks may
+ * revoke other providers, whose callbacks run nested). */
+struct revocable__release_frame {
+	const struct revocable_provider *rp;
+	struct revocable__release_frame *prev;
+};
+
+REVOCABLE__INTERNAL extern __thread struct revocable__release_frame *
+	revocable__releasing;
+REVOCABLE__INTERNAL bool
+revocable__in_release(const struct revocable_provider *rp);
+REVOCABLE__INTERNAL bool
+revocable__others_hold(const struct revocable_provider *rp);
+
 
 /* teardown.c */
 REVOCABLE__INTERNAL int revocable__start_detached(void *(*fn)(void *),

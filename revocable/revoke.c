@@ -26,6 +26,9 @@
 /* The sleep is bounded all the same: a safety net, never the mechanism. */
 #define WAIT_PARK_NS 20000000L
 
+/* The release callbacks this thread is running, innermost first. */
+__thread struct revocable__release_frame *revocable__releasing;
+
 /* Spin briefly (readers are usually quick), then yield, then sleep with a
  * growing period capped at 1 ms so a long reader costs no CPU. */
 static void backoff(unsigned int *round)
@@ -251,22 +254,49 @@ static int revoke_begin(struct revocable_provider *rp)
  * (fixed once REVOKING: set_release refuses), then let everyone go. */
 static void revoke_finish(struct revocable_provider *rp)
 {
+	struct revocable__release_frame frame = { .rp = rp };
 	void (*release)(void *res, void *arg);
 	void *release_arg;
 
+	/* The callback may drop the caller's reference (the owner freeing
+	 * from its release): ours keeps the provider until we are done. */
+	revocable_provider_get(rp);
 	wait_for_readers(rp);
 
 	pthread_mutex_lock(&rp->priv_lock);
 	release = rp->priv_release;
 	release_arg = rp->priv_release_arg;
 	pthread_mutex_unlock(&rp->priv_lock);
-	if (release)
+	if (release) {
+		/* Calls back into the library for @rp from here would wait
+		 * for this very call: the frame lets them tell. */
+		frame.prev = revocable__releasing;
+		revocable__releasing = &frame;
 		release(rp->priv_saved_res, release_arg);
+		revocable__releasing = frame.prev;
+	}
 
 	pthread_mutex_lock(&rp->priv_lock);
 	__atomic_store_n(&rp->priv_state, REVOCABLE_REVOKED, __ATOMIC_RELAXED);
 	pthread_cond_broadcast(&rp->priv_revoked_cond);
 	pthread_mutex_unlock(&rp->priv_lock);
+	revocable_provider_put(rp);
+}
+
+/**
+ * revocable__in_release() - is this thread inside @rp's release callback?
+ * @rp: the provider, or NULL for "any provider's".
+ *
+ * Return: true if so (also when nested inside another callback).
+ */
+bool revocable__in_release(const struct revocable_provider *rp)
+{
+	const struct revocable__release_frame *f;
+
+	for (f = revocable__releasing; f; f = f->prev)
+		if (!rp || f->rp == rp)
+			return true;
+	return false;
 }
 
 /* Everyone else: return only once the starter has finished (lesson 5). */
@@ -289,7 +319,9 @@ static void revoke_wait(struct revocable_provider *rp)
  * The caller must hold a reference to @rp for the whole call.
  *
  * Return: 1 if this call revoked, 0 if already revoked, -EDEADLK if the
- * calling thread is inside an access to @rp, -EINVAL if @rp is NULL.
+ * calling thread is inside an access to @rp or inside @rp's own release
+ * callback (both would wait for themselves; the second is reported on
+ * stderr), -EINVAL if @rp is NULL.
  */
 int revocable_provider_revoke(struct revocable_provider *rp)
 {
@@ -297,6 +329,11 @@ int revocable_provider_revoke(struct revocable_provider *rp)
 		return -EINVAL;
 	if (revocable__self_holds(rp))
 		return -EDEADLK;
+	if (revocable__in_release(rp)) {
+		fprintf(stderr,
+			"revocable: revocable_provider_revoke() inside the provider's own release callback; refused (-EDEADLK)\n");
+		return -EDEADLK;
+	}
 	revocable__context_ensure();
 
 	if (revoke_begin(rp)) {

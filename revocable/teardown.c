@@ -32,19 +32,40 @@ static void provider_teardown(struct revocable_provider *rp)
 		free_fn(rp);
 }
 
+/* Take the next piece of deferred work; work_lock held. */
+static bool defer_pop(struct revocable_provider **rp,
+		      struct revocable__release_job **job)
+{
+	*rp = revocable__ctx.defer_head;
+	*job = NULL;
+	if (*rp) {
+		revocable__ctx.defer_head = (*rp)->priv_defer_next;
+		if (!revocable__ctx.defer_head)
+			revocable__ctx.defer_tail = &revocable__ctx.defer_head;
+		return true;
+	}
+	*job = revocable__ctx.release_jobs;
+	if (*job)
+		revocable__ctx.release_jobs = (*job)->next;
+	return *job != NULL;
+}
+
 static void *defer_worker(void *unused)
 {
+	struct revocable__release_job *job;
 	struct revocable_provider *rp;
 
 	revocable__on_worker = true;
 	pthread_mutex_lock(&revocable__ctx.work_lock);
-	while ((rp = revocable__ctx.defer_head)) {
-		revocable__ctx.defer_head = rp->priv_defer_next;
-		if (!revocable__ctx.defer_head)
-			revocable__ctx.defer_tail = &revocable__ctx.defer_head;
+	while (defer_pop(&rp, &job)) {
 		pthread_mutex_unlock(&revocable__ctx.work_lock);
 
-		provider_teardown(rp);
+		if (rp) {
+			provider_teardown(rp);
+		} else {
+			job->release(job->res, job->arg);
+			free(job);
+		}
 
 		pthread_mutex_lock(&revocable__ctx.work_lock);
 		revocable__ctx.defer_done++;
@@ -84,27 +105,19 @@ int revocable__start_detached(void *(*fn)(void *), void *arg)
 	return -ret;
 }
 
-/*
- * The last reference may be dropped by a reader, inside other locks of the
- * caller, or inside a release callback; tearing down there could deadlock
- * on the caller's own locks (lesson 6), so teardown runs on a worker.
- */
-static void defer_free(struct revocable_provider *rp)
+/* Start the worker unless it runs; work_lock held.  True: caller starts. */
+static bool worker_needed_locked(void)
 {
-	bool start = false;
+	if (revocable__ctx.defer_worker_running ||
+	    (!revocable__ctx.defer_head && !revocable__ctx.release_jobs))
+		return false;
+	revocable__ctx.defer_worker_running = true;
+	return true;
+}
 
-	pthread_mutex_lock(&revocable__ctx.work_lock);
-	rp->priv_defer_next = NULL;
-	*revocable__ctx.defer_tail = rp;
-	revocable__ctx.defer_tail = &rp->priv_defer_next;
-	revocable__ctx.defer_queued++;
-	if (!revocable__ctx.defer_worker_running) {
-		revocable__ctx.defer_worker_running = true;
-		start = true;
-	}
-	pthread_mutex_unlock(&revocable__ctx.work_lock);
-
-	if (start && revocable__start_detached(defer_worker, NULL)) {
+static void worker_start(void)
+{
+	if (revocable__start_detached(defer_worker, NULL)) {
 		/* No thread: the caller's context is the only one left. */
 		fprintf(stderr, "revocable: cannot start worker, freeing inline\n");
 		defer_worker(NULL);
@@ -112,20 +125,94 @@ static void defer_free(struct revocable_provider *rp)
 	}
 }
 
+/*
+ * The last reference may be dropped by a reader, inside other locks of the
+ * caller, or inside a release callback; tearing down there could deadlock
+ * on the caller's own locks (lesson 6), so teardown runs on a worker.
+ */
+static void defer_free(struct revocable_provider *rp)
+{
+	bool start;
+
+	revocable__context_ensure();
+	pthread_mutex_lock(&revocable__ctx.work_lock);
+	rp->priv_defer_next = NULL;
+	*revocable__ctx.defer_tail = rp;
+	revocable__ctx.defer_tail = &rp->priv_defer_next;
+	revocable__ctx.defer_queued++;
+	start = worker_needed_locked();
+	pthread_mutex_unlock(&revocable__ctx.work_lock);
+	if (start)
+		worker_start();
+}
+
+/*
+ * The last reference of an embedded provider without free_fn: its memory
+ * is the caller's again the moment this returns (kref users free it at
+ * once), so nothing of it may be left for later.  The provider is taken
+ * apart here - nothing in that can block - and only a release callback
+ * still due (never revoked) is deferred, as a job holding copies.
+ */
+static void provider_last_put_embedded(struct revocable_provider *rp)
+{
+	struct revocable__release_job *job;
+	void (*release)(void *res, void *arg) = NULL;
+	void *res = rp->priv_res, *arg = rp->priv_release_arg;
+	bool start;
+
+	if (rp->priv_state == REVOCABLE_LIVE)
+		release = rp->priv_release;
+	pthread_cond_destroy(&rp->priv_revoked_cond);
+	pthread_mutex_destroy(&rp->priv_lock);
+	if (!release)
+		return;
+
+	job = malloc(sizeof(*job));
+	if (!job) {
+		/* Out of memory: late is impossible, so run it now. */
+		release(res, arg);
+		return;
+	}
+	job->release = release;
+	job->res = res;
+	job->arg = arg;
+	job->next = NULL;
+	revocable__context_ensure();
+	pthread_mutex_lock(&revocable__ctx.work_lock);
+	/* Order among jobs does not matter: each is independent. */
+	job->next = revocable__ctx.release_jobs;
+	revocable__ctx.release_jobs = job;
+	revocable__ctx.defer_queued++;
+	start = worker_needed_locked();
+	pthread_mutex_unlock(&revocable__ctx.work_lock);
+	if (start)
+		worker_start();
+}
+
 /**
  * revocable_barrier() - wait for deferred frees and async revokes to finish.
  *
  * For tests and for shutdown paths that must know every free_fn and every
  * async completion callback has run.  Returns at once when called from a
- * library thread (a callback), where waiting would deadlock.  Must not be
- * called inside an access: a pending async revoke may be waiting for it.
+ * library thread or inside a release callback, where waiting could wait
+ * for the caller itself (an async revoke of the provider being released
+ * finishes only after its callback).  Must not be called inside an
+ * access: a pending async revoke may be waiting for it.
  */
 void revocable_barrier(void)
 {
 	unsigned long target;
+	bool start;
 
-	if (revocable__on_worker)
+	if (revocable__on_worker || revocable__in_release(NULL))
 		return;
+	revocable__context_ensure();
+	pthread_mutex_lock(&revocable__ctx.work_lock);
+	/* Work queued but no worker: only after fork() in the child. */
+	start = worker_needed_locked();
+	pthread_mutex_unlock(&revocable__ctx.work_lock);
+	if (start)
+		worker_start();
 	pthread_mutex_lock(&revocable__ctx.work_lock);
 	for (;;) {
 		target = revocable__ctx.defer_queued;
@@ -187,12 +274,19 @@ struct revocable_provider *revocable_provider_alloc(void *res)
  * @rp: the provider (NULL is ignored).
  *
  * Called from inside an access to @rp this cannot wait for itself: it
- * reports the misuse on stderr and leaves the provider untouched.
+ * reports the misuse on stderr and leaves the provider untouched.  Called
+ * from @rp's own release callback it only drops the owner reference: the
+ * revocation is complete but for that callback, and the provider goes
+ * once the revoke that runs the callback is over.
  */
 void revocable_provider_free(struct revocable_provider *rp)
 {
 	if (!rp)
 		return;
+	if (revocable__in_release(rp)) {
+		revocable_provider_put(rp);
+		return;
+	}
 	if (revocable_provider_revoke(rp) == -EDEADLK) {
 		fprintf(stderr,
 			"revocable: revocable_provider_free() inside an access to the same provider; not freed\n");
@@ -250,7 +344,10 @@ struct revocable_provider *revocable_provider_get(struct revocable_provider *rp)
  * revocable_provider_put() - drop a reference on a provider.
  * @rp: the provider (NULL is ignored).
  *
- * The last put schedules the teardown on a library thread.
+ * The last put schedules the teardown on a library thread - except for an
+ * embedded provider without free_fn, which is done with before this
+ * returns (its memory may be freed at once); only its release callback,
+ * if it was never revoked, still runs on a library thread.
  */
 void revocable_provider_put(struct revocable_provider *rp)
 {
@@ -259,7 +356,9 @@ void revocable_provider_put(struct revocable_provider *rp)
 	if (!rp || rp == &revocable__null_provider)
 		return;
 	old = __atomic_fetch_sub(&rp->priv_refcount, 1, __ATOMIC_ACQ_REL);
-	if (old == 1)
+	if (old == 1 && !rp->priv_allocated && !rp->priv_free_fn)
+		provider_last_put_embedded(rp);
+	else if (old == 1)
 		defer_free(rp);
 	else if (old <= 0)
 		fprintf(stderr, "revocable: provider %p reference underflow\n",
@@ -302,9 +401,24 @@ void revocable_init(struct revocable *rev, struct revocable_provider *rp)
  */
 void revocable_fini(struct revocable *rev)
 {
+	struct revocable_provider *rp;
+
 	if (!rev)
 		return;
-	revocable_provider_put(rev->priv_rp);
+	rp = rev->priv_rp;
+	/*
+	 * With the provider's last reference, any open access to it is
+	 * through this handle (or one already gone): its release would
+	 * read the handle after it is freed.  Cheap to see, so reported.
+	 * With more references the access may be another handle's: no
+	 * report rather than a false one.
+	 */
+	if (rp != &revocable__null_provider &&
+	    __atomic_load_n(&rp->priv_refcount, __ATOMIC_ACQUIRE) == 1 &&
+	    (revocable__self_holds(rp) || revocable__others_hold(rp)))
+		fprintf(stderr,
+			"revocable: revocable_free()/revocable_fini() of a handle while an access through it is open; its release will use freed memory\n");
+	revocable_provider_put(rp);
 	revocable__lab_forget(rev);
 	/* Accesses after fini fail safe instead of touching freed memory. */
 	rev->priv_rp = &revocable__null_provider;
