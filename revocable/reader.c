@@ -79,6 +79,18 @@ struct refused_accesses {
 
 static __thread struct refused_accesses revocable_refused;
 
+/*
+ * The slow paths may allocate and lock (registration, growing the overflow
+ * stack).  A signal handler that accesses while its thread is inside one
+ * of them would deadlock or corrupt it, so such accesses are refused
+ * instead (NULL, as if revoked) and counted apart: a handler pairs its
+ * accesses and releases before the interrupted code resumes.
+ */
+static __thread bool revocable_in_slow;
+static __thread unsigned int revocable_handler_refused;
+/* We set OVERFLOW so the handler's releases come to the slow path too. */
+static __thread bool revocable_handler_flagged;
+
 static void refused_add(struct revocable_provider *rp)
 {
 	struct refused_accesses *ra = &revocable_refused;
@@ -393,7 +405,31 @@ static void *overflow_access(struct revocable__reader *rd,
  *
  * Return: the resource, or NULL if revoked.
  */
+static void *try_access_slow(struct revocable_provider *rp);
+
 void *revocable__try_access_slow(struct revocable_provider *rp)
+{
+	void *res;
+
+	if (revocable_in_slow) {
+		struct revocable__reader *rd = current_reader();
+
+		if (!revocable_handler_refused++ && rd &&
+		    !(rd->state & REVOCABLE__DEPTH_OVERFLOW)) {
+			rd->state |= REVOCABLE__DEPTH_OVERFLOW;
+			revocable_handler_flagged = true;
+		}
+		return NULL;
+	}
+	revocable_in_slow = true;
+	cmm_barrier();
+	res = try_access_slow(rp);
+	cmm_barrier();
+	revocable_in_slow = false;
+	return res;
+}
+
+static void *try_access_slow(struct revocable_provider *rp)
 {
 	struct revocable__reader *rd = current_reader();
 	uint32_t depth;
@@ -435,7 +471,30 @@ void *revocable__try_access_slow(struct revocable_provider *rp)
  * unaccounted.  Overflow entries are always newer than slot entries, and
  * slot order is time order (holes are never refilled, only popped).
  */
+static void release_slow(struct revocable_provider *rp);
+
 void revocable__release_slow(struct revocable_provider *rp)
+{
+	if (revocable_in_slow) {
+		/* A signal handler's release while we were in a slow path:
+		 * its own accesses here were refused (see above). */
+		struct revocable__reader *rd = current_reader();
+
+		if (revocable_handler_refused &&
+		    !--revocable_handler_refused && revocable_handler_flagged) {
+			rd->state &= ~REVOCABLE__DEPTH_OVERFLOW;
+			revocable_handler_flagged = false;
+		}
+		return;
+	}
+	revocable_in_slow = true;
+	cmm_barrier();
+	release_slow(rp);
+	cmm_barrier();
+	revocable_in_slow = false;
+}
+
+static void release_slow(struct revocable_provider *rp)
 {
 	struct revocable__reader *rd = current_reader();
 	unsigned int i;

@@ -5,6 +5,9 @@
  * The release callback poisons and frees the resource, so any access after
  * it is a use-after-free that ASan reports and that the canary catches
  * otherwise; TSan checks the happens-before edges the library promises.
+ * The oracles: a canary checked on every access that saw the resource
+ * (nested ones included), and a count of open accesses that the release
+ * callback requires to be 0.
  */
 #include "config.h"
 
@@ -82,10 +85,11 @@ static void use_resource(struct consumer *c, struct revocable *h,
 	if (k % 7 == 0) {
 		depth = k % 21 == 0 ? REVOCABLE_READER_SLOTS + 3 : 2;
 		for (i = 0; i < depth; i++) {
-			void *inner = revocable_try_access(h);
+			struct resource *inner = revocable_try_access(h);
 
-			/* Nested: the same resource, or NULL once revoking. */
-			if (inner && inner != r)
+			/* Nested: the same resource, or NULL once revoking;
+			 * the canary is checked on every access that sees it. */
+			if (inner && (inner != r || inner->canary != CANARY_ALIVE))
 				count(&st->bad);
 		}
 		for (i = 0; i < depth; i++)
