@@ -146,6 +146,11 @@ tests_revocable_test_revocable_offpath_CFLAGS = $(revocable_test_cflags)
 tests_revocable_test_revocable_offpath_CPPFLAGS = $(revocable_test_cppflags)
 tests_revocable_test_revocable_offpath_LDADD = $(revocable_test_ldadd)
 
+# The protocol's Promela model, checked by spin (and its planted bugs).
+dist_check_SCRIPTS += tests/revocable/spin-model.test
+EXTRA_DIST += revocable/model/revocable.pml
+TESTS += tests/revocable/spin-model.test
+
 # The benchmark's argument handling is tested; its figures are not.
 dist_check_SCRIPTS += tests/revocable/bench_args.sh
 TESTS += tests/revocable/bench_args.sh
