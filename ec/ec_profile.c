@@ -3,8 +3,8 @@
  * ec_profile.c - board profiles: a tiny INI-like text format parsed without
  * any library (docs/profile-format.md describes it).
  *
- * Each "key = value" line is looked up in one table of {section, key, type,
- * offset, range}; repeatable sections ([temp], [fan], [led], [usbpd_port])
+ * Each "key = value" line is looked up in its section's table of {key, type,
+ * offset, range} (ec_profile_keys.c); repeatable sections ([temp], [fan], [led], [usbpd_port])
  * open a new item each time they appear and their keys land in that item.
  * Every error names the file, the line and the problem.
  */
@@ -16,222 +16,9 @@
 #include <string.h>
 
 #include "ec_profile.h"
+#include "ec_profile_keys.h"
 
-#define PROFILE_MAX_BYTES	(64 * 1024)
 #define PROFILE_LINE_MAX	512
-
-enum key_type {
-	KT_STR,		/* char[size] */
-	KT_U16,
-	KT_U32,
-	KT_BOOL,	/* yes/no, true/false, on/off, 1/0 */
-	KT_KELVIN,	/* u32 kelvin; "45C" converts from Celsius */
-	KT_DURATION,	/* u64 ns; suffix ns, us, ms or s */
-	KT_PROB,	/* u32 ppm, written as a probability 0..1 */
-	KT_U64,
-	KT_ENUM,	/* u32 or u8 index into a name list */
-	KT_FEATURES,	/* u32[2] from feature names or bit numbers */
-	KT_CMDLIST,	/* disabled command list */
-	KT_LED_RANGE,	/* u8[6] */
-};
-
-enum section_id {
-	SEC_NONE,
-	SEC_EC,
-	SEC_CHIP,
-	SEC_FLASH,
-	SEC_PROTOCOL,
-	SEC_STATE,
-	SEC_BATTERY,
-	SEC_TEMP,
-	SEC_FAN,
-	SEC_LED,
-	SEC_GPIO,
-	SEC_USBPD_PORT,
-	SEC_LATENCY,
-	SEC_FAULTS,
-	SEC_PASSTHRU,
-	SEC_KEYBOARD,
-};
-
-static const char *const section_names[] = {
-	[SEC_EC] = "ec",
-	[SEC_CHIP] = "chip",
-	[SEC_FLASH] = "flash",
-	[SEC_PROTOCOL] = "protocol",
-	[SEC_STATE] = "state",
-	[SEC_BATTERY] = "battery",
-	[SEC_TEMP] = "temp",
-	[SEC_FAN] = "fan",
-	[SEC_LED] = "led",
-	[SEC_GPIO] = "gpio",
-	[SEC_USBPD_PORT] = "usbpd_port",
-	[SEC_LATENCY] = "latency",
-	[SEC_FAULTS] = "faults",
-	[SEC_PASSTHRU] = "passthru",
-	[SEC_KEYBOARD] = "keyboard",
-};
-
-static const char *const image_names[] = { "unknown", "ro", "rw", "ro_b", "rw_b", NULL };
-static const char *const temp_type_names[] = { "cpu", "board", "case", "battery", NULL };
-static const char *const led_names[] = {
-	"battery", "power", "adapter", "left", "right", "recovery_hw_reinit", "sysrq_debug", NULL
-};
-static const char *const partner_names[] = { "sink", "source", NULL };
-static const char *const lid_names[] = { "closed", "open", NULL };
-
-/* Names for GET_FEATURES bits; a bit number works too. */
-static const char *const feature_names[] = {
-	[EC_FEATURE_LIMITED] = "limited",
-	[EC_FEATURE_FLASH] = "flash",
-	[EC_FEATURE_PWM_FAN] = "pwm_fan",
-	[EC_FEATURE_PWM_KEYB] = "pwm_keyb",
-	[EC_FEATURE_LIGHTBAR] = "lightbar",
-	[EC_FEATURE_LED] = "led",
-	[EC_FEATURE_MOTION_SENSE] = "motion_sense",
-	[EC_FEATURE_KEYB] = "keyb",
-	[EC_FEATURE_PSTORE] = "pstore",
-	[EC_FEATURE_PORT80] = "port80",
-	[EC_FEATURE_THERMAL] = "thermal",
-	[EC_FEATURE_BKLIGHT_SWITCH] = "bklight_switch",
-	[EC_FEATURE_WIFI_SWITCH] = "wifi_switch",
-	[EC_FEATURE_HOST_EVENTS] = "host_events",
-	[EC_FEATURE_GPIO] = "gpio",
-	[EC_FEATURE_I2C] = "i2c",
-	[EC_FEATURE_CHARGER] = "charger",
-	[EC_FEATURE_BATTERY] = "battery",
-	[EC_FEATURE_SMART_BATTERY] = "smart_battery",
-	[EC_FEATURE_HANG_DETECT] = "hang_detect",
-	[EC_FEATURE_PMU] = "pmu",
-	[EC_FEATURE_SUB_MCU] = "sub_mcu",
-	[EC_FEATURE_USB_PD] = "usb_pd",
-	[EC_FEATURE_USB_MUX] = "usb_mux",
-	[EC_FEATURE_MOTION_SENSE_FIFO] = "motion_sense_fifo",
-	[EC_FEATURE_VSTORE] = "vstore",
-	[EC_FEATURE_USBC_SS_MUX_VIRTUAL] = "usbc_ss_mux_virtual",
-	[EC_FEATURE_RTC] = "rtc",
-	[EC_FEATURE_FINGERPRINT] = "fingerprint",
-	[EC_FEATURE_TOUCHPAD] = "touchpad",
-	[EC_FEATURE_RWSIG] = "rwsig",
-	[EC_FEATURE_DEVICE_EVENT] = "device_event",
-	[EC_FEATURE_UNIFIED_WAKE_MASKS] = "unified_wake_masks",
-	[EC_FEATURE_HOST_EVENT64] = "host_event64",
-	[EC_FEATURE_EXEC_IN_RAM] = "exec_in_ram",
-	[EC_FEATURE_CEC] = "cec",
-	[EC_FEATURE_MOTION_SENSE_TIGHT_TIMESTAMPS] = "motion_sense_tight_timestamps",
-	[EC_FEATURE_REFINED_TABLET_MODE_HYSTERESIS] = "refined_tablet_mode_hysteresis",
-	[EC_FEATURE_EFS2] = "efs2",
-	[EC_FEATURE_SCP] = "scp",
-	[EC_FEATURE_ISH] = "ish",
-	[EC_FEATURE_TYPEC_CMD] = "typec_cmd",
-	[EC_FEATURE_TYPEC_REQUIRE_AP_MODE_ENTRY] = "typec_require_ap_mode_entry",
-	[EC_FEATURE_TYPEC_MUX_REQUIRE_AP_ACK] = "typec_mux_require_ap_ack",
-};
-
-struct key_desc {
-	enum section_id section;
-	const char *key;
-	enum key_type type;
-	size_t offset;		/* into the profile, or into the section's item */
-	size_t size;		/* KT_STR: field size; KT_ENUM: 1 or 4 bytes */
-	uint64_t min, max;
-	const char *const *names;	/* KT_ENUM */
-};
-
-#define P(field) offsetof(struct ec_profile, field)
-#define T(field) offsetof(struct ec_temp_profile, field)
-#define PD(field) offsetof(struct ec_pd_port_profile, field)
-#define STR(sec, k, field) \
-	{ sec, k, KT_STR, P(field), sizeof(((struct ec_profile *)0)->field), 0, 0, NULL }
-#define NUM(sec, k, kt, off, lo, hi) { sec, k, kt, off, 0, lo, hi, NULL }
-
-static const struct key_desc key_table[] = {
-	STR(SEC_EC, "board", board),
-	STR(SEC_EC, "version_ro", version_ro),
-	STR(SEC_EC, "version_rw", version_rw),
-	STR(SEC_EC, "fwid_ro", fwid_ro),
-	STR(SEC_EC, "fwid_rw", fwid_rw),
-	{ SEC_EC, "current_image", KT_ENUM, P(current_image), 4, 0, 0, image_names },
-	STR(SEC_EC, "build_info", build_info),
-	NUM(SEC_EC, "board_version", KT_U16, P(board_version), 0, 0xFFFF),
-	NUM(SEC_EC, "memmap_direct", KT_BOOL, P(memmap_direct), 0, 1),
-	{ SEC_EC, "features", KT_FEATURES, P(features), 0, 0, 0, NULL },
-	{ SEC_EC, "disable_commands", KT_CMDLIST, P(disabled), 0, 0, 0, NULL },
-
-	STR(SEC_CHIP, "vendor", chip_vendor),
-	STR(SEC_CHIP, "name", chip_name),
-	STR(SEC_CHIP, "revision", chip_revision),
-
-	NUM(SEC_FLASH, "size", KT_U32, P(flash_size), 0, UINT32_MAX),
-	NUM(SEC_FLASH, "write_block", KT_U32, P(flash_write_block), 0, UINT32_MAX),
-	NUM(SEC_FLASH, "erase_block", KT_U32, P(flash_erase_block), 0, UINT32_MAX),
-	NUM(SEC_FLASH, "protect_block", KT_U32, P(flash_protect_block), 0, UINT32_MAX),
-	NUM(SEC_FLASH, "write_ideal", KT_U32, P(flash_write_ideal), 0, UINT32_MAX),
-	NUM(SEC_FLASH, "flags", KT_U32, P(flash_flags), 0, 3),
-	NUM(SEC_FLASH, "protect_flags", KT_U32, P(flash_protect_flags), 0, 0xFFF),
-	NUM(SEC_FLASH, "write_protect", KT_BOOL, P(write_protect), 0, 1),
-
-	NUM(SEC_PROTOCOL, "max_request_packet", KT_U16, P(max_request_packet),
-	    EC_PACKET_MIN, EC_PACKET_MAX),
-	NUM(SEC_PROTOCOL, "max_response_packet", KT_U16, P(max_response_packet),
-	    EC_PACKET_MIN, EC_PACKET_MAX),
-
-	{ SEC_STATE, "lid", KT_ENUM, P(lid_open), 1, 0, 0, lid_names },
-	NUM(SEC_STATE, "ac", KT_BOOL, P(ac_present), 0, 1),
-	NUM(SEC_STATE, "load", KT_U32, P(load_percent), 0, 100),
-
-	NUM(SEC_BATTERY, "design_capacity", KT_U32, P(batt_design_mah), 1, 32767),
-	/* Up to 30 V: the charge voltage (+8 %) must still fit an s16. */
-	NUM(SEC_BATTERY, "design_voltage", KT_U32, P(batt_design_mv), 1, 30000),
-	NUM(SEC_BATTERY, "full_capacity", KT_U32, P(batt_full_mah), 1, 32767),
-	NUM(SEC_BATTERY, "cycle_count", KT_U32, P(batt_cycle_count), 0, 100000),
-	NUM(SEC_BATTERY, "charge", KT_U32, P(batt_initial_percent), 0, 100),
-	NUM(SEC_BATTERY, "charge_current", KT_U32, P(batt_charge_ma), 0, 20000),
-	NUM(SEC_BATTERY, "idle_current", KT_U32, P(batt_idle_ma), 0, 20000),
-	NUM(SEC_BATTERY, "load_current", KT_U32, P(batt_load_ma), 0, 20000),
-	NUM(SEC_BATTERY, "low", KT_U32, P(batt_low_percent), 0, 100),
-	NUM(SEC_BATTERY, "critical", KT_U32, P(batt_critical_percent), 0, 100),
-	STR(SEC_BATTERY, "manufacturer", batt_manufacturer),
-	STR(SEC_BATTERY, "model", batt_model),
-	STR(SEC_BATTERY, "serial", batt_serial),
-	STR(SEC_BATTERY, "type", batt_type),
-	NUM(SEC_BATTERY, "adapter_watts", KT_U32, P(adapter_watts), 0, 1000),
-
-	{ SEC_TEMP, "name", KT_STR, T(name), EC_NAME_LEN, 0, 0, NULL },
-	{ SEC_TEMP, "type", KT_ENUM, T(type), 1, 0, 0, temp_type_names },
-	NUM(SEC_TEMP, "ambient", KT_KELVIN, T(ambient_k), 200, 453),
-	NUM(SEC_TEMP, "load_rise", KT_U32, T(load_rise_k), 0, 200),
-	NUM(SEC_TEMP, "fan_drop", KT_U32, T(fan_drop_k), 0, 200),
-	NUM(SEC_TEMP, "warn", KT_KELVIN, T(thresh_k[EC_TEMP_THRESH_WARN]), 0, 453),
-	NUM(SEC_TEMP, "high", KT_KELVIN, T(thresh_k[EC_TEMP_THRESH_HIGH]), 0, 453),
-	NUM(SEC_TEMP, "halt", KT_KELVIN, T(thresh_k[EC_TEMP_THRESH_HALT]), 0, 453),
-	NUM(SEC_TEMP, "fan_off", KT_KELVIN, T(fan_off_k), 0, 453),
-	NUM(SEC_TEMP, "fan_max", KT_KELVIN, T(fan_max_k), 0, 453),
-
-	NUM(SEC_FAN, "max_rpm", KT_U32, 0, 1, 65000),
-
-	{ SEC_LED, "id", KT_ENUM, offsetof(struct ec_led_profile, id), 1, 0, 0, led_names },
-	{ SEC_LED, "range", KT_LED_RANGE, offsetof(struct ec_led_profile, range), 0, 0, 0, NULL },
-
-	NUM(SEC_USBPD_PORT, "connected", KT_BOOL, PD(connected), 0, 1),
-	{ SEC_USBPD_PORT, "partner", KT_ENUM, PD(partner_source), 1, 0, 0, partner_names },
-	NUM(SEC_USBPD_PORT, "dp", KT_BOOL, PD(dp), 0, 1),
-	NUM(SEC_USBPD_PORT, "polarity", KT_BOOL, PD(polarity), 0, 1),
-	NUM(SEC_USBPD_PORT, "voltage", KT_U32, PD(voltage_mv), 0, 48000),
-	NUM(SEC_USBPD_PORT, "current", KT_U32, PD(current_ma), 0, 5000),
-
-	NUM(SEC_KEYBOARD, "rows", KT_U32, P(kb_rows), 1, EC_KB_ROWS_MAX),
-	NUM(SEC_KEYBOARD, "cols", KT_U32, P(kb_cols), 1, EC_KB_COLS_MAX),
-	NUM(SEC_KEYBOARD, "id", KT_U32, P(kb_id), 0, UINT32_MAX),
-	NUM(SEC_KEYBOARD, "backlight", KT_BOOL, P(kb_backlight), 0, 1),
-	NUM(SEC_KEYBOARD, "buttons", KT_U32, P(kb_buttons), 0, 0xF),
-
-	NUM(SEC_FAULTS, "busy", KT_PROB, P(fault_busy_ppm), 0, EC_PPM),
-	NUM(SEC_FAULTS, "in_progress", KT_PROB, P(fault_in_progress_ppm), 0, EC_PPM),
-	NUM(SEC_FAULTS, "timeout", KT_PROB, P(fault_timeout_ppm), 0, EC_PPM),
-	NUM(SEC_FAULTS, "timeout_delay", KT_DURATION, P(fault_timeout_ns), 0, 60 * 1000000000ull),
-	NUM(SEC_FAULTS, "seed", KT_U64, P(fault_seed), 0, UINT64_MAX),
-};
 
 struct parser {
 	const char *file;
@@ -398,7 +185,7 @@ static int parse_features(struct parser *ps, char *v, uint32_t *flags)
 	for (tok = strtok_r(v, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		char *name = trim(tok);
 		uint64_t bit;
-		size_t i;
+		int named;
 
 		if (!*name)
 			continue;
@@ -406,12 +193,10 @@ static int parse_features(struct parser *ps, char *v, uint32_t *flags)
 			if (bit >= EC_FEATURE_COUNT)
 				return perr(ps, "feature bit %s out of range (0..63)", name);
 		} else {
-			for (i = 0; i < sizeof(feature_names) / sizeof(feature_names[0]); i++)
-				if (feature_names[i] && !strcmp(feature_names[i], name))
-					break;
-			if (i == sizeof(feature_names) / sizeof(feature_names[0]))
+			named = ec_profile_feature_bit(name);
+			if (named < 0)
 				return perr(ps, "unknown feature '%s'", name);
-			bit = i;
+			bit = (uint64_t)named;
 		}
 		flags[bit / 32] |= 1u << (bit % 32);
 	}
@@ -535,10 +320,10 @@ static int open_section(struct parser *ps, const char *name)
 	size_t i;
 
 	ps->item = NULL;
-	for (i = 1; i < sizeof(section_names) / sizeof(section_names[0]); i++)
-		if (!strcmp(section_names[i], name))
+	for (i = SEC_NONE + 1; i < SEC_COUNT; i++)
+		if (!strcmp(ec_profile_sections[i].name, name))
 			break;
-	if (i == sizeof(section_names) / sizeof(section_names[0]))
+	if (i == SEC_COUNT)
 		return perr(ps, "unknown section [%s]", name);
 	ps->section = (enum section_id)i;
 
@@ -639,7 +424,7 @@ static int parse_passthru(struct parser *ps, const char *key, const char *v)
 static int parse_line(struct parser *ps, char *line)
 {
 	char *s = trim(line), *eq, *key, *v;
-	size_t i;
+	const struct key_desc *kd;
 
 	if (!*s || *s == '#' || *s == ';')
 		return 0;
@@ -667,10 +452,10 @@ static int parse_line(struct parser *ps, char *line)
 		return parse_latency(ps, key, v);
 	if (ps->section == SEC_PASSTHRU)
 		return parse_passthru(ps, key, v);
-	for (i = 0; i < sizeof(key_table) / sizeof(key_table[0]); i++)
-		if (key_table[i].section == ps->section && !strcmp(key_table[i].key, key))
-			return apply_key(ps, &key_table[i], v);
-	return perr(ps, "unknown key '%s' in [%s]", key, section_names[ps->section]);
+	kd = ec_profile_find_key(ps->section, key);
+	if (kd)
+		return apply_key(ps, kd, v);
+	return perr(ps, "unknown key '%s' in [%s]", key, ec_profile_sections[ps->section].name);
 }
 
 static void profile_defaults(struct ec_profile *prof)
@@ -736,11 +521,9 @@ static int profile_check_features(struct parser *ps)
 			continue;
 		if (missing)
 			return perr(ps, "feature '%s' %s 0x%04x, which this board lacks",
-				    bit < sizeof(feature_names) / sizeof(feature_names[0]) &&
-				    feature_names[bit] ? feature_names[bit] : "?", why, missing);
+				    ec_profile_feature_name(bit), why, missing);
 		return perr(ps, "feature %u ('%s') cannot be advertised: %s", bit,
-			    bit < sizeof(feature_names) / sizeof(feature_names[0]) &&
-			    feature_names[bit] ? feature_names[bit] : "?", why);
+			    ec_profile_feature_name(bit), why);
 	}
 	if ((prof->features[0] & (1u << EC_FEATURE_FLASH)) && !prof->flash_size)
 		return perr(ps, "feature 'flash' needs a [flash] size");
@@ -824,145 +607,4 @@ int ec_profile_parse_text(const char *text, const char *name, struct ec_profile 
 		p += len + (nl ? 1 : 0);
 	}
 	return profile_validate(&ps);
-}
-
-/**
- * ec_profile_cmd_disabled() - does the profile switch @command off?
- * @profile: the profile
- * @command: host command number
- *
- * Return: true when listed in disable_commands.
- */
-bool ec_profile_cmd_disabled(const struct ec_profile *profile, uint32_t command)
-{
-	unsigned int i;
-
-	for (i = 0; i < profile->n_disabled; i++)
-		if (profile->disabled[i] == command)
-			return true;
-	return false;
-}
-
-/**
- * ec_profile_load() - parse a board profile file.
- * @path:   file to read
- * @out:    the parsed profile on success
- * @err:    on failure, "<file>:<line>: <problem>" (or "<file>: <problem>")
- * @errlen: size of @err
- *
- * Return: 0, -EINVAL for a malformed file, -EFBIG for one over 64 KiB,
- * -ENOMEM, or the -errno of opening/reading it.
- */
-int ec_profile_load(const char *path, struct ec_profile **out, char *err, size_t errlen)
-{
-	struct ec_profile *prof = NULL;
-	char *text = NULL;
-	size_t len;
-	FILE *f;
-	int ret;
-
-	if (!path || !out)
-		return -EINVAL;
-	f = fopen(path, "r");
-	if (!f) {
-		ret = -errno;
-		if (err && errlen)
-			snprintf(err, errlen, "%s: %s", path, strerror(-ret));
-		return ret;
-	}
-	text = malloc(PROFILE_MAX_BYTES + 1);
-	prof = malloc(sizeof(*prof));
-	if (!text || !prof) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	len = fread(text, 1, PROFILE_MAX_BYTES + 1, f);
-	if (ferror(f)) {
-		ret = -EIO;
-		if (err && errlen)
-			snprintf(err, errlen, "%s: read error", path);
-		goto out;
-	}
-	if (len > PROFILE_MAX_BYTES) {
-		ret = -EFBIG;
-		if (err && errlen)
-			snprintf(err, errlen, "%s: larger than %d bytes", path, PROFILE_MAX_BYTES);
-		goto out;
-	}
-	text[len] = '\0';
-	if (strlen(text) != len) {
-		/* Find the line of the first NUL so the message can name it. */
-		unsigned int line = 1;
-		size_t i;
-
-		for (i = 0; i < len && text[i]; i++)
-			line += text[i] == '\n';
-		ret = -EINVAL;
-		if (err && errlen)
-			snprintf(err, errlen, "%s:%u: NUL byte in line", path, line);
-		goto out;
-	}
-	ret = ec_profile_parse_text(text, path, prof, err, errlen);
-	if (ret)
-		goto out;
-	*out = prof;
-	prof = NULL;
-out:
-	fclose(f);
-	free(text);
-	free(prof);
-	return ret;
-}
-
-/**
- * ec_profile_default() - the built-in typical-laptop profile: the text of
- * profiles/laptop.profile, compiled in at build time.
- * @out: the profile on success
- *
- * Return: 0, -ENOMEM, or -EINVAL if the built-in text were broken.
- */
-int ec_profile_default(struct ec_profile **out)
-{
-	struct ec_profile *prof;
-	int ret;
-
-	if (!out)
-		return -EINVAL;
-	prof = malloc(sizeof(*prof));
-	if (!prof)
-		return -ENOMEM;
-	ret = ec_profile_parse_text(ec_builtin_laptop_profile, "laptop.profile", prof, NULL, 0);
-	if (ret) {
-		free(prof);
-		return ret;
-	}
-	*out = prof;
-	return 0;
-}
-
-/**
- * ec_profile_free() - free a profile.
- * @profile: the profile, or NULL
- */
-void ec_profile_free(struct ec_profile *profile)
-{
-	free(profile);
-}
-
-/**
- * ec_copy_str() - copy a string into a fixed field, zero-padding the rest and
- * always NUL-terminating (fields on the wire must never carry stale bytes).
- * @dst:  destination field
- * @room: its size
- * @src:  source string
- */
-void ec_copy_str(char *dst, size_t room, const char *src)
-{
-	size_t n;
-
-	if (!room)
-		return;
-	n = strnlen(src, room - 1);
-	memcpy(dst, src, n);
-	memset(dst + n, 0, room - n);
 }

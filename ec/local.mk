@@ -14,6 +14,9 @@ ec_model_sources = \
 	ec/ec_state.c \
 	ec/ec_events.c \
 	ec/ec_profile.c \
+	ec/ec_profile_file.c \
+	ec/ec_profile_keys.c \
+	ec/ec_profile_keys.h \
 	ec/ec_profile.h \
 	ec/ec_cmd_system.c \
 	ec/ec_cmd_flash.c \

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ec_profile_file.c - getting a profile: from a file, or the built-in
+ * laptop; and the small helpers every user of a parsed profile needs.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ec_profile.h"
+
+#define PROFILE_MAX_BYTES	(64 * 1024)
+
+/**
+ * ec_profile_cmd_disabled() - does the profile switch @command off?
+ * @profile: the profile
+ * @command: host command number
+ *
+ * Return: true when listed in disable_commands.
+ */
+bool ec_profile_cmd_disabled(const struct ec_profile *profile, uint32_t command)
+{
+	unsigned int i;
+
+	for (i = 0; i < profile->n_disabled; i++)
+		if (profile->disabled[i] == command)
+			return true;
+	return false;
+}
+
+/**
+ * ec_profile_load() - parse a board profile file.
+ * @path:   file to read
+ * @out:    the parsed profile on success
+ * @err:    on failure, "<file>:<line>: <problem>" (or "<file>: <problem>")
+ * @errlen: size of @err
+ *
+ * Return: 0, -EINVAL for a malformed file, -EFBIG for one over 64 KiB,
+ * -ENOMEM, or the -errno of opening/reading it.
+ */
+int ec_profile_load(const char *path, struct ec_profile **out, char *err, size_t errlen)
+{
+	struct ec_profile *prof = NULL;
+	char *text = NULL;
+	size_t len;
+	FILE *f;
+	int ret;
+
+	if (!path || !out)
+		return -EINVAL;
+	f = fopen(path, "r");
+	if (!f) {
+		ret = -errno;
+		if (err && errlen)
+			snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+		return ret;
+	}
+	text = malloc(PROFILE_MAX_BYTES + 1);
+	prof = malloc(sizeof(*prof));
+	if (!text || !prof) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	len = fread(text, 1, PROFILE_MAX_BYTES + 1, f);
+	if (ferror(f)) {
+		ret = -EIO;
+		if (err && errlen)
+			snprintf(err, errlen, "%s: read error", path);
+		goto out;
+	}
+	if (len > PROFILE_MAX_BYTES) {
+		ret = -EFBIG;
+		if (err && errlen)
+			snprintf(err, errlen, "%s: larger than %d bytes", path, PROFILE_MAX_BYTES);
+		goto out;
+	}
+	text[len] = '\0';
+	if (strlen(text) != len) {
+		/* Find the line of the first NUL so the message can name it. */
+		unsigned int line = 1;
+		size_t i;
+
+		for (i = 0; i < len && text[i]; i++)
+			line += text[i] == '\n';
+		ret = -EINVAL;
+		if (err && errlen)
+			snprintf(err, errlen, "%s:%u: NUL byte in line", path, line);
+		goto out;
+	}
+	ret = ec_profile_parse_text(text, path, prof, err, errlen);
+	if (ret)
+		goto out;
+	*out = prof;
+	prof = NULL;
+out:
+	fclose(f);
+	free(text);
+	free(prof);
+	return ret;
+}
+
+/**
+ * ec_profile_default() - the built-in typical-laptop profile: the text of
+ * profiles/laptop.profile, compiled in at build time.
+ * @out: the profile on success
+ *
+ * Return: 0, -ENOMEM, or -EINVAL if the built-in text were broken.
+ */
+int ec_profile_default(struct ec_profile **out)
+{
+	struct ec_profile *prof;
+	int ret;
+
+	if (!out)
+		return -EINVAL;
+	prof = malloc(sizeof(*prof));
+	if (!prof)
+		return -ENOMEM;
+	ret = ec_profile_parse_text(ec_builtin_laptop_profile, "laptop.profile", prof, NULL, 0);
+	if (ret) {
+		free(prof);
+		return ret;
+	}
+	*out = prof;
+	return 0;
+}
+
+/**
+ * ec_profile_free() - free a profile.
+ * @profile: the profile, or NULL
+ */
+void ec_profile_free(struct ec_profile *profile)
+{
+	free(profile);
+}
+
+/**
+ * ec_copy_str() - copy a string into a fixed field, zero-padding the rest and
+ * always NUL-terminating (fields on the wire must never carry stale bytes).
+ * @dst:  destination field
+ * @room: its size
+ * @src:  source string
+ */
+void ec_copy_str(char *dst, size_t room, const char *src)
+{
+	size_t n;
+
+	if (!room)
+		return;
+	n = strnlen(src, room - 1);
+	memcpy(dst, src, n);
+	memset(dst + n, 0, room - n);
+}

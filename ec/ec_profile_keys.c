@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ec_profile_keys.c - the keys of every profile section, one table per
+ * section, and the names values are written with (docs/profile-format.md).
+ *
+ * A new profile key is one line in its section's table here; the parser
+ * (ec_profile.c) needs no change unless the key needs a new value type.
+ */
+#include <string.h>
+
+#include "ec_profile.h"
+#include "ec_profile_keys.h"
+
+#define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
+
+static const char *const image_names[] = { "unknown", "ro", "rw", "ro_b", "rw_b", NULL };
+static const char *const temp_type_names[] = { "cpu", "board", "case", "battery", NULL };
+static const char *const led_names[] = {
+	"battery", "power", "adapter", "left", "right", "recovery_hw_reinit", "sysrq_debug", NULL
+};
+static const char *const partner_names[] = { "sink", "source", NULL };
+static const char *const lid_names[] = { "closed", "open", NULL };
+
+/* Names for GET_FEATURES bits; a bit number works too. */
+static const char *const feature_names[] = {
+	[EC_FEATURE_LIMITED] = "limited",
+	[EC_FEATURE_FLASH] = "flash",
+	[EC_FEATURE_PWM_FAN] = "pwm_fan",
+	[EC_FEATURE_PWM_KEYB] = "pwm_keyb",
+	[EC_FEATURE_LIGHTBAR] = "lightbar",
+	[EC_FEATURE_LED] = "led",
+	[EC_FEATURE_MOTION_SENSE] = "motion_sense",
+	[EC_FEATURE_KEYB] = "keyb",
+	[EC_FEATURE_PSTORE] = "pstore",
+	[EC_FEATURE_PORT80] = "port80",
+	[EC_FEATURE_THERMAL] = "thermal",
+	[EC_FEATURE_BKLIGHT_SWITCH] = "bklight_switch",
+	[EC_FEATURE_WIFI_SWITCH] = "wifi_switch",
+	[EC_FEATURE_HOST_EVENTS] = "host_events",
+	[EC_FEATURE_GPIO] = "gpio",
+	[EC_FEATURE_I2C] = "i2c",
+	[EC_FEATURE_CHARGER] = "charger",
+	[EC_FEATURE_BATTERY] = "battery",
+	[EC_FEATURE_SMART_BATTERY] = "smart_battery",
+	[EC_FEATURE_HANG_DETECT] = "hang_detect",
+	[EC_FEATURE_PMU] = "pmu",
+	[EC_FEATURE_SUB_MCU] = "sub_mcu",
+	[EC_FEATURE_USB_PD] = "usb_pd",
+	[EC_FEATURE_USB_MUX] = "usb_mux",
+	[EC_FEATURE_MOTION_SENSE_FIFO] = "motion_sense_fifo",
+	[EC_FEATURE_VSTORE] = "vstore",
+	[EC_FEATURE_USBC_SS_MUX_VIRTUAL] = "usbc_ss_mux_virtual",
+	[EC_FEATURE_RTC] = "rtc",
+	[EC_FEATURE_FINGERPRINT] = "fingerprint",
+	[EC_FEATURE_TOUCHPAD] = "touchpad",
+	[EC_FEATURE_RWSIG] = "rwsig",
+	[EC_FEATURE_DEVICE_EVENT] = "device_event",
+	[EC_FEATURE_UNIFIED_WAKE_MASKS] = "unified_wake_masks",
+	[EC_FEATURE_HOST_EVENT64] = "host_event64",
+	[EC_FEATURE_EXEC_IN_RAM] = "exec_in_ram",
+	[EC_FEATURE_CEC] = "cec",
+	[EC_FEATURE_MOTION_SENSE_TIGHT_TIMESTAMPS] = "motion_sense_tight_timestamps",
+	[EC_FEATURE_REFINED_TABLET_MODE_HYSTERESIS] = "refined_tablet_mode_hysteresis",
+	[EC_FEATURE_EFS2] = "efs2",
+	[EC_FEATURE_SCP] = "scp",
+	[EC_FEATURE_ISH] = "ish",
+	[EC_FEATURE_TYPEC_CMD] = "typec_cmd",
+	[EC_FEATURE_TYPEC_REQUIRE_AP_MODE_ENTRY] = "typec_require_ap_mode_entry",
+	[EC_FEATURE_TYPEC_MUX_REQUIRE_AP_ACK] = "typec_mux_require_ap_ack",
+};
+
+#define P(field) offsetof(struct ec_profile, field)
+#define T(field) offsetof(struct ec_temp_profile, field)
+#define PD(field) offsetof(struct ec_pd_port_profile, field)
+#define STR(k, field) \
+	{ k, KT_STR, P(field), sizeof(((struct ec_profile *)0)->field), 0, 0, NULL }
+#define NUM(k, kt, off, lo, hi) { k, kt, off, 0, lo, hi, NULL }
+
+static const struct key_desc ec_keys[] = {
+	STR("board", board),
+	STR("version_ro", version_ro),
+	STR("version_rw", version_rw),
+	STR("fwid_ro", fwid_ro),
+	STR("fwid_rw", fwid_rw),
+	{ "current_image", KT_ENUM, P(current_image), 4, 0, 0, image_names },
+	STR("build_info", build_info),
+	NUM("board_version", KT_U16, P(board_version), 0, 0xFFFF),
+	NUM("memmap_direct", KT_BOOL, P(memmap_direct), 0, 1),
+	{ "features", KT_FEATURES, P(features), 0, 0, 0, NULL },
+	{ "disable_commands", KT_CMDLIST, P(disabled), 0, 0, 0, NULL },
+};
+
+static const struct key_desc chip_keys[] = {
+	STR("vendor", chip_vendor),
+	STR("name", chip_name),
+	STR("revision", chip_revision),
+};
+
+static const struct key_desc flash_keys[] = {
+	NUM("size", KT_U32, P(flash_size), 0, UINT32_MAX),
+	NUM("write_block", KT_U32, P(flash_write_block), 0, UINT32_MAX),
+	NUM("erase_block", KT_U32, P(flash_erase_block), 0, UINT32_MAX),
+	NUM("protect_block", KT_U32, P(flash_protect_block), 0, UINT32_MAX),
+	NUM("write_ideal", KT_U32, P(flash_write_ideal), 0, UINT32_MAX),
+	NUM("flags", KT_U32, P(flash_flags), 0, 3),
+	NUM("protect_flags", KT_U32, P(flash_protect_flags), 0, 0xFFF),
+	NUM("write_protect", KT_BOOL, P(write_protect), 0, 1),
+};
+
+static const struct key_desc protocol_keys[] = {
+	NUM("max_request_packet", KT_U16, P(max_request_packet),
+	    EC_PACKET_MIN, EC_PACKET_MAX),
+	NUM("max_response_packet", KT_U16, P(max_response_packet),
+	    EC_PACKET_MIN, EC_PACKET_MAX),
+};
+
+static const struct key_desc state_keys[] = {
+	{ "lid", KT_ENUM, P(lid_open), 1, 0, 0, lid_names },
+	NUM("ac", KT_BOOL, P(ac_present), 0, 1),
+	NUM("load", KT_U32, P(load_percent), 0, 100),
+};
+
+static const struct key_desc battery_keys[] = {
+	NUM("design_capacity", KT_U32, P(batt_design_mah), 1, 32767),
+	/* Up to 30 V: the charge voltage (+8 %) must still fit an s16. */
+	NUM("design_voltage", KT_U32, P(batt_design_mv), 1, 30000),
+	NUM("full_capacity", KT_U32, P(batt_full_mah), 1, 32767),
+	NUM("cycle_count", KT_U32, P(batt_cycle_count), 0, 100000),
+	NUM("charge", KT_U32, P(batt_initial_percent), 0, 100),
+	NUM("charge_current", KT_U32, P(batt_charge_ma), 0, 20000),
+	NUM("idle_current", KT_U32, P(batt_idle_ma), 0, 20000),
+	NUM("load_current", KT_U32, P(batt_load_ma), 0, 20000),
+	NUM("low", KT_U32, P(batt_low_percent), 0, 100),
+	NUM("critical", KT_U32, P(batt_critical_percent), 0, 100),
+	STR("manufacturer", batt_manufacturer),
+	STR("model", batt_model),
+	STR("serial", batt_serial),
+	STR("type", batt_type),
+	NUM("adapter_watts", KT_U32, P(adapter_watts), 0, 1000),
+};
+
+static const struct key_desc temp_keys[] = {
+	{ "name", KT_STR, T(name), EC_NAME_LEN, 0, 0, NULL },
+	{ "type", KT_ENUM, T(type), 1, 0, 0, temp_type_names },
+	NUM("ambient", KT_KELVIN, T(ambient_k), 200, 453),
+	NUM("load_rise", KT_U32, T(load_rise_k), 0, 200),
+	NUM("fan_drop", KT_U32, T(fan_drop_k), 0, 200),
+	NUM("warn", KT_KELVIN, T(thresh_k[EC_TEMP_THRESH_WARN]), 0, 453),
+	NUM("high", KT_KELVIN, T(thresh_k[EC_TEMP_THRESH_HIGH]), 0, 453),
+	NUM("halt", KT_KELVIN, T(thresh_k[EC_TEMP_THRESH_HALT]), 0, 453),
+	NUM("fan_off", KT_KELVIN, T(fan_off_k), 0, 453),
+	NUM("fan_max", KT_KELVIN, T(fan_max_k), 0, 453),
+};
+
+static const struct key_desc fan_keys[] = {
+	NUM("max_rpm", KT_U32, 0, 1, 65000),
+};
+
+static const struct key_desc led_keys[] = {
+	{ "id", KT_ENUM, offsetof(struct ec_led_profile, id), 1, 0, 0, led_names },
+	{ "range", KT_LED_RANGE, offsetof(struct ec_led_profile, range), 0, 0, 0, NULL },
+};
+
+static const struct key_desc usbpd_port_keys[] = {
+	NUM("connected", KT_BOOL, PD(connected), 0, 1),
+	{ "partner", KT_ENUM, PD(partner_source), 1, 0, 0, partner_names },
+	NUM("dp", KT_BOOL, PD(dp), 0, 1),
+	NUM("polarity", KT_BOOL, PD(polarity), 0, 1),
+	NUM("voltage", KT_U32, PD(voltage_mv), 0, 48000),
+	NUM("current", KT_U32, PD(current_ma), 0, 5000),
+};
+
+static const struct key_desc keyboard_keys[] = {
+	NUM("rows", KT_U32, P(kb_rows), 1, EC_KB_ROWS_MAX),
+	NUM("cols", KT_U32, P(kb_cols), 1, EC_KB_COLS_MAX),
+	NUM("id", KT_U32, P(kb_id), 0, UINT32_MAX),
+	NUM("backlight", KT_BOOL, P(kb_backlight), 0, 1),
+	NUM("buttons", KT_U32, P(kb_buttons), 0, 0xF),
+};
+
+static const struct key_desc faults_keys[] = {
+	NUM("busy", KT_PROB, P(fault_busy_ppm), 0, EC_PPM),
+	NUM("in_progress", KT_PROB, P(fault_in_progress_ppm), 0, EC_PPM),
+	NUM("timeout", KT_PROB, P(fault_timeout_ppm), 0, EC_PPM),
+	NUM("timeout_delay", KT_DURATION, P(fault_timeout_ns), 0, 60 * 1000000000ull),
+	NUM("seed", KT_U64, P(fault_seed), 0, UINT64_MAX),
+};
+
+#define SECTION(id, nm, tbl) [id] = { nm, tbl, ARRAY_LEN(tbl) }
+#define LINE_SECTION(id, nm) [id] = { nm, NULL, 0 }
+
+const struct section_desc ec_profile_sections[SEC_COUNT] = {
+	SECTION(SEC_EC, "ec", ec_keys),
+	SECTION(SEC_CHIP, "chip", chip_keys),
+	SECTION(SEC_FLASH, "flash", flash_keys),
+	SECTION(SEC_PROTOCOL, "protocol", protocol_keys),
+	SECTION(SEC_STATE, "state", state_keys),
+	SECTION(SEC_BATTERY, "battery", battery_keys),
+	SECTION(SEC_TEMP, "temp", temp_keys),
+	SECTION(SEC_FAN, "fan", fan_keys),
+	SECTION(SEC_LED, "led", led_keys),
+	LINE_SECTION(SEC_GPIO, "gpio"),
+	SECTION(SEC_USBPD_PORT, "usbpd_port", usbpd_port_keys),
+	LINE_SECTION(SEC_LATENCY, "latency"),
+	SECTION(SEC_FAULTS, "faults", faults_keys),
+	LINE_SECTION(SEC_PASSTHRU, "passthru"),
+	SECTION(SEC_KEYBOARD, "keyboard", keyboard_keys),
+};
+
+/**
+ * ec_profile_find_key() - the description of @key in @section.
+ * @section: the open section
+ * @key:     the key as written
+ *
+ * Return: the key, or NULL when the section has no such key.
+ */
+const struct key_desc *ec_profile_find_key(enum section_id section, const char *key)
+{
+	const struct section_desc *sec;
+	size_t i;
+
+	if (section <= SEC_NONE || section >= SEC_COUNT)
+		return NULL;
+	sec = &ec_profile_sections[section];
+	for (i = 0; i < sec->n_keys; i++)
+		if (!strcmp(sec->keys[i].key, key))
+			return &sec->keys[i];
+	return NULL;
+}
+
+/**
+ * ec_profile_feature_bit() - the GET_FEATURES bit a feature name stands for.
+ * @name: e.g. "flash"
+ *
+ * Return: the bit number, or -1 for an unknown name.
+ */
+int ec_profile_feature_bit(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_LEN(feature_names); i++)
+		if (feature_names[i] && !strcmp(feature_names[i], name))
+			return (int)i;
+	return -1;
+}
+
+/**
+ * ec_profile_feature_name() - the name of GET_FEATURES bit @bit.
+ * @bit: 0..63
+ *
+ * Return: the name, or "?" for a bit without one.
+ */
+const char *ec_profile_feature_name(unsigned int bit)
+{
+	if (bit < ARRAY_LEN(feature_names) && feature_names[bit])
+		return feature_names[bit];
+	return "?";
+}
