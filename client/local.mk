@@ -14,5 +14,3 @@ bin_PROGRAMS += client/ecctl
 client_ecctl_SOURCES = client/ecctl.c
 client_ecctl_LDADD = client/libecclient.la
 dist_man_MANS += client/ecctl.1
-
-include tests/client/local.mk

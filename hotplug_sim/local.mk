@@ -23,17 +23,3 @@ EXTRA_DIST += \
 	hotplug_sim/scenarios/inflight.scn \
 	hotplug_sim/scenarios/replug.scn \
 	docs/hotplug-scenarios.md
-
-include tests/hotplug_sim/local.mk
-
-# Experiments and teaching table (scripts/hotplug-compare, latency-histogram,
-# demo, experiments/): their bad options and a canned-CSV histogram on the
-# host, and 1,000 flap cycles against the real daemon (UML when no /dev/cuse).
-hotplug_sim_experiment_tests = \
-	tests/hotplug_sim/scripts-usage.test \
-	tests/hotplug_sim/flap1000.test
-TESTS += $(hotplug_sim_experiment_tests)
-dist_noinst_SCRIPTS += $(hotplug_sim_experiment_tests)
-EXTRA_DIST += \
-	tests/hotplug_sim/flap1000-guest.sh \
-	tests/hotplug_sim/data/latency-small.csv

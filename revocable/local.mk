@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# librevocable: the installed library, its tests and its benchmark.
+# librevocable: the installed library and its benchmark (its tests are in
+# tests/revocable/local.mk).
 # Link name for other components: revocable/librevocable.la
 # (with -I$(top_srcdir)/revocable and #include <revocable.h>).
 
@@ -69,111 +70,6 @@ revocable_man_pages = \
 dist_man_MANS += revocable/revocable.3 $(revocable_man_pages)
 EXTRA_DIST += revocable/README.md docs/design.md revocable/revocable.sym \
 	revocable/revocable.pc.in
-
-# The teaching lab's v3 index bug (docs/teaching.md, exercise 1): the same
-# source built with REVOCABLE_LAB_V3_INDEX_BUG into a library that is never
-# installed, and the two tests that expose it linked against it.  They use
-# the exported read side (REVOCABLE_NO_INLINE), so the bug needs no change
-# to the installed header; they are built by make check, never run by it
-# (they hang until Check's timeout, which is the point of the exercise).
-noinst_LTLIBRARIES += tests/revocable/librevocable_lab_v3bug.la
-tests_revocable_librevocable_lab_v3bug_la_SOURCES = \
-	$(revocable_librevocable_la_SOURCES)
-tests_revocable_librevocable_lab_v3bug_la_CPPFLAGS = $(AM_CPPFLAGS) \
-	-I$(top_srcdir)/revocable -DREVOCABLE_LAB_V3_INDEX_BUG
-tests_revocable_librevocable_lab_v3bug_la_CFLAGS = \
-	$(revocable_librevocable_la_CFLAGS)
-tests_revocable_librevocable_lab_v3bug_la_LIBADD = -lpthread
-revocable_lab_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/revocable \
-	-I$(top_srcdir)/tests/revocable -DREVOCABLE_NO_INLINE
-revocable_lab_ldadd = tests/revocable/librevocable_lab_v3bug.la \
-	$(CHECK_LIBS) -lpthread
-check_PROGRAMS += tests/revocable/test_revocable_stress_v3bug \
-	tests/revocable/test_revocable_contract_v3bug
-tests_revocable_test_revocable_stress_v3bug_SOURCES = tests/revocable/test_stress.c
-tests_revocable_test_revocable_stress_v3bug_CFLAGS = $(revocable_test_cflags)
-tests_revocable_test_revocable_stress_v3bug_CPPFLAGS = $(revocable_lab_cppflags)
-tests_revocable_test_revocable_stress_v3bug_LDADD = $(revocable_lab_ldadd)
-tests_revocable_test_revocable_contract_v3bug_SOURCES = tests/revocable/test_contract.c
-tests_revocable_test_revocable_contract_v3bug_CFLAGS = $(revocable_test_cflags)
-tests_revocable_test_revocable_contract_v3bug_CPPFLAGS = $(revocable_lab_cppflags)
-tests_revocable_test_revocable_contract_v3bug_LDADD = $(revocable_lab_ldadd)
-
-# The shared object's symbols against the version script and the header,
-# and the man pages against the header and mandoc -Tlint.
-dist_check_SCRIPTS += tests/revocable/abi_symbols.sh tests/revocable/man_pages.sh
-TESTS += tests/revocable/abi_symbols.sh tests/revocable/man_pages.sh
-
-# Unit tests (Check).  KUnit-shaped seed tests and the contract tests.
-revocable_test_cflags = $(AM_CFLAGS) $(URCU_CFLAGS) $(CHECK_CFLAGS) -pthread
-revocable_test_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/revocable \
-	-I$(top_srcdir)/tests/revocable
-revocable_test_ldadd = revocable/librevocable.la $(CHECK_LIBS) -lpthread
-
-check_PROGRAMS += tests/revocable/test_revocable_seed \
-	tests/revocable/test_revocable_contract \
-	tests/revocable/test_revocable_stress \
-	tests/revocable/test_revocable_nomem \
-	tests/revocable/test_revocable_slot_wait \
-	tests/revocable/test_revocable_offpath
-TESTS += tests/revocable/test_revocable_seed \
-	tests/revocable/test_revocable_contract \
-	tests/revocable/test_revocable_stress \
-	tests/revocable/test_revocable_nomem \
-	tests/revocable/test_revocable_slot_wait \
-	tests/revocable/test_revocable_offpath
-noinst_HEADERS += tests/revocable/kunit_shim.h tests/revocable/test_util.h
-
-tests_revocable_test_revocable_seed_SOURCES = tests/revocable/test_seed.c
-tests_revocable_test_revocable_seed_CFLAGS = $(revocable_test_cflags)
-tests_revocable_test_revocable_seed_CPPFLAGS = $(revocable_test_cppflags)
-tests_revocable_test_revocable_seed_LDADD = $(revocable_test_ldadd)
-
-tests_revocable_test_revocable_contract_SOURCES = tests/revocable/test_contract.c
-tests_revocable_test_revocable_contract_CFLAGS = $(revocable_test_cflags)
-tests_revocable_test_revocable_contract_CPPFLAGS = $(revocable_test_cppflags)
-tests_revocable_test_revocable_contract_LDADD = $(revocable_test_ldadd)
-
-tests_revocable_test_revocable_stress_SOURCES = tests/revocable/test_stress.c
-tests_revocable_test_revocable_stress_CFLAGS = $(revocable_test_cflags)
-tests_revocable_test_revocable_stress_CPPFLAGS = $(revocable_test_cppflags)
-tests_revocable_test_revocable_stress_LDADD = $(revocable_test_ldadd)
-
-# Embedded providers freed at once, fork(), release-callback reentrancy,
-# misuse reports.
-tests_revocable_test_revocable_offpath_SOURCES = tests/revocable/test_offpath.c
-tests_revocable_test_revocable_offpath_CFLAGS = $(revocable_test_cflags)
-tests_revocable_test_revocable_offpath_CPPFLAGS = $(revocable_test_cppflags)
-tests_revocable_test_revocable_offpath_LDADD = $(revocable_test_ldadd)
-
-# The protocol's Promela model, checked by spin (and its planted bugs).
-dist_check_SCRIPTS += tests/revocable/spin-model.test
-EXTRA_DIST += revocable/model/revocable.pml
-TESTS += tests/revocable/spin-model.test
-
-# The benchmark's argument handling is tested; its figures are not.
-dist_check_SCRIPTS += tests/revocable/bench_args.sh
-TESTS += tests/revocable/bench_args.sh
-
-# Out-of-memory paths: the library's sources are compiled a second time
-# into the test with the allocation-failure hook (revocable_internal.h),
-# so it links no librevocable and the installed library has no hook.
-tests_revocable_test_revocable_nomem_SOURCES = tests/revocable/test_nomem.c \
-	$(revocable_librevocable_la_SOURCES)
-tests_revocable_test_revocable_nomem_CFLAGS = $(revocable_test_cflags)
-tests_revocable_test_revocable_nomem_CPPFLAGS = $(revocable_test_cppflags) \
-	-DREVOCABLE_TEST_ALLOC_HOOK
-tests_revocable_test_revocable_nomem_LDADD = $(CHECK_LIBS) -lpthread
-
-# The revoker's "has that access ended?" predicate at exact points of a
-# reader's life: revoke.c is #included by the test (the predicate is
-# static) and the other library sources are compiled into it.
-tests_revocable_test_revocable_slot_wait_SOURCES = \
-	tests/revocable/test_slot_wait.c revocable/reader.c \
-	revocable/teardown.c revocable/revocable_internal.h
-tests_revocable_test_revocable_slot_wait_CFLAGS = $(revocable_test_cflags)
-tests_revocable_test_revocable_slot_wait_CPPFLAGS = $(revocable_test_cppflags)
-tests_revocable_test_revocable_slot_wait_LDADD = $(CHECK_LIBS) -lpthread
 
 # Benchmark: prints figures, never run as a test.
 noinst_PROGRAMS += bench/revocable_bench

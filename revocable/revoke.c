@@ -299,7 +299,10 @@ bool revocable__in_release(const struct revocable_provider *rp)
 	return false;
 }
 
-/* Everyone else: return only once the starter has finished (lesson 5). */
+/*
+ * Everyone else: return only once the starter has finished, so no caller of
+ * revoke can free the resource while the winner is still waiting out readers.
+ */
 static void revoke_wait(struct revocable_provider *rp)
 {
 	pthread_mutex_lock(&rp->priv_lock);

@@ -128,7 +128,7 @@ static void worker_start(void)
 /*
  * The last reference may be dropped by a reader, inside other locks of the
  * caller, or inside a release callback; tearing down there could deadlock
- * on the caller's own locks (lesson 6), so teardown runs on a worker.
+ * on the caller's own locks, so teardown runs on a worker.
  */
 static void defer_free(struct revocable_provider *rp)
 {

@@ -7,7 +7,7 @@
 #
 #   cuse_ec/bench/run-bench.sh [BUILDDIR] [ITERATIONS]
 #
-# Targets (issue 4): XCMD latency <= 1.25x the floor; idle RSS <= 8 MiB;
+# Targets: XCMD latency <= 1.25x the floor; idle RSS <= 8 MiB;
 # <= 2 KiB per open file. This prints; it does not fail on a missed target.
 
 set -u

@@ -506,7 +506,8 @@ START_TEST(test_embedded_provider)
 END_TEST
 
 /* The last reference is dropped from inside another access on this
- * thread: the teardown must happen elsewhere, later (lesson 6). */
+ * thread: the teardown must happen elsewhere, later, never under the
+ * caller's locks. */
 START_TEST(test_final_free_deferred)
 {
 	struct device dev = { .canary = 1 };

@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Daemon tests: Check unit tests of the chardev seam, lifecycle, control
+# socket, options and udev following on the host (no kernel, many threads;
+# also run under ASan/TSan), the raw-ABI probe the end-to-end tests run in
+# the guest, and a script that feeds the real daemon bad command lines.
+
+daemon_test_cflags = $(AM_CFLAGS) $(URCU_CFLAGS) $(CHECK_CFLAGS) -pthread
+daemon_test_cppflags = $(daemon_cppflags) -I$(top_srcdir)/tests/cuse_ec
+daemon_test_ldadd = cuse_ec/libchardev.la ec/libecmodel.la \
+	revocable/librevocable.la $(CHECK_LIBS) -lpthread
+daemon_unit_tests = \
+	tests/cuse_ec/test_chardev \
+	tests/cuse_ec/test_chardev_stress \
+	tests/cuse_ec/test_control_options \
+	tests/cuse_ec/test_udev_follow
+check_PROGRAMS += $(daemon_unit_tests)
+TESTS += $(daemon_unit_tests)
+noinst_HEADERS += tests/cuse_ec/harness.h
+
+tests_cuse_ec_test_chardev_SOURCES = tests/cuse_ec/test_chardev.c tests/cuse_ec/harness.c
+tests_cuse_ec_test_chardev_CPPFLAGS = $(daemon_test_cppflags)
+tests_cuse_ec_test_chardev_CFLAGS = $(daemon_test_cflags)
+tests_cuse_ec_test_chardev_LDADD = $(daemon_test_ldadd)
+
+tests_cuse_ec_test_chardev_stress_SOURCES = tests/cuse_ec/test_chardev_stress.c \
+	tests/cuse_ec/harness.c
+tests_cuse_ec_test_chardev_stress_CPPFLAGS = $(daemon_test_cppflags)
+tests_cuse_ec_test_chardev_stress_CFLAGS = $(daemon_test_cflags)
+tests_cuse_ec_test_chardev_stress_LDADD = $(daemon_test_ldadd)
+
+tests_cuse_ec_test_control_options_SOURCES = tests/cuse_ec/test_control_options.c \
+	tests/cuse_ec/harness.c
+tests_cuse_ec_test_control_options_CPPFLAGS = $(daemon_test_cppflags)
+tests_cuse_ec_test_control_options_CFLAGS = $(daemon_test_cflags)
+tests_cuse_ec_test_control_options_LDADD = $(daemon_test_ldadd)
+
+tests_cuse_ec_test_udev_follow_SOURCES = tests/cuse_ec/test_udev_follow.c \
+	tests/cuse_ec/harness.c
+tests_cuse_ec_test_udev_follow_CPPFLAGS = $(daemon_test_cppflags)
+tests_cuse_ec_test_udev_follow_CFLAGS = $(daemon_test_cflags)
+tests_cuse_ec_test_udev_follow_LDADD = $(daemon_test_ldadd)
+
+# End-to-end (UML): a raw-ABI probe of our own plus the project's ecctl.
+check_PROGRAMS += tests/cuse_ec/cuse_ec_probe
+tests_cuse_ec_cuse_ec_probe_SOURCES = tests/cuse_ec/cuse_ec_probe.c
+tests_cuse_ec_cuse_ec_probe_CFLAGS = $(AM_CFLAGS) -pthread
+tests_cuse_ec_cuse_ec_probe_LDADD = -lpthread
+
+cuse_ec_tests = tests/cuse_ec/cuse-ec-args.test
+TESTS += $(cuse_ec_tests)
+dist_noinst_SCRIPTS += $(cuse_ec_tests)

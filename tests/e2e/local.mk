@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# End-to-end tests in user-mode-linux (or on the host's /dev/cuse): a
+# minimal CUSE server of our own that proves the CUSE path itself, and the
+# real daemon driven through its device, its uevents and systemd-udevd.
+
+check_PROGRAMS += tests/e2e/cuse_mini tests/e2e/cuse_mini_client
+
+tests_e2e_cuse_mini_SOURCES = tests/e2e/cuse_mini.c tests/e2e/cuse_mini.h
+tests_e2e_cuse_mini_CFLAGS = $(AM_CFLAGS) $(FUSE3_CFLAGS)
+tests_e2e_cuse_mini_LDADD = $(FUSE3_LIBS)
+
+tests_e2e_cuse_mini_client_SOURCES = tests/e2e/cuse_mini_client.c \
+	tests/e2e/cuse_mini.h
+
+e2e_tests = \
+	tests/e2e/cuse-mini-args.test \
+	tests/e2e/cuse-mini.test \
+	tests/e2e/uml-run.test \
+	tests/e2e/cuse-ec.test \
+	tests/e2e/cuse-ec-uaf.test \
+	tests/e2e/cuse-ec-udev.test \
+	tests/e2e/cuse-ec-udevd.test
+TESTS += $(e2e_tests)
+dist_noinst_SCRIPTS += $(e2e_tests)
+
+# Sourced or run by bash from the .test scripts, never executed directly.
+EXTRA_DIST += \
+	tests/e2e/lib.sh \
+	tests/e2e/cuse-mini-guest.sh \
+	tests/e2e/cuse-ec-guest.sh \
+	tests/e2e/cuse-ec-uaf-guest.sh \
+	tests/e2e/cuse-ec-udev-guest.sh
