@@ -296,7 +296,7 @@ int ec_create(const struct ec_profile *profile, const struct ec_clock *clock, st
 		goto err_free;
 	if (pthread_mutex_init(&ec->lock, NULL))
 		goto err_free;
-	if (pthread_cond_init(&ec->notify_done, NULL)) {
+	if (ec_notifier_init(ec)) {
 		pthread_mutex_destroy(&ec->lock);
 		goto err_free;
 	}
@@ -365,7 +365,7 @@ int ec_create(const struct ec_profile *profile, const struct ec_clock *clock, st
 	return 0;
 
 err_sync:
-	pthread_cond_destroy(&ec->notify_done);
+	ec_notifier_fini(ec);
 	pthread_mutex_destroy(&ec->lock);
 err_free:
 	free(ec->req_buf);
@@ -377,22 +377,18 @@ err_free:
 
 
 /**
- * ec_destroy() - free an EC and every subscriber still attached.
+ * ec_destroy() - free an EC.
  * @ec: the EC, or NULL
  *
- * The caller guarantees no other thread still uses @ec.
+ * The caller guarantees no other thread still uses @ec. Notifier entries
+ * still registered belong to their owners and are not touched.
  */
 void ec_destroy(struct ec *ec)
 {
-	struct ec_subscriber *sub, *next;
-
 	if (!ec)
 		return;
-	for (sub = ec->subs; sub; sub = next) {
-		next = sub->next;
-		ec_subscriber_free(sub);
-	}
-	pthread_cond_destroy(&ec->notify_done);
+	ec_subscribers_free(ec);
+	ec_notifier_fini(ec);
 	pthread_mutex_destroy(&ec->lock);
 	ec_flash_free(ec);
 	free(ec->req_buf);
@@ -410,17 +406,11 @@ void ec_destroy(struct ec *ec)
  */
 size_t ec_memory_footprint(struct ec *ec)
 {
-	struct ec_subscriber *sub;
-	struct ec_queued_event *node;
 	size_t bytes = sizeof(*ec) + ec->req_room + 2 * ec->resp_room +
 		       ec_flash_footprint(ec);
 
 	pthread_mutex_lock(&ec->lock);
-	for (sub = ec->subs; sub; sub = sub->next) {
-		bytes += sizeof(*sub);
-		for (node = sub->head; node; node = node->next)
-			bytes += sizeof(*node);
-	}
+	bytes += ec_subscribers_footprint(ec);
 	pthread_mutex_unlock(&ec->lock);
 	return bytes;
 }

@@ -66,7 +66,13 @@ void ec_profile_free(struct ec_profile *profile);
  */
 int ec_create(const struct ec_profile *profile, const struct ec_clock *clock, struct ec **out);
 
-/** ec_destroy() - free an EC and every subscriber still attached; NULL is ignored. */
+/**
+ * ec_destroy() - free an EC; NULL is ignored.
+ * @ec: the EC; no other thread may use it any more
+ *
+ * Notifier entries still registered are left alone (their owners hold
+ * them); the chain simply ends with the EC.
+ */
 void ec_destroy(struct ec *ec);
 
 /**
@@ -119,33 +125,136 @@ int ec_read_memmap(struct ec *ec, uint32_t offset, uint32_t bytes, void *buf);
  * ("1.0.0\n<RO>\n<RW>\n<image>\n"); returns its length or -errno. */
 int ec_get_version_text(struct ec *ec, char *buf, size_t len);
 
-/* ---- MKBP events: one queue per subscriber (one per open file). ---- */
+/* ---- MKBP events: a notifier chain; the queues belong to the listeners. ---- */
+
+/* Largest MKBP event payload the model raises or injects. */
+#define EC_EVENT_PAYLOAD_MAX	16
 
 /**
- * ec_subscribe() - attach an event queue.
- * @ec:     the EC
- * @notify: called whenever an event is queued for this subscriber; may be NULL
- * @ctx:    passed to @notify
- * @out:    the subscriber
+ * struct ec_event - one MKBP event as the EC raises it.
+ * @type: enum ec_mkbp_event
+ * @len:  bytes of @data in use
+ * @data: the payload
+ */
+struct ec_event {
+	uint8_t type;
+	uint8_t len;
+	uint8_t data[EC_EVENT_PAYLOAD_MAX];
+};
+
+/**
+ * struct ec_notifier - an entry on the EC's event notifier chain, embedded
+ * in the listener's own object (as the kernel's chardev_priv embeds the
+ * notifier_block it puts on ec_dev->event_notifier).
+ * @call: called with every event the EC raises, in the order raised; with
+ *        no EC lock held, so it may take the listener's locks and call back
+ *        into the EC (events raised meanwhile are delivered after it
+ *        returns). @ev is valid for the call only.
+ * @next: the chain's link, owned by the EC while registered
  *
- * @notify runs in the thread that caused the event, after the event is
- * queued and with no EC lock held, so it may take the caller's own locks.
+ * The EC never frees, and after ec_destroy() never touches, an entry: the
+ * listener owns it and everything around it.
+ */
+struct ec_notifier {
+	void (*call)(struct ec_notifier *nb, const struct ec_event *ev);
+	struct ec_notifier *next;
+};
+
+/**
+ * ec_notifier_register() - put @nb on @ec's event notifier chain.
+ * @ec: the EC
+ * @nb: the entry, with @nb->call set
  *
- * Return: 0 or -ENOMEM.
+ * Return: 0, -EINVAL for NULL arguments or a NULL @call, -EEXIST when @nb is
+ * already on the chain, -EDEADLK when called from inside a notifier call.
+ */
+int ec_notifier_register(struct ec *ec, struct ec_notifier *nb);
+
+/**
+ * ec_notifier_unregister() - take @nb off the chain.
+ * @ec: the EC
+ * @nb: the entry
+ *
+ * Waits for a delivery in progress (like the kernel's
+ * blocking_notifier_chain_unregister()), so once this returns @nb is not
+ * called any more and its owner may free it.
+ *
+ * Return: 0, -EINVAL for NULL arguments, -ENOENT when @nb is not on the
+ * chain, -EDEADLK when called from inside a notifier call (waiting for the
+ * delivery would wait for itself).
+ */
+int ec_notifier_unregister(struct ec *ec, struct ec_notifier *nb);
+
+struct ec_event_node;
+
+/**
+ * struct ec_event_queue - one listener's queue of MKBP events (what the
+ * kernel keeps in chardev_priv->events). It has no lock of its own and no
+ * EC pointer: the owner serialises calls with its own lock.
+ * @head:  oldest event
+ * @tail:  newest event
+ * @bytes: queued cost, one type byte plus the payload per event
+ */
+struct ec_event_queue {
+	struct ec_event_node *head, *tail;
+	size_t bytes;
+};
+
+/** ec_event_queue_init() - make @q an empty queue. */
+void ec_event_queue_init(struct ec_event_queue *q);
+
+/**
+ * ec_event_queue_push() - append a copy of @ev.
+ * @q:  the queue
+ * @ev: the event
+ *
+ * Like the kernel, a queue at its cap (CROS_EC_MAX_EVENT_QUEUE_BYTES) drops
+ * the newer event and keeps the old ones.
+ *
+ * Return: 0, -EINVAL (NULL argument, @ev->len above EC_EVENT_PAYLOAD_MAX),
+ * -ENOSPC (queue full, @ev dropped) or -ENOMEM.
+ */
+int ec_event_queue_push(struct ec_event_queue *q, const struct ec_event *ev);
+
+/**
+ * ec_event_queue_pop() - take the oldest event as "type byte + payload".
+ * @q:   the queue
+ * @buf: output (may be NULL when @len is 0)
+ * @len: room in @buf; the event is cut to it (and consumed). A @len of 0
+ *       consumes nothing, as a zero-length read() only checks.
+ *
+ * Return: bytes written, -EAGAIN when the queue is empty, -EINVAL.
+ */
+int ec_event_queue_pop(struct ec_event_queue *q, void *buf, size_t len);
+
+/** ec_event_queue_pending() - true when an event is queued. */
+bool ec_event_queue_pending(const struct ec_event_queue *q);
+
+/** ec_event_queue_clear() - drop every queued event; @q stays usable. */
+void ec_event_queue_clear(struct ec_event_queue *q);
+
+/*
+ * Transitional: the subscriber calls below keep a queue inside the EC, as
+ * the daemon's chardev did before files owned their queues. They are built
+ * on the notifier chain and go once no caller is left.
  */
 int ec_subscribe(struct ec *ec, void (*notify)(void *ctx), void *ctx, struct ec_subscriber **out);
-/** ec_unsubscribe() - detach and free a subscriber and its queued events. */
 void ec_unsubscribe(struct ec *ec, struct ec_subscriber *sub);
-/** ec_subscriber_set_mask() - bit n set = deliver MKBP event type n; 0 = none. */
 void ec_subscriber_set_mask(struct ec *ec, struct ec_subscriber *sub, uint32_t mask);
-/**
- * ec_subscriber_pop() - take the oldest queued event as "type byte + payload".
- * A @len of 0 consumes nothing (a zero-length read() only checks).
- * Return: bytes written (truncated to @len), or -EAGAIN when the queue is empty.
- */
 int ec_subscriber_pop(struct ec *ec, struct ec_subscriber *sub, void *buf, size_t len);
-/** ec_subscriber_pending() - true when an event is queued. */
 bool ec_subscriber_pending(struct ec *ec, struct ec_subscriber *sub);
+
+/**
+ * ec_tick() - bring the EC's state up to the clock's now and deliver the
+ * events that became due (battery thresholds, temperatures, alarms). A
+ * real EC does this on its own; the model does it whenever it is called,
+ * and this call is for listeners that want time-driven events while
+ * nobody sends commands.
+ * @ec: the EC
+ *
+ * Return: 0 or -EINVAL.
+ */
+int ec_tick(struct ec *ec);
 
 /* ---- Stimuli: what the world does to the EC (control socket, tests). ---- */
 

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * ec_events.c - what the simulated EC tells the host on its own: the console
- * ring, MKBP events and their per-subscriber queues, and the stimuli (lid,
- * power button, AC) that raise them.
+ * ring, host events, and the stimuli (lid, power button, AC) that raise
+ * them. Delivery to listeners is ec_notifier.c's.
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,57 +55,6 @@ void ec_console_log(struct ec *ec, const char *fmt, ...)
 
 /* ---- events ---- */
 
-static void ec_subscriber_enqueue(struct ec_subscriber *sub, const struct ec_event *ev)
-{
-	struct ec_queued_event *node;
-	size_t cost = 1 + ev->len;
-
-	if (!(sub->mask & (1u << ev->type)))
-		return;
-	/* Like the kernel: a full queue drops the newer event, keeps the old. */
-	if (sub->queued_bytes + cost > CROS_EC_MAX_EVENT_QUEUE_BYTES)
-		return;
-	node = malloc(sizeof(*node));
-	if (!node)
-		return;
-	node->next = NULL;
-	node->ev = *ev;
-	if (sub->tail)
-		sub->tail->next = node;
-	else
-		sub->head = node;
-	sub->tail = node;
-	sub->queued_bytes += cost;
-	sub->notify_due = true;
-}
-
-/**
- * ec_queue_event() - queue an MKBP event for GET_NEXT_EVENT and for every
- * subscriber whose mask selects its type.
- * @ec:      the EC, locked
- * @type:    enum ec_mkbp_event
- * @payload: event data
- * @len:     bytes of @payload (at most EC_EVENT_PAYLOAD_MAX)
- */
-void ec_queue_event(struct ec *ec, uint8_t type, const void *payload, size_t len)
-{
-	struct ec_subscriber *sub;
-	struct ec_event ev = { .type = type };
-
-	if (len > EC_EVENT_PAYLOAD_MAX)
-		len = EC_EVENT_PAYLOAD_MAX;
-	ev.len = (uint8_t)len;
-	if (len)
-		memcpy(ev.data, payload, len);
-
-	if (ec->hq_count < EC_HOST_QUEUE_LEN) {
-		ec->host_queue[(ec->hq_head + ec->hq_count) % EC_HOST_QUEUE_LEN] = ev;
-		ec->hq_count++;
-	}
-	for (sub = ec->subs; sub; sub = sub->next)
-		ec_subscriber_enqueue(sub, &ev);
-}
-
 /**
  * ec_raise_host_event() - set a host event bit and tell MKBP listeners.
  * @ec:    the EC, locked
@@ -137,58 +87,85 @@ static void ec_raise_buttons(struct ec *ec, uint32_t buttons)
 	ec_queue_event(ec, EC_MKBP_EVENT_BUTTON, payload, sizeof(payload));
 }
 
-/*
- * Drop the lock and call every due notify callback without it. A subscriber
- * is pinned by its "notifying" count so ec_unsubscribe() can wait for calls
- * in flight; batches keep the stack bounded without allocating.
- */
-void ec_unlock_notify(struct ec *ec)
-{
-	struct ec_subscriber *batch[8];
-	struct ec_subscriber *sub;
-	size_t n, i;
+/* ---- transitional in-EC queues, built on the notifier chain ---- */
 
-	for (;;) {
-		n = 0;
-		for (sub = ec->subs; sub && n < 8; sub = sub->next) {
-			if (!sub->notify_due)
-				continue;
-			sub->notify_due = false;
-			if (!sub->notify)
-				continue;
-			sub->notifying++;
-			batch[n++] = sub;
-		}
-		if (!n)
-			break;
-		pthread_mutex_unlock(&ec->lock);
-		for (i = 0; i < n; i++)
-			batch[i]->notify(batch[i]->ctx);
-		pthread_mutex_lock(&ec->lock);
-		for (i = 0; i < n; i++)
-			batch[i]->notifying--;
-		pthread_cond_broadcast(&ec->notify_done);
-	}
-	pthread_mutex_unlock(&ec->lock);
+/**
+ * struct ec_subscriber - a queue the EC keeps for a caller that has no
+ * queue of its own yet; freed by ec_unsubscribe() or with the EC.
+ * @next:   ec->subs link (under ec->lock)
+ * @nb:     its entry on the chain
+ * @lock:   protects @q and @mask
+ * @q:      the queued events
+ * @mask:   bit n: deliver MKBP event type n
+ * @notify: called after an event was queued, no lock held; may be NULL
+ * @ctx:    passed to @notify
+ */
+struct ec_subscriber {
+	struct ec_subscriber *next;
+	struct ec_notifier nb;
+	pthread_mutex_t lock;
+	struct ec_event_queue q;
+	uint32_t mask;
+	void (*notify)(void *ctx);
+	void *ctx;
+};
+
+static void ec_subscriber_call(struct ec_notifier *nb, const struct ec_event *ev)
+{
+	struct ec_subscriber *sub = (struct ec_subscriber *)((char *)nb -
+				    offsetof(struct ec_subscriber, nb));
+	bool queued = false;
+
+	pthread_mutex_lock(&sub->lock);
+	if (sub->mask & (1u << ev->type))
+		queued = ec_event_queue_push(&sub->q, ev) == 0;
+	pthread_mutex_unlock(&sub->lock);
+	if (queued && sub->notify)
+		sub->notify(sub->ctx);
 }
 
-void ec_subscriber_free(struct ec_subscriber *sub)
+static void ec_subscriber_free(struct ec_subscriber *sub)
 {
-	struct ec_queued_event *node, *next;
-
-	for (node = sub->head; node; node = next) {
-		next = node->next;
-		free(node);
-	}
+	ec_event_queue_clear(&sub->q);
+	pthread_mutex_destroy(&sub->lock);
 	free(sub);
 }
 
-/* ---- subscribers ---- */
+/**
+ * ec_subscribers_free() - free the transitional queues still attached.
+ * @ec: the EC being destroyed
+ */
+void ec_subscribers_free(struct ec *ec)
+{
+	struct ec_subscriber *sub, *next;
+
+	for (sub = ec->subs; sub; sub = next) {
+		next = sub->next;
+		ec_subscriber_free(sub);
+	}
+	ec->subs = NULL;
+}
 
 /**
- * ec_subscribe() - attach an event queue.
+ * ec_subscribers_footprint() - heap bytes of the transitional queues.
+ * @ec: the EC, locked
+ *
+ * Return: bytes.
+ */
+size_t ec_subscribers_footprint(struct ec *ec)
+{
+	struct ec_subscriber *sub;
+	size_t bytes = 0;
+
+	for (sub = ec->subs; sub; sub = sub->next)
+		bytes += sizeof(*sub) + sub->q.bytes;
+	return bytes;
+}
+
+/**
+ * ec_subscribe() - attach a queue kept inside the EC (transitional).
  * @ec:     the EC
- * @notify: called (without EC lock) when an event is queued; may be NULL
+ * @notify: called (without EC lock) after an event is queued; may be NULL
  * @ctx:    passed to @notify
  * @out:    the subscriber
  *
@@ -197,14 +174,26 @@ void ec_subscriber_free(struct ec_subscriber *sub)
 int ec_subscribe(struct ec *ec, void (*notify)(void *ctx), void *ctx, struct ec_subscriber **out)
 {
 	struct ec_subscriber *sub;
+	int ret;
 
 	if (!ec || !out)
 		return -EINVAL;
 	sub = calloc(1, sizeof(*sub));
 	if (!sub)
 		return -ENOMEM;
+	if (pthread_mutex_init(&sub->lock, NULL)) {
+		free(sub);
+		return -ENOMEM;
+	}
+	ec_event_queue_init(&sub->q);
 	sub->notify = notify;
 	sub->ctx = ctx;
+	sub->nb.call = ec_subscriber_call;
+	ret = ec_notifier_register(ec, &sub->nb);
+	if (ret) {
+		ec_subscriber_free(sub);
+		return ret;
+	}
 	pthread_mutex_lock(&ec->lock);
 	sub->next = ec->subs;
 	ec->subs = sub;
@@ -218,8 +207,7 @@ int ec_subscribe(struct ec *ec, void (*notify)(void *ctx), void *ctx, struct ec_
  * @ec:  the EC
  * @sub: the subscriber (NULL is ignored)
  *
- * Waits for a notify call in flight on @sub to return, so the caller may
- * free its context afterwards. Must not be called from @sub's own notify.
+ * Waits for a notify call in flight; must not be called from one.
  */
 void ec_unsubscribe(struct ec *ec, struct ec_subscriber *sub)
 {
@@ -227,6 +215,7 @@ void ec_unsubscribe(struct ec *ec, struct ec_subscriber *sub)
 
 	if (!ec || !sub)
 		return;
+	ec_notifier_unregister(ec, &sub->nb);
 	pthread_mutex_lock(&ec->lock);
 	for (pp = &ec->subs; *pp; pp = &(*pp)->next) {
 		if (*pp == sub) {
@@ -234,8 +223,6 @@ void ec_unsubscribe(struct ec *ec, struct ec_subscriber *sub)
 			break;
 		}
 	}
-	while (sub->notifying)
-		pthread_cond_wait(&ec->notify_done, &ec->lock);
 	pthread_mutex_unlock(&ec->lock);
 	ec_subscriber_free(sub);
 }
@@ -250,58 +237,37 @@ void ec_subscriber_set_mask(struct ec *ec, struct ec_subscriber *sub, uint32_t m
 {
 	if (!ec || !sub)
 		return;
-	pthread_mutex_lock(&ec->lock);
+	pthread_mutex_lock(&sub->lock);
 	sub->mask = mask;
-	pthread_mutex_unlock(&ec->lock);
+	pthread_mutex_unlock(&sub->lock);
 }
 
 /**
- * ec_subscriber_pop() - take the oldest queued event as "type + payload".
- * @ec:  the EC
+ * ec_subscriber_pop() - take the oldest queued event (see ec_event_queue_pop()).
+ * @ec:  the EC (its state is advanced first, which may raise events)
  * @sub: the subscriber
  * @buf: output
- * @len: room in @buf; the event is truncated to it (and consumed). 0 only
- *       checks: the event stays queued, as with a zero-length read()
+ * @len: room in @buf (0: only check)
  *
- * Return: bytes written, -EAGAIN when the queue is empty, -EINVAL.
+ * Return: bytes written, -EAGAIN when empty, -EINVAL.
  */
 int ec_subscriber_pop(struct ec *ec, struct ec_subscriber *sub, void *buf, size_t len)
 {
-	struct ec_queued_event *node;
-	uint8_t *out = buf;
-	size_t n = 0;
+	int ret;
 
 	if (!ec || !sub || (!buf && len))
 		return -EINVAL;
 	ec_lock_advance(ec);
-	node = sub->head;
-	if (!node) {
-		ec_unlock_notify(ec);
-		return -EAGAIN;
-	}
-	/* Like a zero-length read(): report availability, consume nothing. */
-	if (!len) {
-		ec_unlock_notify(ec);
-		return 0;
-	}
-	sub->head = node->next;
-	if (!sub->head)
-		sub->tail = NULL;
-	sub->queued_bytes -= 1 + node->ev.len;
 	ec_unlock_notify(ec);
-
-	out[0] = node->ev.type;
-	n = (size_t)node->ev.len + 1;
-	if (n > len)
-		n = len;
-	memcpy(out + 1, node->ev.data, n - 1);
-	free(node);
-	return (int)n;
+	pthread_mutex_lock(&sub->lock);
+	ret = ec_event_queue_pop(&sub->q, buf, len);
+	pthread_mutex_unlock(&sub->lock);
+	return ret;
 }
 
 /**
  * ec_subscriber_pending() - is an event queued for @sub?
- * @ec:  the EC
+ * @ec:  the EC (advanced first)
  * @sub: the subscriber
  *
  * Return: true when ec_subscriber_pop() would return an event.
@@ -313,8 +279,10 @@ bool ec_subscriber_pending(struct ec *ec, struct ec_subscriber *sub)
 	if (!ec || !sub)
 		return false;
 	ec_lock_advance(ec);
-	pending = sub->head != NULL;
 	ec_unlock_notify(ec);
+	pthread_mutex_lock(&sub->lock);
+	pending = ec_event_queue_pending(&sub->q);
+	pthread_mutex_unlock(&sub->lock);
 	return pending;
 }
 

@@ -12,6 +12,7 @@
 #define EC_EC_INTERNAL_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -21,27 +22,8 @@
 
 #include "ec_profile.h"
 
-struct ec_event {
-	uint8_t type;
-	uint8_t len;
-	uint8_t data[EC_EVENT_PAYLOAD_MAX];
-};
-
-struct ec_queued_event {
-	struct ec_queued_event *next;
-	struct ec_event ev;
-};
-
-struct ec_subscriber {
-	struct ec_subscriber *next;
-	void (*notify)(void *ctx);
-	void *ctx;
-	uint32_t mask;
-	struct ec_queued_event *head, *tail;
-	size_t queued_bytes;
-	unsigned int notifying;		/* notify calls in flight (no lock held) */
-	bool notify_due;		/* an event arrived since the last notify */
-};
+/* Events raised under the lock wait here for delivery to the chain. */
+#define EC_OUTBOX_LEN		64
 
 struct ec_pd_port_state {
 	bool connected;
@@ -144,7 +126,6 @@ struct ec_board_state {
  */
 struct ec {
 	pthread_mutex_t lock;
-	pthread_cond_t notify_done;	/* signalled when a notify call ends */
 	struct ec_profile prof;
 	struct ec_clock clock;
 	uint64_t boot_ns;
@@ -201,7 +182,21 @@ struct ec {
 	struct ec_host_event_state hostev;
 	struct ec_event host_queue[EC_HOST_QUEUE_LEN];
 	unsigned int hq_head, hq_count;
-	struct ec_subscriber *subs;
+	/*
+	 * The notifier chain. Events wait in the outbox (under @lock) and are
+	 * delivered in order by one thread at a time, holding @chain_lock but
+	 * not @lock; register and unregister take @chain_lock too, so an
+	 * unregister waits for a delivery in progress. @deliverer is the
+	 * delivering thread (0: none), so that its own calls back into the EC
+	 * neither deliver recursively nor deadlock.
+	 */
+	pthread_mutex_t chain_lock;
+	struct ec_notifier *chain;
+	atomic_uintptr_t deliverer;
+	struct ec_event outbox[EC_OUTBOX_LEN];
+	unsigned int ob_head, ob_count;
+	uint64_t outbox_dropped;
+	struct ec_subscriber *subs;	/* transitional in-EC queues (ec_events.c) */
 
 	/* a response held back by an injected IN_PROGRESS, for RESEND_RESPONSE */
 	bool saved_valid;
@@ -355,10 +350,14 @@ void ec_advance(struct ec *ec);
 void ec_lock_advance(struct ec *ec);
 double ec_batt_full(const struct ec *ec);
 
-/* ec_events.c: notify subscribers outside the lock; AC and USB-PD agree. */
+/* ec_notifier.c: unlock, then deliver queued events to the chain. */
 void ec_unlock_notify(struct ec *ec);
+int ec_notifier_init(struct ec *ec);
+void ec_notifier_fini(struct ec *ec);
+/* ec_events.c: AC and USB-PD agree; transitional queues go with the EC. */
 void ec_pd_follow_ac(struct ec *ec);
-void ec_subscriber_free(struct ec_subscriber *sub);
+void ec_subscribers_free(struct ec *ec);
+size_t ec_subscribers_footprint(struct ec *ec);
 
 /* ec.c: the clock's reading. */
 uint64_t ec_now(const struct ec *ec);

@@ -32,7 +32,6 @@
 #define EC_CONSOLE_SIZE		2048
 #define EC_PANIC_MAX		256
 #define EC_HOST_QUEUE_LEN	32
-#define EC_EVENT_PAYLOAD_MAX	16
 /* Protocol packet sizes a profile may declare (header included). */
 #define EC_PACKET_MIN		64
 #define EC_PACKET_MAX		4096

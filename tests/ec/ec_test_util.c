@@ -118,3 +118,52 @@ uint16_t le16(const uint8_t *p)
 {
 	return (uint16_t)(p[0] | p[1] << 8);
 }
+
+static void test_listener_call(struct ec_notifier *nb, const struct ec_event *ev)
+{
+	struct test_listener *l = (struct test_listener *)((char *)nb -
+				  offsetof(struct test_listener, nb));
+
+	pthread_mutex_lock(&l->lock);
+	l->calls++;
+	if ((l->mask & (1u << ev->type)) && ec_event_queue_push(&l->q, ev) == 0)
+		l->queued++;
+	pthread_mutex_unlock(&l->lock);
+	if (l->hook)
+		l->hook(l, ev);
+}
+
+void test_listener_init(struct test_listener *l, uint32_t mask)
+{
+	memset(l, 0, sizeof(*l));
+	l->nb.call = test_listener_call;
+	pthread_mutex_init(&l->lock, NULL);
+	ec_event_queue_init(&l->q);
+	l->mask = mask;
+}
+
+int test_listener_pop(struct test_listener *l, void *buf, size_t len)
+{
+	int ret;
+
+	pthread_mutex_lock(&l->lock);
+	ret = ec_event_queue_pop(&l->q, buf, len);
+	pthread_mutex_unlock(&l->lock);
+	return ret;
+}
+
+unsigned int test_listener_calls(struct test_listener *l)
+{
+	unsigned int n;
+
+	pthread_mutex_lock(&l->lock);
+	n = l->calls;
+	pthread_mutex_unlock(&l->lock);
+	return n;
+}
+
+void test_listener_fini(struct test_listener *l)
+{
+	ec_event_queue_clear(&l->q);
+	pthread_mutex_destroy(&l->lock);
+}

@@ -7,6 +7,7 @@
 #ifndef EC_TEST_UTIL_H
 #define EC_TEST_UTIL_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -50,6 +51,38 @@ struct ec *make_ec_text(const char *text, struct fake_clock *fc);
  */
 int hc(struct ec *ec, uint32_t cmd, uint32_t ver, const void *req, size_t req_len,
        void *resp, size_t resp_max, uint32_t *status);
+
+/**
+ * struct test_listener - what an open file keeps: an entry on the EC's
+ * notifier chain, its own queue and mask, under its own lock.
+ * @nb:     the chain entry
+ * @lock:   protects everything below
+ * @q:      events selected by @mask
+ * @mask:   bit n: keep MKBP event type n
+ * @calls:  notifier calls seen (every event, selected or not)
+ * @queued: events queued
+ * @hook:   optional, called after each event with @lock not held
+ * @arg:    for @hook
+ */
+struct test_listener {
+	struct ec_notifier nb;
+	pthread_mutex_t lock;
+	struct ec_event_queue q;
+	uint32_t mask;
+	unsigned int calls;
+	unsigned int queued;
+	void (*hook)(struct test_listener *l, const struct ec_event *ev);
+	void *arg;
+};
+
+/** test_listener_init() - an empty listener keeping @mask's types (not registered). */
+void test_listener_init(struct test_listener *l, uint32_t mask);
+/** test_listener_pop() - ec_event_queue_pop() under the listener's lock. */
+int test_listener_pop(struct test_listener *l, void *buf, size_t len);
+/** test_listener_calls() - notifier calls so far, read under the lock. */
+unsigned int test_listener_calls(struct test_listener *l);
+/** test_listener_fini() - free queued events (the listener must be unregistered). */
+void test_listener_fini(struct test_listener *l);
 
 /** le32() / le16() - little-endian reads from a byte buffer. */
 uint32_t le32(const uint8_t *p);

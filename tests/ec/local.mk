@@ -10,6 +10,7 @@ ec_test_ldadd = ec/libecmodel.la $(CHECK_LIBS)
 ec_unit_tests = \
 	tests/ec/test_ec_cmds \
 	tests/ec/test_ec_state \
+	tests/ec/test_ec_notifier \
 	tests/ec/test_ec_profile \
 	tests/ec/test_ec_flash_events \
 	tests/ec/test_ec_keyboard \
@@ -29,6 +30,12 @@ tests_ec_test_ec_state_SOURCES = tests/ec/test_ec_state.c tests/ec/ec_test_util.
 tests_ec_test_ec_state_CPPFLAGS = $(ec_test_cppflags)
 tests_ec_test_ec_state_CFLAGS = $(ec_test_cflags)
 tests_ec_test_ec_state_LDADD = $(ec_test_ldadd)
+
+tests_ec_test_ec_notifier_SOURCES = tests/ec/test_ec_notifier.c tests/ec/ec_test_util.c \
+	tests/ec/ec_test_util.h
+tests_ec_test_ec_notifier_CPPFLAGS = $(ec_test_cppflags)
+tests_ec_test_ec_notifier_CFLAGS = $(ec_test_cflags)
+tests_ec_test_ec_notifier_LDADD = $(ec_test_ldadd)
 
 tests_ec_test_ec_profile_SOURCES = tests/ec/test_ec_profile.c tests/ec/ec_test_util.c \
 	tests/ec/ec_test_util.h

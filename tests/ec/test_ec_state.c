@@ -2,7 +2,8 @@
 /*
  * test_ec_state.c - the EC's live state under a fake clock (battery, fans,
  * temperatures), memory-map consistency with the host commands, READMEM
- * bounds, MKBP event queues and the memory budget.
+ * bounds, time-driven events and the memory budget (MKBP delivery:
+ * test_ec_notifier.c).
  */
 #include <check.h>
 #include <errno.h>
@@ -196,15 +197,15 @@ START_TEST(test_cycle_count_and_thresholds)
 {
 	struct fake_clock fc2;
 	struct ec *e;
-	struct ec_subscriber *sub;
+	struct test_listener l;
 	uint8_t ev[32], map[256];
 	uint32_t seen = 0;
 	int i, n;
 
 	fake_clock_init(&fc2);
 	e = make_ec_text(small_battery, &fc2);
-	ck_assert_int_eq(ec_subscribe(e, NULL, NULL, &sub), 0);
-	ec_subscriber_set_mask(e, sub, 1u << EC_MKBP_EVENT_HOST_EVENT);
+	test_listener_init(&l, 1u << EC_MKBP_EVENT_HOST_EVENT);
+	ck_assert_int_eq(ec_notifier_register(e, &l.nb), 0);
 	for (i = 0; i < 3; i++) {
 		ec_apply_stimulus(e, EC_STIM_AC_UNPLUG);
 		fake_clock_advance(&fc2, 7 * MINUTE);
@@ -214,7 +215,7 @@ START_TEST(test_cycle_count_and_thresholds)
 	memmap(e, map);
 	ck_assert_uint_eq(le32(map + EC_MEMMAP_BATT_CCNT), 6);
 	check_consistent(e);
-	while ((n = ec_subscriber_pop(e, sub, ev, sizeof(ev))) > 0) {
+	while ((n = test_listener_pop(&l, ev, sizeof(ev))) > 0) {
 		ck_assert_int_eq(n, 5);
 		ck_assert_uint_eq(ev[0], EC_MKBP_EVENT_HOST_EVENT);
 		seen |= le32(ev + 1);
@@ -226,6 +227,7 @@ START_TEST(test_cycle_count_and_thresholds)
 	ck_assert(seen & EC_HOST_EVENT_MASK(EC_HOST_EVENT_AC_DISCONNECTED));
 	ck_assert(seen & EC_HOST_EVENT_MASK(EC_HOST_EVENT_BATTERY));
 	ec_destroy(e);
+	test_listener_fini(&l);
 }
 END_TEST
 
@@ -343,21 +345,24 @@ START_TEST(test_thermal_threshold_events)
 {
 	struct fake_clock fc2;
 	struct ec *e;
-	struct ec_subscriber *sub;
+	struct test_listener l;
 	uint8_t ev[32];
 
 	fake_clock_init(&fc2);
 	e = make_ec_text(hot_board, &fc2);
-	ec_subscribe(e, NULL, NULL, &sub);
-	ec_subscriber_set_mask(e, sub, 1u << EC_MKBP_EVENT_HOST_EVENT);
+	test_listener_init(&l, 1u << EC_MKBP_EVENT_HOST_EVENT);
+	ck_assert_int_eq(ec_notifier_register(e, &l.nb), 0);
 	ec_set_load(e, 100);
 	fake_clock_advance(&fc2, 10 * MINUTE);
-	/* State advances lazily: the pop brings it up to date first. */
-	ck_assert_int_eq(ec_subscriber_pop(e, sub, ev, sizeof(ev)), 5);
+	/* State advances lazily: nothing is raised until the EC is asked. */
+	ck_assert_int_eq(test_listener_pop(&l, ev, sizeof(ev)), -EAGAIN);
+	ck_assert_int_eq(ec_tick(e), 0);
+	ck_assert_int_eq(test_listener_pop(&l, ev, sizeof(ev)), 5);
 	ck_assert(e->host_events & EC_HOST_EVENT_MASK(EC_HOST_EVENT_THERMAL_THRESHOLD));
 	ck_assert_uint_eq(le32(ev + 1), EC_HOST_EVENT_MASK(EC_HOST_EVENT_THERMAL_THRESHOLD));
 	ck_assert_uint_eq(e->temp_level[0], 2);
 	ec_destroy(e);
+	test_listener_fini(&l);
 }
 END_TEST
 
@@ -376,80 +381,6 @@ START_TEST(test_uptime_advances_lazily)
 	/* A year of idle time is handled in bounded steps. */
 	fake_clock_advance(&fc, 365ull * 24 * HOUR);
 	check_consistent(ec);
-}
-END_TEST
-
-/* ---- events ---- */
-
-struct notify_ctx {
-	struct ec *ec;
-	int calls;
-	int lock_was_free;
-};
-
-static void count_notify(void *ctx)
-{
-	struct notify_ctx *nc = ctx;
-
-	nc->calls++;
-	/* The EC lock must not be held while we are called. */
-	if (pthread_mutex_trylock(&nc->ec->lock) == 0) {
-		nc->lock_was_free++;
-		pthread_mutex_unlock(&nc->ec->lock);
-	}
-	/* And we may call back into the EC. */
-	ec_subscriber_pending(nc->ec, nc->ec->subs);
-}
-
-START_TEST(test_events_from_stimuli)
-{
-	struct notify_ctx nc = { .ec = ec };
-	struct ec_subscriber *sub;
-	uint8_t ev[32], resp[32];
-	uint32_t status;
-
-	ck_assert_int_eq(ec_subscribe(ec, count_notify, &nc, &sub), 0);
-	/* No mask yet: nothing is queued, nobody is notified. */
-	ec_apply_stimulus(ec, EC_STIM_LID_CLOSE);
-	ck_assert(!ec_subscriber_pending(ec, sub));
-	ck_assert_int_eq(nc.calls, 0);
-	ec_subscriber_set_mask(ec, sub, (1u << EC_MKBP_EVENT_SWITCH) |
-				(1u << EC_MKBP_EVENT_BUTTON) | (1u << EC_MKBP_EVENT_HOST_EVENT));
-	ec_apply_stimulus(ec, EC_STIM_LID_OPEN);
-	ck_assert(ec_subscriber_pending(ec, sub));
-	ck_assert_int_eq(nc.calls, 1);
-	ck_assert_int_eq(nc.lock_was_free, 1);
-	ck_assert_int_eq(ec_subscriber_pop(ec, sub, ev, sizeof(ev)), 5);
-	ck_assert_uint_eq(ev[0], EC_MKBP_EVENT_SWITCH);
-	ck_assert_uint_eq(le32(ev + 1), 1u << EC_MKBP_LID_OPEN);
-	ck_assert_int_eq(ec_subscriber_pop(ec, sub, ev, sizeof(ev)), 5);
-	ck_assert_uint_eq(ev[0], EC_MKBP_EVENT_HOST_EVENT);
-	ck_assert_uint_eq(le32(ev + 1), EC_HOST_EVENT_MASK(EC_HOST_EVENT_LID_OPEN));
-	ck_assert_int_eq(ec_subscriber_pop(ec, sub, ev, sizeof(ev)), -EAGAIN);
-
-	/* Same state again: no change, no event. */
-	ec_apply_stimulus(ec, EC_STIM_LID_OPEN);
-	ck_assert(!ec_subscriber_pending(ec, sub));
-
-	ec_apply_stimulus(ec, EC_STIM_POWER_BUTTON);
-	ec_subscriber_pop(ec, sub, ev, sizeof(ev));
-	ck_assert_uint_eq(ev[0], EC_MKBP_EVENT_BUTTON);
-	ck_assert_uint_eq(le32(ev + 1), 1u << EC_MKBP_POWER_BUTTON);
-	ec_subscriber_pop(ec, sub, ev, sizeof(ev));
-	ck_assert_uint_eq(ev[0], EC_MKBP_EVENT_HOST_EVENT);
-	ec_subscriber_pop(ec, sub, ev, sizeof(ev));
-	ck_assert_uint_eq(ev[0], EC_MKBP_EVENT_BUTTON);
-	ck_assert_uint_eq(le32(ev + 1), 0);
-
-	ck_assert_int_eq(ec_apply_stimulus(ec, (enum ec_stimulus)99), -EINVAL);
-
-	/* GET_NEXT_EVENT drains the EC's own queue, in order, independently. */
-	ck_assert_int_eq(hc(ec, EC_CMD_GET_NEXT_EVENT, 2, NULL, 0, resp, sizeof(resp), &status), 5);
-	ck_assert_uint_eq(resp[0], EC_MKBP_EVENT_SWITCH | EC_MKBP_HAS_MORE_EVENTS);
-	ck_assert_uint_eq(le32(resp + 1), 0);	/* the first close */
-	ck_assert_int_eq(hc(ec, EC_CMD_GET_NEXT_EVENT, 1, NULL, 0, resp, sizeof(resp), &status), 5);
-	ck_assert_uint_eq(resp[0], EC_MKBP_EVENT_HOST_EVENT);
-	ec_unsubscribe(ec, sub);
 }
 END_TEST
 
@@ -485,105 +416,6 @@ START_TEST(test_get_next_event)
 	}
 	hc(ec, EC_CMD_GET_NEXT_EVENT, 2, NULL, 0, resp, sizeof(resp), &status);
 	ck_assert_uint_eq(status, EC_RES_UNAVAILABLE);
-}
-END_TEST
-
-START_TEST(test_subscriber_queue_cap_and_order)
-{
-	struct ec_subscriber *a, *b;
-	uint8_t payload[16] = { 0 }, ev[32];
-	int i, n, popped = 0;
-
-	ec_subscribe(ec, NULL, NULL, &a);
-	ec_subscribe(ec, NULL, NULL, &b);
-	ec_subscriber_set_mask(ec, a, 1u << EC_MKBP_EVENT_FINGERPRINT);
-	ec_subscriber_set_mask(ec, b, 1u << EC_MKBP_EVENT_SYSRQ);
-	/* 17 bytes an event: 240 fit in 4096 bytes, the rest are dropped. */
-	for (i = 0; i < 400; i++) {
-		payload[0] = (uint8_t)i;
-		payload[1] = (uint8_t)(i >> 8);
-		ck_assert_int_eq(ec_inject_event(ec, EC_MKBP_EVENT_FINGERPRINT, payload, 16), 0);
-	}
-	ck_assert_uint_le(a->queued_bytes, CROS_EC_MAX_EVENT_QUEUE_BYTES);
-	ck_assert(!ec_subscriber_pending(ec, b));
-	while ((n = ec_subscriber_pop(ec, a, ev, sizeof(ev))) > 0) {
-		ck_assert_int_eq(n, 17);
-		ck_assert_int_eq(ev[1] | ev[2] << 8, popped);
-		popped++;
-	}
-	ck_assert_int_eq(popped, CROS_EC_MAX_EVENT_QUEUE_BYTES / 17);
-	ck_assert_uint_eq(a->queued_bytes, 0);
-	/* A drained queue takes events again; truncation keeps the type byte. */
-	ec_inject_event(ec, EC_MKBP_EVENT_FINGERPRINT, payload, 16);
-	ck_assert_int_eq(ec_subscriber_pop(ec, a, ev, 3), 3);
-	ck_assert_uint_eq(ev[0], EC_MKBP_EVENT_FINGERPRINT);
-	ec_inject_event(ec, EC_MKBP_EVENT_FINGERPRINT, payload, 0);
-	/* A zero-length pop only peeks. */
-	ck_assert_int_eq(ec_subscriber_pop(ec, a, NULL, 0), 0);
-	ck_assert(ec_subscriber_pending(ec, a));
-	ck_assert_int_eq(ec_subscriber_pop(ec, a, ev, sizeof(ev)), 1);
-	ck_assert_int_eq(ec_subscriber_pop(ec, a, NULL, 0), -EAGAIN);
-	ck_assert_int_eq(ec_subscriber_pop(ec, a, NULL, 4), -EINVAL);
-
-	ck_assert_int_eq(ec_inject_event(ec, EC_MKBP_EVENT_COUNT, payload, 1), -EINVAL);
-	ck_assert_int_eq(ec_inject_event(ec, 0, payload, 17), -EINVAL);
-	ck_assert_int_eq(ec_inject_event(ec, 0, NULL, 1), -EINVAL);
-	ck_assert_int_eq(ec_subscribe(ec, NULL, NULL, NULL), -EINVAL);
-	/* Leave events queued: unsubscribe and destroy must free them. */
-	ec_inject_event(ec, EC_MKBP_EVENT_SYSRQ, payload, 4);
-	ec_inject_event(ec, EC_MKBP_EVENT_FINGERPRINT, payload, 4);
-	ec_unsubscribe(ec, a);
-	ck_assert(ec_subscriber_pending(ec, b));
-}
-END_TEST
-
-struct race {
-	struct ec *ec;
-	int rounds;
-};
-
-static void *hammer(void *arg)
-{
-	struct race *r = arg;
-	uint8_t resp[64], req[4] = { 1 };
-	uint32_t status;
-	int i;
-
-	for (i = 0; i < r->rounds; i++) {
-		ec_host_command(r->ec, EC_CMD_HELLO, 0, req, 4, resp, sizeof(resp), &status);
-		ec_apply_stimulus(r->ec, i & 1 ? EC_STIM_LID_OPEN : EC_STIM_LID_CLOSE);
-		ec_host_command(r->ec, EC_CMD_GET_NEXT_EVENT, 1, NULL, 0, resp, sizeof(resp),
-				&status);
-	}
-	return NULL;
-}
-
-static void drain_notify(void *ctx)
-{
-	struct notify_ctx *nc = ctx;
-
-	__atomic_add_fetch(&nc->calls, 1, __ATOMIC_RELAXED);
-}
-
-START_TEST(test_concurrent_use)
-{
-	struct race r = { .ec = ec, .rounds = 2000 };
-	struct notify_ctx nc = { .ec = ec };
-	struct ec_subscriber *sub;
-	pthread_t t[2];
-	uint8_t ev[32];
-	int i;
-
-	ec_subscribe(ec, drain_notify, &nc, &sub);
-	ec_subscriber_set_mask(ec, sub, 1u << EC_MKBP_EVENT_SWITCH);
-	for (i = 0; i < 2; i++)
-		ck_assert_int_eq(pthread_create(&t[i], NULL, hammer, &r), 0);
-	for (i = 0; i < 200; i++)
-		ec_subscriber_pop(ec, sub, ev, sizeof(ev));
-	for (i = 0; i < 2; i++)
-		pthread_join(t[i], NULL);
-	ck_assert_int_gt(__atomic_load_n(&nc.calls, __ATOMIC_RELAXED), 0);
-	ec_unsubscribe(ec, sub);
 }
 END_TEST
 
@@ -631,7 +463,6 @@ START_TEST(test_create_bad_args)
 	ec_profile_free(prof);
 	ec_destroy(NULL);
 	ec_profile_free(NULL);
-	ec_unsubscribe(ec, NULL);
 	/* Real clock: just works. */
 	ck_assert_int_eq(ec_profile_default(&prof), 0);
 	ck_assert_int_eq(ec_create(prof, NULL, &e), 0);
@@ -658,10 +489,7 @@ static Suite *ec_state_suite(void)
 	tcase_add_test(tc, test_temperature_follows_load_and_fan);
 	tcase_add_test(tc, test_thermal_threshold_events);
 	tcase_add_test(tc, test_uptime_advances_lazily);
-	tcase_add_test(tc, test_events_from_stimuli);
 	tcase_add_test(tc, test_get_next_event);
-	tcase_add_test(tc, test_subscriber_queue_cap_and_order);
-	tcase_add_test(tc, test_concurrent_use);
 	tcase_add_test(tc, test_memory_under_64k);
 	tcase_add_test(tc, test_create_bad_args);
 	suite_add_tcase(s, tc);
