@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "chardev_stats.h"
 #include "lifecycle.h"
 
 struct ec_clock;
@@ -70,50 +71,6 @@ struct chardev_ops {
 	void (*poll_destroy)(void *poll_handle);
 	void (*log)(void *ctx, int level, const char *msg);
 	void *ctx;
-};
-
-/**
- * struct chardev_stats - what the daemon counts (the control socket's "stats").
- */
-struct chardev_stats {
-	uint64_t opens;
-	uint64_t open_enodev;
-	uint64_t releases;
-	uint64_t open_files;
-	uint64_t ioctl_ok;
-	uint64_t ioctl_ec_error;	/* return >= 0 with a non-zero EC result */
-	uint64_t ioctl_enodev;
-	uint64_t ioctl_enotty;
-	uint64_t ioctl_other_error;
-	uint64_t ioctl_retries;
-	uint64_t reads;
-	uint64_t read_enodev;
-	uint64_t events_delivered;
-	uint64_t parked_reads;
-	uint64_t plugs;
-	uint64_t unplugs;
-	uint64_t revocations_completed;
-	uint64_t zombie_accesses;
-	uint64_t uevents_seen;		/* distinct uevents (by SEQNUM) received */
-	uint64_t uevent_unplugs;	/* unplugs a uevent started */
-	uint64_t uevent_plugs;		/* plugs a uevent made */
-	uint64_t uevents_kernel;	/* copies from the kernel's netlink group */
-	uint64_t uevents_udev;		/* copies re-broadcast by udevd */
-	uint64_t uevent_adds_held;	/* adds ignored: the operator unplugged */
-	uint64_t udevd_appeared;	/* times the monitor found udevd running */
-	uint64_t udevd_vanished;	/* times it found udevd gone */
-};
-
-/* chardev_count_uevent() counters. */
-enum chardev_uevent_stat {
-	CHARDEV_UEVENT_SEEN,
-	CHARDEV_UEVENT_UNPLUG,
-	CHARDEV_UEVENT_PLUG,
-	CHARDEV_UEVENT_KERNEL,
-	CHARDEV_UEVENT_UDEV,
-	CHARDEV_UEVENT_ADD_HELD,
-	CHARDEV_UDEVD_APPEARED,
-	CHARDEV_UDEVD_VANISHED,
 };
 
 /**
@@ -230,9 +187,6 @@ void chardev_shutdown(struct chardev_ctx *ctx);
 /** chardev_is_plugged() - true while an EC is present. */
 bool chardev_is_plugged(struct chardev_ctx *ctx);
 
-/** chardev_profile() - the board profile the context was made with. */
-const struct ec_profile *chardev_profile(const struct chardev_ctx *ctx);
-
 /** chardev_mode() - the context's lifecycle mode. */
 enum lifecycle_mode chardev_mode(const struct chardev_ctx *ctx);
 
@@ -244,11 +198,12 @@ enum lifecycle_mode chardev_mode(const struct chardev_ctx *ctx);
 void chardev_stats(struct chardev_ctx *ctx, struct chardev_stats *out);
 
 /**
- * chardev_count_uevent() - count one uevent outcome (the uevent monitor).
+ * chardev_stat_inc() - count one event the context does not see itself
+ * (the uevent monitor's outcomes).
  * @ctx:  context
- * @stat: which counter
+ * @stat: which counter (CHARDEV_STAT_uevents_seen, ...)
  */
-void chardev_count_uevent(struct chardev_ctx *ctx, enum chardev_uevent_stat stat);
+void chardev_stat_inc(struct chardev_ctx *ctx, enum chardev_stat stat);
 
 /**
  * chardev_set_operator_hold() - record that the operator unplugged the EC.

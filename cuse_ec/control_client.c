@@ -17,7 +17,7 @@
 #include "control_client.h"
 
 /* Replies are one line; the server caps them well below this. */
-#define CONTROL_CLIENT_REPLY_MAX 1024
+#define CONTROL_CLIENT_REPLY_MAX 4096
 
 static long long control_client_now_ms(void)
 {

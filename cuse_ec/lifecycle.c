@@ -12,37 +12,89 @@
 
 #include "ec/ec.h"
 #include "lifecycle.h"
+#include "lifecycle_testing.h"
 #include "revocable.h"
 
 /**
+ * struct lifecycle_ops - what one teaching mode does at each step.
+ * @name:             the mode's option spelling
+ * @files_see_unplug: an unplug reaches the open files (they fail from then
+ *                    on, blocked readers and pollers are woken); false in
+ *                    the teaching modes, whose files never learn of it
+ * @init:             take over @ec (also on failure: then it is freed)
+ * @put:              the last holder reference went: free the mode's state
+ *                    and, unless already gone, the EC
+ * @attach:           set up a file handle
+ * @detach:           undo @attach
+ * @access:           start a file access (see lifecycle_access())
+ * @release:          end it
+ * @access_owner:     start the daemon's own access
+ * @release_owner:    end it
+ * @unplug:           unplug and wait (see lifecycle_unplug())
+ * @unplug_async:     start an unplug (see lifecycle_unplug_async())
+ */
+struct lifecycle_ops {
+	const char *name;
+	bool files_see_unplug;
+	int (*init)(struct lifecycle *lc, struct ec *ec);
+	void (*put)(struct lifecycle *lc);
+	int (*attach)(struct lifecycle *lc, struct lifecycle_ref *ref);
+	void (*detach)(struct lifecycle_ref *ref);
+	struct ec *(*access)(struct lifecycle_ref *ref);
+	void (*release)(struct lifecycle_ref *ref);
+	struct ec *(*access_owner)(struct lifecycle *lc);
+	void (*release_owner)(struct lifecycle *lc);
+	int (*unplug)(struct lifecycle *lc);
+	int (*unplug_async)(struct lifecycle *lc, void (*done)(void *arg), void *arg);
+};
+
+/**
+ * struct lifecycle_revocable - revocable mode's state.
+ * @rp:        the provider whose resource is the EC
+ * @owner_rev: the daemon's own consumer handle
+ * @done:      async unplug completion callback
+ * @done_arg:  its argument
+ */
+struct lifecycle_revocable {
+	struct revocable_provider *rp;
+	struct revocable *owner_rev;
+	void (*done)(void *arg);
+	void *done_arg;
+};
+
+/**
+ * struct lifecycle_held - refcount and unsafe modes' state: the EC itself.
+ * @ec:         the EC (unsafe mode: freed at unplug, the pointer kept)
+ * @ec_refs:    refcount mode: the daemon's reference plus one per file
+ * @owner_lock: lets unplug wait for the daemon's own accesses (files are
+ *              deliberately NOT covered: that is the bug these modes teach)
+ */
+struct lifecycle_held {
+	struct ec *ec;
+	atomic_uint ec_refs;
+	pthread_rwlock_t owner_lock;
+};
+
+/**
  * struct lifecycle - one EC instance and how it is held.
- * @mode:       the teaching mode
+ * @ops:        the mode's steps
  * @refs:       references on this struct (owner, each file handle, ...)
  * @unplugged:  set once by the first unplug
- * @on_zombie:  refcount mode: called per access after unplug
+ * @on_zombie:  called per file access after unplug that reached the EC
  * @zombie_arg: passed to @on_zombie
- * @rp:         revocable mode: the provider whose resource is the EC
- * @owner_rev:  revocable mode: the daemon's own consumer handle
- * @ec:         refcount/unsafe modes: the EC (NULL in unsafe mode once freed)
- * @ec_refs:    refcount mode: the daemon's reference plus one per file
- * @owner_lock: refcount/unsafe modes: lets unplug wait for the daemon's own
- *              accesses (files are deliberately NOT covered: that is the bug
- *              these modes teach)
- * @done:       async unplug completion callback and its argument
+ * @rev:        revocable mode's state
+ * @held:       refcount and unsafe modes' state
  */
 struct lifecycle {
-	enum lifecycle_mode mode;
+	const struct lifecycle_ops *ops;
 	atomic_uint refs;
 	atomic_bool unplugged;
 	void (*on_zombie)(void *arg);
 	void *zombie_arg;
-	struct revocable_provider *rp;
-	struct revocable *owner_rev;
-	struct ec *ec;
-	atomic_uint ec_refs;
-	pthread_rwlock_t owner_lock;
-	void (*done)(void *arg);
-	void *done_arg;
+	union {
+		struct lifecycle_revocable rev;
+		struct lifecycle_held held;
+	};
 };
 
 /**
@@ -54,15 +106,320 @@ struct lifecycle {
  */
 struct lifecycle_ref {
 	struct lifecycle *lc;
-	struct revocable *rev;
-	struct ec *ec;
+	union {
+		struct revocable *rev;
+		struct ec *ec;
+	};
 };
 
-static const char *const lifecycle_mode_names[] = {
-	[LIFECYCLE_REVOCABLE] = "revocable",
-	[LIFECYCLE_REFCOUNT] = "refcount",
-	[LIFECYCLE_UNSAFE] = "unsafe",
+/* ---- revocable: the EC is a provider, each file a consumer ---- */
+
+/* Runs once, after revoke and after the last reader left. */
+static void lifecycle_destroy_revoked_ec(void *res, void *arg)
+{
+	ec_destroy(res);
+}
+
+static int rev_mode_init(struct lifecycle *lc, struct ec *ec)
+{
+	struct lifecycle_revocable *st = &lc->rev;
+	int ret;
+
+	st->rp = revocable_provider_alloc(ec);
+	if (!st->rp) {
+		ec_destroy(ec);
+		return -ENOMEM;
+	}
+	/* From here on the provider owns the EC: its release frees it. */
+	ret = revocable_provider_set_release(st->rp, lifecycle_destroy_revoked_ec, NULL);
+	if (ret)
+		goto err_rp;
+	st->owner_rev = revocable_alloc(st->rp);
+	if (!st->owner_rev) {
+		ret = -ENOMEM;
+		goto err_rp;
+	}
+	return 0;
+
+err_rp:
+	/* Revoking runs the release callback, which destroys the EC. */
+	revocable_provider_free(st->rp);
+	return ret;
+}
+
+static void rev_mode_put(struct lifecycle *lc)
+{
+	revocable_free(lc->rev.owner_rev);
+	/* Revokes if nobody did; the release callback frees the EC. */
+	revocable_provider_free(lc->rev.rp);
+}
+
+static int rev_mode_attach(struct lifecycle *lc, struct lifecycle_ref *ref)
+{
+	/* Safe on a revoked provider: accesses then return NULL. */
+	ref->rev = revocable_alloc(lc->rev.rp);
+	return ref->rev ? 0 : -ENOMEM;
+}
+
+static void rev_mode_detach(struct lifecycle_ref *ref)
+{
+	revocable_free(ref->rev);
+}
+
+static struct ec *rev_mode_access(struct lifecycle_ref *ref)
+{
+	return revocable_try_access(ref->rev);
+}
+
+static void rev_mode_release_ref(struct lifecycle_ref *ref)
+{
+	revocable_release(ref->rev);
+}
+
+static struct ec *rev_mode_access_owner(struct lifecycle *lc)
+{
+	return revocable_try_access(lc->rev.owner_rev);
+}
+
+static void rev_mode_release_owner(struct lifecycle *lc)
+{
+	revocable_release(lc->rev.owner_rev);
+}
+
+static int rev_mode_unplug(struct lifecycle *lc)
+{
+	int ret = revocable_provider_revoke(lc->rev.rp);
+
+	/* -EDEADLK (called inside an access) changed nothing. */
+	if (ret >= 0)
+		atomic_store(&lc->unplugged, true);
+	return ret;
+}
+
+static void lifecycle_revoke_done(struct revocable_provider *rp, void *arg)
+{
+	struct lifecycle *lc = arg;
+	void (*done)(void *) = lc->rev.done;
+	void *done_arg = lc->rev.done_arg;
+
+	/* Last use of @lc here: the reference taken for the async unplug. */
+	lifecycle_put(lc);
+	if (done)
+		done(done_arg);
+}
+
+static int rev_mode_unplug_async(struct lifecycle *lc, void (*done)(void *arg), void *arg)
+{
+	int ret;
+
+	if (atomic_exchange(&lc->unplugged, true))
+		return 0;
+	lc->rev.done = done;
+	lc->rev.done_arg = arg;
+	/* Keep the holder alive until the completion has run. */
+	lifecycle_get(lc);
+	ret = revocable_provider_revoke_async(lc->rev.rp, lifecycle_revoke_done, lc);
+	if (ret < 0) {
+		/* Nothing was revoked and no callback will come. */
+		atomic_store(&lc->unplugged, false);
+		lifecycle_put(lc);
+		return ret;
+	}
+	/* The library calls back exactly once, even if already revoked. */
+	return 1;
+}
+
+static const struct lifecycle_ops lifecycle_revocable_ops = {
+	.name = "revocable",
+	.files_see_unplug = true,
+	.init = rev_mode_init,
+	.put = rev_mode_put,
+	.attach = rev_mode_attach,
+	.detach = rev_mode_detach,
+	.access = rev_mode_access,
+	.release = rev_mode_release_ref,
+	.access_owner = rev_mode_access_owner,
+	.release_owner = rev_mode_release_owner,
+	.unplug = rev_mode_unplug,
+	.unplug_async = rev_mode_unplug_async,
 };
+
+/* ---- refcount and unsafe: the files hold the EC itself ---- */
+
+static int held_init(struct lifecycle *lc, struct ec *ec)
+{
+	if (pthread_rwlock_init(&lc->held.owner_lock, NULL)) {
+		ec_destroy(ec);
+		return -ENOMEM;
+	}
+	lc->held.ec = ec;
+	atomic_init(&lc->held.ec_refs, 1);
+	return 0;
+}
+
+static void held_ec_put(struct lifecycle *lc)
+{
+	if (atomic_fetch_sub(&lc->held.ec_refs, 1) == 1) {
+		ec_destroy(lc->held.ec);
+		lc->held.ec = NULL;
+	}
+}
+
+/* What "the EC goes away" means in these modes. */
+static void refcount_gone(struct lifecycle *lc)
+{
+	held_ec_put(lc);
+}
+
+static void unsafe_gone(struct lifecycle *lc)
+{
+	ec_destroy(lc->held.ec);	/* files' raw copies now dangle */
+}
+
+static void held_put(struct lifecycle *lc, void (*gone)(struct lifecycle *lc))
+{
+	/* Every file reference is gone; drop the daemon's if still held. */
+	if (!atomic_exchange(&lc->unplugged, true))
+		gone(lc);
+	pthread_rwlock_destroy(&lc->held.owner_lock);
+}
+
+static void refcount_put(struct lifecycle *lc)
+{
+	held_put(lc, refcount_gone);
+}
+
+static void unsafe_put(struct lifecycle *lc)
+{
+	held_put(lc, unsafe_gone);
+}
+
+static int refcount_attach(struct lifecycle *lc, struct lifecycle_ref *ref)
+{
+	atomic_fetch_add(&lc->held.ec_refs, 1);
+	return 0;
+}
+
+static void refcount_detach(struct lifecycle_ref *ref)
+{
+	held_ec_put(ref->lc);
+}
+
+static struct ec *refcount_access(struct lifecycle_ref *ref)
+{
+	struct lifecycle *lc = ref->lc;
+
+	/* The file's reference keeps the EC allocated: it "works". */
+	if (atomic_load(&lc->unplugged) && lc->on_zombie)
+		lc->on_zombie(lc->zombie_arg);
+	return lc->held.ec;
+}
+
+static int unsafe_attach(struct lifecycle *lc, struct lifecycle_ref *ref)
+{
+	ref->ec = lc->held.ec;
+	return 0;
+}
+
+static void unsafe_detach(struct lifecycle_ref *ref)
+{
+}
+
+static struct ec *unsafe_access(struct lifecycle_ref *ref)
+{
+	/* Deliberately unguarded: after unplug this pointer is stale. */
+	return ref->ec;
+}
+
+static void held_release(struct lifecycle_ref *ref)
+{
+}
+
+static struct ec *held_access_owner(struct lifecycle *lc)
+{
+	pthread_rwlock_rdlock(&lc->held.owner_lock);
+	if (atomic_load(&lc->unplugged))
+		return NULL;
+	return lc->held.ec;
+}
+
+static void held_release_owner(struct lifecycle *lc)
+{
+	pthread_rwlock_unlock(&lc->held.owner_lock);
+}
+
+static int lifecycle_unplug_unguarded(struct lifecycle *lc, void (*gone)(struct lifecycle *lc))
+{
+	int ret = 0;
+
+	pthread_rwlock_wrlock(&lc->held.owner_lock);
+	if (!atomic_exchange(&lc->unplugged, true)) {
+		gone(lc);
+		ret = 1;
+	}
+	pthread_rwlock_unlock(&lc->held.owner_lock);
+	return ret;
+}
+
+static int refcount_unplug(struct lifecycle *lc)
+{
+	return lifecycle_unplug_unguarded(lc, refcount_gone);
+}
+
+static int unsafe_unplug(struct lifecycle *lc)
+{
+	return lifecycle_unplug_unguarded(lc, unsafe_gone);
+}
+
+/* Nothing to wait for in these modes: complete synchronously. */
+static int held_unplug_async(struct lifecycle *lc, void (*done)(void *arg), void *arg)
+{
+	int ret = lc->ops->unplug(lc);
+
+	if (ret == 1 && done)
+		done(arg);
+	return ret;
+}
+
+static const struct lifecycle_ops lifecycle_refcount_ops = {
+	.name = "refcount",
+	.files_see_unplug = false,
+	.init = held_init,
+	.put = refcount_put,
+	.attach = refcount_attach,
+	.detach = refcount_detach,
+	.access = refcount_access,
+	.release = held_release,
+	.access_owner = held_access_owner,
+	.release_owner = held_release_owner,
+	.unplug = refcount_unplug,
+	.unplug_async = held_unplug_async,
+};
+
+static const struct lifecycle_ops lifecycle_unsafe_ops = {
+	.name = "unsafe",
+	.files_see_unplug = false,
+	.init = held_init,
+	.put = unsafe_put,
+	.attach = unsafe_attach,
+	.detach = unsafe_detach,
+	.access = unsafe_access,
+	.release = held_release,
+	.access_owner = held_access_owner,
+	.release_owner = held_release_owner,
+	.unplug = unsafe_unplug,
+	.unplug_async = held_unplug_async,
+};
+
+static const struct lifecycle_ops *const lifecycle_modes[] = {
+	[LIFECYCLE_REVOCABLE] = &lifecycle_revocable_ops,
+	[LIFECYCLE_REFCOUNT] = &lifecycle_refcount_ops,
+	[LIFECYCLE_UNSAFE] = &lifecycle_unsafe_ops,
+};
+
+#define LIFECYCLE_NMODES (sizeof(lifecycle_modes) / sizeof(lifecycle_modes[0]))
+
+/* ---- the mode-independent half ---- */
 
 /**
  * lifecycle_mode_parse() - map a mode name to its value.
@@ -77,8 +434,8 @@ int lifecycle_mode_parse(const char *name, enum lifecycle_mode *out)
 
 	if (!name)
 		return -EINVAL;
-	for (i = 0; i < sizeof(lifecycle_mode_names) / sizeof(lifecycle_mode_names[0]); i++) {
-		if (!strcmp(name, lifecycle_mode_names[i])) {
+	for (i = 0; i < LIFECYCLE_NMODES; i++) {
+		if (!strcmp(name, lifecycle_modes[i]->name)) {
 			*out = (enum lifecycle_mode)i;
 			return 0;
 		}
@@ -94,23 +451,9 @@ int lifecycle_mode_parse(const char *name, enum lifecycle_mode *out)
  */
 const char *lifecycle_mode_name(enum lifecycle_mode mode)
 {
-	if ((unsigned int)mode >= sizeof(lifecycle_mode_names) / sizeof(lifecycle_mode_names[0]))
+	if ((unsigned int)mode >= LIFECYCLE_NMODES)
 		return "?";
-	return lifecycle_mode_names[mode];
-}
-
-/* Revocable mode: runs once, after revoke and after the last reader left. */
-static void lifecycle_destroy_revoked_ec(void *res, void *arg)
-{
-	ec_destroy(res);
-}
-
-static void lifecycle_ec_put(struct lifecycle *lc)
-{
-	if (atomic_fetch_sub(&lc->ec_refs, 1) == 1) {
-		ec_destroy(lc->ec);
-		lc->ec = NULL;
-	}
+	return lifecycle_modes[mode]->name;
 }
 
 /**
@@ -128,56 +471,29 @@ int lifecycle_create(enum lifecycle_mode mode, struct ec *ec,
 		     struct lifecycle **out)
 {
 	struct lifecycle *lc;
-	int ret = -ENOMEM;
+	int ret;
 
-	if ((unsigned int)mode > LIFECYCLE_UNSAFE || !ec) {
-		ret = -EINVAL;
-		goto err_ec;
+	if ((unsigned int)mode >= LIFECYCLE_NMODES || !ec) {
+		ec_destroy(ec);
+		return -EINVAL;
 	}
 	lc = calloc(1, sizeof(*lc));
-	if (!lc)
-		goto err_ec;
-	lc->mode = mode;
+	if (!lc) {
+		ec_destroy(ec);
+		return -ENOMEM;
+	}
+	lc->ops = lifecycle_modes[mode];
 	atomic_init(&lc->refs, 1);
 	atomic_init(&lc->unplugged, false);
 	lc->on_zombie = on_zombie;
 	lc->zombie_arg = zombie_arg;
-	if (pthread_rwlock_init(&lc->owner_lock, NULL))
-		goto err_lc;
-
-	if (mode == LIFECYCLE_REVOCABLE) {
-		lc->rp = revocable_provider_alloc(ec);
-		if (!lc->rp)
-			goto err_lock;
-		/* From here on the provider owns the EC: its release frees it. */
-		ret = revocable_provider_set_release(lc->rp, lifecycle_destroy_revoked_ec, NULL);
-		if (ret)
-			goto err_rp;
-		lc->owner_rev = revocable_alloc(lc->rp);
-		if (!lc->owner_rev) {
-			ret = -ENOMEM;
-			goto err_rp;
-		}
-	} else {
-		lc->ec = ec;
-		atomic_init(&lc->ec_refs, 1);
+	ret = lc->ops->init(lc, ec);
+	if (ret) {
+		free(lc);
+		return ret;
 	}
 	*out = lc;
 	return 0;
-
-err_rp:
-	/* Revoking runs the release callback, which destroys the EC. */
-	revocable_provider_free(lc->rp);
-	pthread_rwlock_destroy(&lc->owner_lock);
-	free(lc);
-	return ret;
-err_lock:
-	pthread_rwlock_destroy(&lc->owner_lock);
-err_lc:
-	free(lc);
-err_ec:
-	ec_destroy(ec);
-	return ret;
 }
 
 /**
@@ -197,25 +513,20 @@ void lifecycle_put(struct lifecycle *lc)
 {
 	if (!lc || atomic_fetch_sub(&lc->refs, 1) != 1)
 		return;
-
-	switch (lc->mode) {
-	case LIFECYCLE_REVOCABLE:
-		revocable_free(lc->owner_rev);
-		/* Revokes if nobody did; the release callback frees the EC. */
-		revocable_provider_free(lc->rp);
-		break;
-	case LIFECYCLE_REFCOUNT:
-		/* Every file reference is gone; drop the daemon's if still held. */
-		if (!atomic_exchange(&lc->unplugged, true))
-			lifecycle_ec_put(lc);
-		break;
-	case LIFECYCLE_UNSAFE:
-		if (!atomic_exchange(&lc->unplugged, true))
-			ec_destroy(lc->ec);
-		break;
-	}
-	pthread_rwlock_destroy(&lc->owner_lock);
+	lc->ops->put(lc);
 	free(lc);
+}
+
+/**
+ * lifecycle_files_see_unplug() - whether an unplug reaches open files.
+ * @lc: holder
+ *
+ * Return: true when files fail and their waiters are woken after an unplug
+ * (revocable mode); false when they never learn of it (the teaching modes).
+ */
+bool lifecycle_files_see_unplug(const struct lifecycle *lc)
+{
+	return lc->ops->files_see_unplug;
 }
 
 /**
@@ -226,7 +537,13 @@ void lifecycle_put(struct lifecycle *lc)
  */
 enum lifecycle_mode lifecycle_mode_of(const struct lifecycle *lc)
 {
-	return lc->mode;
+	size_t i;
+
+	for (i = 0; i < LIFECYCLE_NMODES; i++) {
+		if (lifecycle_modes[i] == lc->ops)
+			break;
+	}
+	return (enum lifecycle_mode)i;
 }
 
 /**
@@ -239,27 +556,16 @@ enum lifecycle_mode lifecycle_mode_of(const struct lifecycle *lc)
 int lifecycle_attach(struct lifecycle *lc, struct lifecycle_ref **out)
 {
 	struct lifecycle_ref *ref;
+	int ret;
 
 	ref = calloc(1, sizeof(*ref));
 	if (!ref)
 		return -ENOMEM;
 	ref->lc = lc;
-
-	switch (lc->mode) {
-	case LIFECYCLE_REVOCABLE:
-		/* Safe on a revoked provider: accesses then return NULL. */
-		ref->rev = revocable_alloc(lc->rp);
-		if (!ref->rev) {
-			free(ref);
-			return -ENOMEM;
-		}
-		break;
-	case LIFECYCLE_REFCOUNT:
-		atomic_fetch_add(&lc->ec_refs, 1);
-		break;
-	case LIFECYCLE_UNSAFE:
-		ref->ec = lc->ec;
-		break;
+	ret = lc->ops->attach(lc, ref);
+	if (ret) {
+		free(ref);
+		return ret;
 	}
 	lifecycle_get(lc);
 	*out = ref;
@@ -274,16 +580,7 @@ void lifecycle_detach(struct lifecycle_ref *ref)
 {
 	if (!ref)
 		return;
-	switch (ref->lc->mode) {
-	case LIFECYCLE_REVOCABLE:
-		revocable_free(ref->rev);
-		break;
-	case LIFECYCLE_REFCOUNT:
-		lifecycle_ec_put(ref->lc);
-		break;
-	case LIFECYCLE_UNSAFE:
-		break;
-	}
+	ref->lc->ops->detach(ref);
 	lifecycle_put(ref->lc);
 	free(ref);
 }
@@ -297,21 +594,7 @@ void lifecycle_detach(struct lifecycle_ref *ref)
  */
 struct ec *lifecycle_access(struct lifecycle_ref *ref)
 {
-	struct lifecycle *lc = ref->lc;
-
-	switch (lc->mode) {
-	case LIFECYCLE_REVOCABLE:
-		return revocable_try_access(ref->rev);
-	case LIFECYCLE_REFCOUNT:
-		/* The file's reference keeps the EC allocated: it "works". */
-		if (atomic_load(&lc->unplugged) && lc->on_zombie)
-			lc->on_zombie(lc->zombie_arg);
-		return lc->ec;
-	case LIFECYCLE_UNSAFE:
-		/* Deliberately unguarded: after unplug this pointer is stale. */
-		return ref->ec;
-	}
-	return NULL;
+	return ref->lc->ops->access(ref);
 }
 
 /**
@@ -320,8 +603,7 @@ struct ec *lifecycle_access(struct lifecycle_ref *ref)
  */
 void lifecycle_release(struct lifecycle_ref *ref)
 {
-	if (ref->lc->mode == LIFECYCLE_REVOCABLE)
-		revocable_release(ref->rev);
+	ref->lc->ops->release(ref);
 }
 
 /**
@@ -333,13 +615,7 @@ void lifecycle_release(struct lifecycle_ref *ref)
  */
 struct ec *lifecycle_access_owner(struct lifecycle *lc)
 {
-	if (lc->mode == LIFECYCLE_REVOCABLE)
-		return revocable_try_access(lc->owner_rev);
-
-	pthread_rwlock_rdlock(&lc->owner_lock);
-	if (atomic_load(&lc->unplugged))
-		return NULL;
-	return lc->ec;
+	return lc->ops->access_owner(lc);
 }
 
 /**
@@ -348,31 +624,11 @@ struct ec *lifecycle_access_owner(struct lifecycle *lc)
  */
 void lifecycle_release_owner(struct lifecycle *lc)
 {
-	if (lc->mode == LIFECYCLE_REVOCABLE)
-		revocable_release(lc->owner_rev);
-	else
-		pthread_rwlock_unlock(&lc->owner_lock);
-}
-
-/* Refcount/unsafe: what "the EC goes away" means in those modes. */
-static int lifecycle_unplug_unguarded(struct lifecycle *lc)
-{
-	int ret = 0;
-
-	pthread_rwlock_wrlock(&lc->owner_lock);
-	if (!atomic_exchange(&lc->unplugged, true)) {
-		if (lc->mode == LIFECYCLE_REFCOUNT)
-			lifecycle_ec_put(lc);
-		else
-			ec_destroy(lc->ec);	/* files' raw copies now dangle */
-		ret = 1;
-	}
-	pthread_rwlock_unlock(&lc->owner_lock);
-	return ret;
+	lc->ops->release_owner(lc);
 }
 
 /**
- * lifecycle_unplug() - make the EC go away (see lifecycle.h per mode).
+ * lifecycle_unplug() - make the EC go away and wait (see lifecycle_testing.h).
  * @lc: holder
  *
  * Return: 1 if this call unplugged, 0 if already done, -EDEADLK from inside
@@ -380,28 +636,7 @@ static int lifecycle_unplug_unguarded(struct lifecycle *lc)
  */
 int lifecycle_unplug(struct lifecycle *lc)
 {
-	int ret;
-
-	if (lc->mode != LIFECYCLE_REVOCABLE)
-		return lifecycle_unplug_unguarded(lc);
-
-	ret = revocable_provider_revoke(lc->rp);
-	/* -EDEADLK (called inside an access) changed nothing. */
-	if (ret >= 0)
-		atomic_store(&lc->unplugged, true);
-	return ret;
-}
-
-static void lifecycle_revoke_done(struct revocable_provider *rp, void *arg)
-{
-	struct lifecycle *lc = arg;
-	void (*done)(void *) = lc->done;
-	void *done_arg = lc->done_arg;
-
-	/* Last use of @lc here: the reference taken for the async unplug. */
-	lifecycle_put(lc);
-	if (done)
-		done(done_arg);
+	return lc->ops->unplug(lc);
 }
 
 /**
@@ -414,38 +649,14 @@ static void lifecycle_revoke_done(struct revocable_provider *rp, void *arg)
  */
 int lifecycle_unplug_async(struct lifecycle *lc, void (*done)(void *arg), void *arg)
 {
-	int ret;
-
-	if (lc->mode != LIFECYCLE_REVOCABLE) {
-		/* Nothing to wait for in these modes: complete synchronously. */
-		ret = lifecycle_unplug_unguarded(lc);
-		if (ret == 1 && done)
-			done(arg);
-		return ret;
-	}
-
-	if (atomic_exchange(&lc->unplugged, true))
-		return 0;
-	lc->done = done;
-	lc->done_arg = arg;
-	/* Keep the holder alive until the completion has run. */
-	lifecycle_get(lc);
-	ret = revocable_provider_revoke_async(lc->rp, lifecycle_revoke_done, lc);
-	if (ret < 0) {
-		/* Nothing was revoked and no callback will come. */
-		atomic_store(&lc->unplugged, false);
-		lifecycle_put(lc);
-		return ret;
-	}
-	/* The library calls back exactly once, even if already revoked. */
-	return 1;
+	return lc->ops->unplug_async(lc, done, arg);
 }
 
 /**
  * lifecycle_is_unplugged() - whether an unplug was started.
  * @lc: holder
  *
- * Return: true after lifecycle_unplug*().
+ * Return: true after lifecycle_unplug*() (a failed start is undone).
  */
 bool lifecycle_is_unplugged(const struct lifecycle *lc)
 {

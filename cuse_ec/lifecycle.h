@@ -2,8 +2,10 @@
 /*
  * lifecycle.h - how the chardev holds and reaches one EC instance.
  *
- * The three teaching modes differ in exactly this one place, so the
- * comparison between them is honest: the chardev code above is identical.
+ * The three teaching modes differ in exactly this one place (one const
+ * table of steps per mode in lifecycle.c), so the comparison between them is
+ * honest: the chardev code above is identical and asks one property of the
+ * mode, lifecycle_files_see_unplug().
  *
  *   revocable - the EC is a revocable provider, each open file a consumer.
  *               Unplug revokes (waiting for in-flight accesses); later
@@ -67,8 +69,17 @@ void lifecycle_get(struct lifecycle *lc);
  */
 void lifecycle_put(struct lifecycle *lc);
 
-/** lifecycle_mode_of() - the mode @lc was created with. */
-enum lifecycle_mode lifecycle_mode_of(const struct lifecycle *lc);
+/**
+ * lifecycle_files_see_unplug() - whether an unplug reaches the open files.
+ * @lc: holder
+ *
+ * The one mode property the chardev asks: when true (revocable), files are
+ * marked dead at unplug and their blocked readers and pollers are woken;
+ * when false (refcount, unsafe), nothing tells them, which is the lesson.
+ *
+ * Return: the mode's property.
+ */
+bool lifecycle_files_see_unplug(const struct lifecycle *lc);
 
 /**
  * lifecycle_attach() - make a per-file handle (a consumer) on @lc.
@@ -116,19 +127,6 @@ struct ec *lifecycle_access_owner(struct lifecycle *lc);
 void lifecycle_release_owner(struct lifecycle *lc);
 
 /**
- * lifecycle_unplug() - the EC goes away; returns when the mode is done.
- * @lc: holder
- *
- * revocable: revokes and waits until every in-flight access has left.
- * refcount:  drops the daemon's reference to the EC and returns at once.
- * unsafe:    frees the EC at once, whatever is in flight.
- *
- * Return: 1 if this call unplugged, 0 if already unplugged, -EDEADLK when
- * called from inside an access of the same EC.
- */
-int lifecycle_unplug(struct lifecycle *lc);
-
-/**
  * lifecycle_unplug_async() - start an unplug and return at once.
  * @lc:   holder
  * @done: called once the unplug is complete (in revocable mode: after the
@@ -140,8 +138,5 @@ int lifecycle_unplug(struct lifecycle *lc);
  * @done is not called), or -errno.
  */
 int lifecycle_unplug_async(struct lifecycle *lc, void (*done)(void *arg), void *arg);
-
-/** lifecycle_is_unplugged() - true once lifecycle_unplug*() was called. */
-bool lifecycle_is_unplugged(const struct lifecycle *lc);
 
 #endif /* CUSE_EC_LIFECYCLE_H */

@@ -8,6 +8,9 @@
 noinst_LTLIBRARIES += cuse_ec/libchardev.la
 cuse_ec_libchardev_la_SOURCES = \
 	cuse_ec/chardev.c \
+	cuse_ec/chardev_file.c \
+	cuse_ec/chardev_read.c \
+	cuse_ec/chardev_ioctl.c \
 	cuse_ec/lifecycle.c \
 	cuse_ec/control.c \
 	cuse_ec/options.c \
@@ -16,7 +19,11 @@ cuse_ec_libchardev_la_SOURCES = \
 	cuse_ec/udev_match.c
 noinst_HEADERS += \
 	cuse_ec/chardev.h \
+	cuse_ec/chardev_internal.h \
+	cuse_ec/chardev_stats.h \
+	cuse_ec/chardev_testing.h \
 	cuse_ec/lifecycle.h \
+	cuse_ec/lifecycle_testing.h \
 	cuse_ec/control.h \
 	cuse_ec/control_client.h \
 	cuse_ec/options.h \

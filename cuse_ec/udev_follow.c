@@ -162,11 +162,11 @@ static void udev_follow_handle(struct udev_follow *uf, struct udev_device *dev,
 	size_t n;
 	int ret;
 
-	chardev_count_uevent(uf->ctx, src ? CHARDEV_UEVENT_UDEV : CHARDEV_UEVENT_KERNEL);
+	chardev_stat_inc(uf->ctx, src ? CHARDEV_STAT_uevents_udev : CHARDEV_STAT_uevents_kernel);
 	n = udev_follow_props_of(dev, props);
 	seqnum = udev_follow_seqnum(props, n);
 	if (udev_follow_seen_add(&uf->seen, seqnum))
-		chardev_count_uevent(uf->ctx, CHARDEV_UEVENT_SEEN);
+		chardev_stat_inc(uf->ctx, CHARDEV_STAT_uevents_seen);
 	decision = udev_follow_decide(&uf->rules, props, n);
 	uuid = udev_follow_prop_get(props, n, "SYNTH_UUID");
 	devpath = udev_follow_prop_get(props, n, "DEVPATH");
@@ -197,7 +197,7 @@ static void udev_follow_handle(struct udev_follow *uf, struct udev_device *dev,
 		/* Returns at once: the revoke completes when the last reader leaves. */
 		ret = chardev_unplug_async(uf->ctx, NULL, NULL);
 		if (!ret)
-			chardev_count_uevent(uf->ctx, CHARDEV_UEVENT_UNPLUG);
+			chardev_stat_inc(uf->ctx, CHARDEV_STAT_uevent_unplugs);
 		chardev_log(uf->ctx, CHARDEV_LOG_NOTICE,
 			    "uevent remove %s (%s, SYNTH_UUID=%s): %s", devpath, source,
 			    uuid ? uuid : "-",
@@ -207,7 +207,7 @@ static void udev_follow_handle(struct udev_follow *uf, struct udev_device *dev,
 	case UDEV_FOLLOW_PLUG:
 		/* A coldplug replay must not undo an operator's unplug. */
 		if (chardev_operator_hold(uf->ctx)) {
-			chardev_count_uevent(uf->ctx, CHARDEV_UEVENT_ADD_HELD);
+			chardev_stat_inc(uf->ctx, CHARDEV_STAT_uevent_adds_held);
 			chardev_log(uf->ctx, CHARDEV_LOG_NOTICE,
 				    "uevent add %s (%s, SYNTH_UUID=%s): ignored, unplugged by "
 				    "the operator until \"plug\"", devpath, source,
@@ -216,7 +216,7 @@ static void udev_follow_handle(struct udev_follow *uf, struct udev_device *dev,
 		}
 		ret = chardev_plug(uf->ctx);
 		if (!ret)
-			chardev_count_uevent(uf->ctx, CHARDEV_UEVENT_PLUG);
+			chardev_stat_inc(uf->ctx, CHARDEV_STAT_uevent_plugs);
 		chardev_log(uf->ctx, ret && ret != -EBUSY ? CHARDEV_LOG_ERR : CHARDEV_LOG_NOTICE,
 			    "uevent add %s (%s, SYNTH_UUID=%s): %s%s", devpath, source,
 			    uuid ? uuid : "-",
@@ -271,7 +271,7 @@ static void udev_follow_track_udevd(struct udev_follow *uf)
 		if (uf->mon[1])
 			udev_monitor_unref(uf->mon[1]);
 		uf->mon[1] = NULL;
-		chardev_count_uevent(uf->ctx, CHARDEV_UDEVD_VANISHED);
+		chardev_stat_inc(uf->ctx, CHARDEV_STAT_udevd_vanished);
 		chardev_log(uf->ctx, CHARDEV_LOG_NOTICE,
 			    "udevd has gone (%s): following kernel uevents only",
 			    strerror(-ret));
@@ -285,7 +285,7 @@ static void udev_follow_track_udevd(struct udev_follow *uf)
 		return;
 	uf->udevd_up = true;
 	uf->mon[1] = udev_follow_open(uf, "udev");
-	chardev_count_uevent(uf->ctx, CHARDEV_UDEVD_APPEARED);
+	chardev_stat_inc(uf->ctx, CHARDEV_STAT_udevd_appeared);
 	if (uf->mon[1])
 		chardev_log(uf->ctx, CHARDEV_LOG_NOTICE,
 			    "udevd is running (pid %d): following its uevents too", (int)pid);

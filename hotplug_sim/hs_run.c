@@ -34,6 +34,7 @@
 #include <libudev.h>
 
 #include "client/ec_client.h"
+#include "cuse_ec/chardev_stats.h"
 #include "hs_internal.h"
 #include "hs_run.h"
 
@@ -114,19 +115,14 @@ close_fd:
 	return ret;
 }
 
-static int ctl_stat(struct hs_runner *run, const char *key, uint64_t *val)
+static int ctl_stats(struct hs_runner *run, struct chardev_stats *st)
 {
-	char reply[1024], pattern[64];
-	const char *p;
+	char reply[CHARDEV_STATS_TEXT_MAX + 16];
 
 	if (ctl_cmd(run, "stats", reply, sizeof(reply)))
 		return -EIO;
-	snprintf(pattern, sizeof(pattern), " %s=", key);
-	p = strstr(reply, pattern);
-	if (!p)
-		return -ENOENT;
-	*val = strtoull(p + strlen(pattern), NULL, 10);
-	return 0;
+	/* The daemon's own definition of the counters parses its reply. */
+	return chardev_stats_parse(reply, st) > 0 ? 0 : -EPROTO;
 }
 
 /* Is the daemon's EC in the @want state ("plugged" / "unplugged")? */
@@ -342,6 +338,7 @@ static int do_unplug(struct hs_runner *run)
 	bool inside[HS_MAX_CLIENTS + HS_MAX_READERS + HS_MAX_POLLERS];
 	uint64_t deadline = run->cfg->deadline_ns, trig, gen, limit, revoked_before = 0;
 	struct hs_revocation *rev = new_revocation(run);
+	struct chardev_stats st;
 	unsigned int i, waiting;
 	int ret;
 
@@ -351,8 +348,10 @@ static int do_unplug(struct hs_runner *run)
 	 * "Revoked" means the daemon's revocation completed (its counter
 	 * moved), not merely that the unplug started: ask before the trigger.
 	 */
-	if (run->ctl_fd >= 0 && ctl_stat(run, "revocations", &revoked_before))
+	if (run->ctl_fd < 0 || ctl_stats(run, &st))
 		revoked_before = UINT64_MAX;
+	else
+		revoked_before = st.revocations;
 	trig = run_now(run);
 	atomic_store(&run->revoke_trigger, trig);
 	gen = atomic_fetch_add(&run->revoke_gen, 1) + 1;
@@ -375,11 +374,9 @@ static int do_unplug(struct hs_runner *run)
 	limit = trig + deadline;
 	if (run->ctl_fd >= 0 && revoked_before != UINT64_MAX) {
 		while (run_now(run) < limit) {
-			uint64_t revoked;
-
-			if (ctl_stat(run, "revocations", &revoked))
+			if (ctl_stats(run, &st))
 				break;
-			if (revoked > revoked_before) {
+			if (st.revocations > revoked_before) {
 				rev->revoked_ns = run_now(run);
 				break;
 			}
@@ -591,6 +588,7 @@ int hs_run(const struct hs_config *cfg, struct hs_report *rep)
 	 */
 	struct hs_runner *run = shared_alloc(sizeof(*run));
 	uint64_t zombies_before = 0;
+	struct chardev_stats st;
 	bool have_zombies = false;
 	unsigned int i, n = cfg->clients + cfg->readers + cfg->pollers;
 	int ret;
@@ -628,7 +626,8 @@ int hs_run(const struct hs_config *cfg, struct hs_report *rep)
 				strerror(-ret));
 			goto out;
 		}
-		have_zombies = !ctl_stat(run, "zombie_accesses", &zombies_before);
+		have_zombies = !ctl_stats(run, &st);
+		zombies_before = st.zombie_accesses;
 		run->plugged = ctl_is(run, "plugged") == 1;
 	}
 	if (cfg->monitor && cfg->trigger == HS_TRIGGER_UEVENT) {
@@ -688,11 +687,9 @@ int hs_run(const struct hs_config *cfg, struct hs_report *rep)
 	memcpy(rep->clients, run->counts, n * sizeof(*run->counts));
 	check_daemon(run);
 	if (have_zombies) {
-		uint64_t after;
-
-		if (!ctl_stat(run, "zombie_accesses", &after)) {
+		if (!ctl_stats(run, &st)) {
 			rep->have_zombies = true;
-			rep->zombie_accesses = after - zombies_before;
+			rep->zombie_accesses = st.zombie_accesses - zombies_before;
 		}
 	}
 	rep->elapsed_ns = run_now(run);

@@ -12,6 +12,8 @@
 #include <stdint.h>
 
 #include "chardev.h"
+#include "chardev_testing.h"
+#include "lifecycle_testing.h"
 
 /**
  * struct fake_read - stands in for a CUSE read request.

@@ -89,8 +89,9 @@ END_TEST
 START_TEST(test_control_execute)
 {
 	struct chardev_ctx *ctx = harness_ctx(LIFECYCLE_REVOCABLE);
+	struct chardev_stats st;
 	struct control_cmd cmd;
-	char err[128], reply[512];
+	char err[128], reply[CHARDEV_STATS_TEXT_MAX + 8];
 
 	ck_assert_int_eq(control_parse("status", &cmd, err, sizeof(err)), 0);
 	ck_assert_int_eq(control_execute(ctx, &cmd, reply, sizeof(reply)), 0);
@@ -114,10 +115,56 @@ START_TEST(test_control_execute)
 	ck_assert_int_eq(control_execute(ctx, &cmd, reply, sizeof(reply)), 0);
 	ck_assert_ptr_nonnull(strstr(reply, " unplugs=1 "));
 	ck_assert_ptr_nonnull(strstr(reply, " zombie_accesses=0"));
-	/* A small reply buffer truncates safely. */
-	ck_assert_int_eq(control_execute(ctx, &cmd, reply, 8), 0);
+	/* Every counter is in the reply, under its own name. */
+	ck_assert_int_eq(chardev_stats_parse(reply, &st), CHARDEV_STAT_COUNT);
+	ck_assert_uint_eq(st.unplugs, 1);
+	/* A reply buffer too small for the counters: refused, not cut. */
+	ck_assert_int_eq(control_execute(ctx, &cmd, reply, 8), -EMSGSIZE);
 	ck_assert_uint_eq(strlen(reply), 7);
 	harness_ctx_free(ctx);
+}
+END_TEST
+
+/* The one list of counters: formatted and parsed back, field by field. */
+START_TEST(test_stats_format_parse)
+{
+	char text[CHARDEV_STATS_TEXT_MAX], small[32];
+	struct chardev_stats st, back;
+	uint64_t *field = (uint64_t *)&st;
+	size_t i, len;
+
+	ck_assert_uint_eq(sizeof(st), CHARDEV_STAT_COUNT * sizeof(uint64_t));
+	/* Distinct values, the widest included, so a swapped key shows. */
+	for (i = 0; i < CHARDEV_STAT_COUNT; i++)
+		field[i] = i ? i * 1000003 : UINT64_MAX;
+	len = chardev_stats_format(&st, text, sizeof(text));
+	ck_assert_uint_lt(len, sizeof(text));
+	ck_assert_uint_eq(strlen(text), len);
+	ck_assert_int_eq(chardev_stats_parse(text, &back), CHARDEV_STAT_COUNT);
+	ck_assert_mem_eq(&st, &back, sizeof(st));
+	snprintf(small, sizeof(small), " revocations=%u ", CHARDEV_STAT_revocations * 1000003);
+	ck_assert_ptr_nonnull(strstr(text, small));
+	/* Every counter at its widest still fits the advertised room. */
+	memset(&st, 0xff, sizeof(st));
+	ck_assert_uint_lt(chardev_stats_format(&st, text, sizeof(text)), sizeof(text));
+	/* Too small a buffer: the full length is reported, the text is cut safely. */
+	ck_assert_uint_eq(chardev_stats_format(&st, small, 16), strlen(text));
+	ck_assert_uint_eq(strlen(small), 15);
+
+	/* "ok " is skipped, unknown keys are skipped, missing ones stay 0. */
+	ck_assert_int_eq(chardev_stats_parse("ok opens=3 future_counter=9 reads=4", &back), 2);
+	ck_assert_uint_eq(back.opens, 3);
+	ck_assert_uint_eq(back.reads, 4);
+	ck_assert_uint_eq(back.plugs, 0);
+	ck_assert_int_eq(chardev_stats_parse("", &back), 0);
+	/* Anything but name=number words is refused. */
+	ck_assert_int_eq(chardev_stats_parse("opens", &back), -EINVAL);
+	ck_assert_int_eq(chardev_stats_parse("opens=", &back), -EINVAL);
+	ck_assert_int_eq(chardev_stats_parse("=3", &back), -EINVAL);
+	ck_assert_int_eq(chardev_stats_parse("opens=-1", &back), -EINVAL);
+	ck_assert_int_eq(chardev_stats_parse("opens=3x", &back), -EINVAL);
+	ck_assert_int_eq(chardev_stats_parse("opens=99999999999999999999", &back), -EINVAL);
+	ck_assert_int_eq(chardev_stats_parse("error not plugged", &back), -EINVAL);
 }
 END_TEST
 
@@ -592,6 +639,7 @@ int main(void)
 	tcase_add_test(tc, test_control_parse_good);
 	tcase_add_test(tc, test_control_parse_bad);
 	tcase_add_test(tc, test_control_execute);
+	tcase_add_test(tc, test_stats_format_parse);
 	tcase_add_test(tc, test_control_server);
 	tcase_add_test(tc, test_control_server_bad_paths);
 	tcase_add_test(tc, test_options_defaults_and_good);

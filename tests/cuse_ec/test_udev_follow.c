@@ -353,10 +353,10 @@ START_TEST(test_uevent_counters_and_monitor)
 	struct chardev_stats st;
 	int ret;
 
-	chardev_count_uevent(ctx, CHARDEV_UEVENT_SEEN);
-	chardev_count_uevent(ctx, CHARDEV_UEVENT_SEEN);
-	chardev_count_uevent(ctx, CHARDEV_UEVENT_UNPLUG);
-	chardev_count_uevent(ctx, CHARDEV_UEVENT_PLUG);
+	chardev_stat_inc(ctx, CHARDEV_STAT_uevents_seen);
+	chardev_stat_inc(ctx, CHARDEV_STAT_uevents_seen);
+	chardev_stat_inc(ctx, CHARDEV_STAT_uevent_unplugs);
+	chardev_stat_inc(ctx, CHARDEV_STAT_uevent_plugs);
 	chardev_stats(ctx, &st);
 	ck_assert_uint_eq(st.uevents_seen, 2);
 	ck_assert_uint_eq(st.uevent_unplugs, 1);

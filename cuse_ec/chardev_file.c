@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * chardev_file.c - open() and release() of /dev/cros_ec (see chardev.h).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "chardev_internal.h"
+#include "ec/ec.h"
+
+
+/**
+ * chardev_open() - attach a new file to the current EC.
+ * @ctx: context
+ * @out: the file
+ *
+ * Return: 0, -ENODEV or -ENOMEM.
+ */
+int chardev_open(struct chardev_ctx *ctx, struct chardev_file **out)
+{
+	struct chardev_file *file;
+	struct ec *ec;
+	int ret;
+
+	file = calloc(1, sizeof(*file));
+	if (!file)
+		return -ENOMEM;
+	file->ctx = ctx;
+	atomic_init(&file->event_mask, 0);
+	atomic_init(&file->version_done, false);
+
+	pthread_mutex_lock(&ctx->lock);
+	if (!ctx->current) {
+		pthread_mutex_unlock(&ctx->lock);
+		ret = -ENODEV;
+		goto err_free;
+	}
+	ret = lifecycle_attach(ctx->current, &file->ref);
+	if (ret) {
+		pthread_mutex_unlock(&ctx->lock);
+		goto err_free;
+	}
+	file->lc = ctx->current;
+	pthread_mutex_unlock(&ctx->lock);
+
+	/* The EC may vanish right here; then the access below says so. */
+	ec = lifecycle_access(file->ref);
+	ret = ec ? ec_subscribe(ec, chardev_event_notify, file, &file->sub) : -ENODEV;
+	lifecycle_release(file->ref);
+	if (ret)
+		goto err_detach;
+
+	pthread_mutex_lock(&ctx->lock);
+	file->next = ctx->files;
+	if (ctx->files)
+		ctx->files->prev = file;
+	ctx->files = file;
+	/* An unplug that ran meanwhile did not see this file: mark it now. */
+	if (lifecycle_files_see_unplug(file->lc) && ctx->current != file->lc)
+		file->dead = true;
+	pthread_mutex_unlock(&ctx->lock);
+
+	STAT_INC(ctx, opens);
+	STAT_INC(ctx, open_files);
+	*out = file;
+	return 0;
+
+err_detach:
+	lifecycle_detach(file->ref);
+err_free:
+	free(file);
+	if (ret == -ENODEV)
+		STAT_INC(ctx, open_enodev);
+	return ret;
+}
+
+/**
+ * chardev_release() - close: always succeeds, frees the file.
+ * @file: the file
+ */
+void chardev_release(struct chardev_file *file)
+{
+	struct chardev_ctx *ctx = file->ctx;
+	struct chardev_parked *woken = NULL, *p;
+	struct chardev_retired *r;
+	void *poll_handle;
+	struct ec *ec;
+	bool orphaned = false;
+
+	pthread_mutex_lock(&ctx->lock);
+	file->released = true;
+	if (file->prev)
+		file->prev->next = file->next;
+	else
+		ctx->files = file->next;
+	if (file->next)
+		file->next->prev = file->prev;
+	while ((p = chardev_claim_parked(file))) {
+		p->next = woken;
+		woken = p;
+	}
+	poll_handle = file->poll_handle;
+	file->poll_handle = NULL;
+	pthread_mutex_unlock(&ctx->lock);
+
+	while (woken) {
+		p = woken;
+		woken = p->next;
+		ctx->config.ops.read_complete(p->token, -EBADF, NULL, 0);
+		free(p);
+	}
+	if (poll_handle && ctx->config.ops.poll_destroy)
+		ctx->config.ops.poll_destroy(poll_handle);
+
+	/*
+	 * Unsubscribe while the EC is still reachable. In unsafe mode after an
+	 * unplug this touches freed memory: the bug the mode exists to show.
+	 */
+	ec = lifecycle_access(file->ref);
+	if (ec)
+		ec_unsubscribe(ec, file->sub);
+	lifecycle_release(file->ref);
+
+	if (!ec) {
+		/*
+		 * Revoked: the EC (with our subscriber) is freed by the revoke's
+		 * release callback. Until the revoke is complete a command still
+		 * in flight may notify us, so keep the file until then.
+		 */
+		pthread_mutex_lock(&ctx->lock);
+		for (r = ctx->retired; r; r = r->next) {
+			if (r->lc == file->lc && !atomic_load(&r->complete)) {
+				file->next_orphan = r->orphans;
+				r->orphans = file;
+				orphaned = true;
+				break;
+			}
+		}
+		pthread_mutex_unlock(&ctx->lock);
+	}
+
+	STAT_INC(ctx, releases);
+	STAT_DEC(ctx, open_files);
+	if (!orphaned) {
+		lifecycle_detach(file->ref);
+		free(file);
+	}
+	chardev_reap(ctx);
+}

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * chardev_internal.h - state shared by the chardev_*.c files; not for the
+ * front end (which sees chardev.h only).
+ *
+ * Locking. One mutex per context, ctx->lock, protects the current EC, the
+ * file list, every file's poll handle and dead/released flags, the parked
+ * reads and the retired instances. Lock order, outermost first:
+ *
+ *   ctx->lock -> the EC's own locks      (ec_set_latency_ns() in chardev_plug())
+ *   ctx->lock -> the front end's locks   (ops->poll_notify() and
+ *                                         ops->read_interrupted(), which take
+ *                                         libfuse's session lock)
+ *
+ * So nothing may call into the chardev while holding an EC lock or a
+ * libfuse lock: EC event notifications (chardev_event_notify()) run with no
+ * EC lock held, and the front end calls in from request handlers only.
+ * ops->read_complete() and every host command run with ctx->lock dropped:
+ * a command may raise an event whose notification takes ctx->lock.
+ */
+#ifndef CUSE_EC_CHARDEV_INTERNAL_H
+#define CUSE_EC_CHARDEV_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "chardev.h"
+
+/**
+ * struct chardev_parked - a blocking read waiting for an event.
+ * @next:  list link (ctx->parked)
+ * @file:  the file it reads from
+ * @token: the front end's request
+ * @len:   caller's buffer size
+ */
+struct chardev_parked {
+	struct chardev_parked *next;
+	struct chardev_file *file;
+	void *token;
+	size_t len;
+};
+
+/**
+ * struct chardev_retired - an unplugged EC instance whose unplug may still
+ * be in progress.
+ * @next:     list link (ctx->retired)
+ * @lc:       the holder (the context's reference)
+ * @ctx:      back pointer for the completion callback
+ * @complete: set once no access can reach the EC any more
+ * @orphans:  files released before @complete, kept allocated because a
+ *            command still in flight may raise an event and notify them
+ * @done:     the unplug requester's callback and its argument
+ */
+struct chardev_retired {
+	struct chardev_retired *next;
+	struct lifecycle *lc;
+	struct chardev_ctx *ctx;
+	atomic_bool complete;
+	struct chardev_file *orphans;
+	void (*done)(void *arg);
+	void *done_arg;
+};
+
+/**
+ * struct chardev_file - one open file.
+ * @ctx:          the daemon context
+ * @lc:           the EC instance this file was opened on (the ref holds it)
+ * @ref:          this file's handle on that instance
+ * @sub:          its MKBP event queue inside the EC
+ * @event_mask:   last EVENTMASK value (0: read() returns the version text)
+ * @version_done: the version text was read once ("offset" is non-zero now)
+ * @dead:         unplugged in a mode whose files see it (or daemon exit):
+ *                reads/polls fail at once
+ * @released:     release ran; a late notify must not touch anything else
+ * @poll_handle:  who to wake when an event arrives or the EC goes
+ * @next:         ctx->files link
+ * @prev:         ctx->files link
+ * @next_orphan:  chardev_retired.orphans link
+ */
+struct chardev_file {
+	struct chardev_ctx *ctx;
+	struct lifecycle *lc;
+	struct lifecycle_ref *ref;
+	struct ec_subscriber *sub;
+	atomic_uint event_mask;
+	atomic_bool version_done;
+	bool dead;
+	bool released;
+	void *poll_handle;
+	struct chardev_file *next;
+	struct chardev_file *prev;
+	struct chardev_file *next_orphan;
+};
+
+/**
+ * struct chardev_ctx - the daemon's state.
+ * @lock:    see "Locking" above
+ * @config:  mode, profile, clock, callbacks
+ * @current: the present EC instance, NULL while unplugged
+ * @files:   every open file
+ * @parked:  every parked read, oldest first
+ * @retired: unplugged instances not yet reaped
+ * @latency_ns: injected host-command latency for new ECs (0: profile's)
+ * @latency_set: @latency_ns was set by chardev_set_latency()
+ * @stats:   counters, indexed by enum chardev_stat (atomics: updated
+ *           without @lock)
+ * @operator_hold: the control socket unplugged; uevent adds do not plug
+ */
+struct chardev_ctx {
+	pthread_mutex_t lock;
+	struct chardev_config config;
+	struct lifecycle *current;
+	struct chardev_file *files;
+	struct chardev_parked *parked;
+	struct chardev_retired *retired;
+	uint64_t latency_ns;
+	bool latency_set;
+	atomic_uint_fast64_t stats[CHARDEV_STAT_COUNT];
+	atomic_bool operator_hold;
+};
+
+#define STAT_INC(ctx, name) atomic_fetch_add(&(ctx)->stats[CHARDEV_STAT_##name], 1)
+#define STAT_DEC(ctx, name) atomic_fetch_sub(&(ctx)->stats[CHARDEV_STAT_##name], 1)
+#define STAT_GET(ctx, name) atomic_load(&(ctx)->stats[CHARDEV_STAT_##name])
+
+/* chardev.c: free every retired instance whose unplug finished. */
+void chardev_reap(struct chardev_ctx *ctx);
+
+/* chardev_read.c: the EC queued an event for a file (struct chardev_file *). */
+void chardev_event_notify(void *arg);
+
+/* chardev_read.c: unlink the oldest parked read of @file; ctx->lock held. */
+struct chardev_parked *chardev_claim_parked(struct chardev_file *file);
+
+#endif /* CUSE_EC_CHARDEV_INTERNAL_H */

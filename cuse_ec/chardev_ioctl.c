@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * chardev_ioctl.c - the v2 ioctls under CUSE's retry protocol (see chardev.h).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cros_ec/cros_ec_dev.h"
+#include "chardev_internal.h"
+#include "ec/ec.h"
+
+
+static void chardev_ioctl_error(struct chardev_ioctl_result *res, int err)
+{
+	res->action = CHARDEV_IOCTL_ERROR;
+	res->ret = err;
+}
+
+static void chardev_ioctl_retry(struct chardev_ioctl_result *res, uint64_t arg,
+				size_t in_len, size_t out_len)
+{
+	res->action = CHARDEV_IOCTL_RETRY;
+	res->in_iov.base = arg;
+	res->in_iov.len = in_len;
+	res->in_count = in_len ? 1 : 0;
+	res->out_iov.base = arg;
+	res->out_iov.len = out_len;
+	res->out_count = out_len ? 1 : 0;
+}
+
+/*
+ * XCMD, in three steps because its number encodes only the 20-byte header:
+ * (1) nothing fetched yet: ask for the header; (2) header fetched: check
+ * the sizes and ask for header+request in, header+response out; (3) run it.
+ * Steps are told apart by what the kernel fetched (stateless, so concurrent
+ * ioctls on one file cannot mix their steps).
+ */
+static void chardev_ioctl_xcmd(struct chardev_file *file, uint64_t arg, const void *in,
+			       size_t in_len, size_t out_len, struct chardev_ioctl_result *res)
+{
+	const size_t hdr_len = CROS_EC_XCMD_HEADER_SIZE;
+	struct cros_ec_command_v2 hdr;
+	size_t insize, reply_len;
+	uint32_t ec_status = 0;
+	unsigned char *reply;
+	struct ec *ec;
+	int ret;
+
+	if (in_len == 0) {
+		chardev_ioctl_retry(res, arg, hdr_len, 0);
+		return;
+	}
+	if (in_len < hdr_len) {
+		chardev_ioctl_error(res, -EINVAL);
+		return;
+	}
+	memcpy(&hdr, in, hdr_len);
+	if (hdr.outsize > CROS_EC_MAX_XCMD_PAYLOAD || hdr.insize > CROS_EC_MAX_XCMD_PAYLOAD) {
+		chardev_ioctl_error(res, -EINVAL);
+		return;
+	}
+
+	if (out_len == 0) {
+		if (in_len != hdr_len) {
+			chardev_ioctl_error(res, -EINVAL);
+			return;
+		}
+		chardev_ioctl_retry(res, arg, hdr_len + hdr.outsize, hdr_len + hdr.insize);
+		return;
+	}
+
+	/* The caller changed the sizes between the two copies: reject. */
+	if (in_len != hdr_len + hdr.outsize || out_len != hdr_len + hdr.insize) {
+		chardev_ioctl_error(res, -EINVAL);
+		return;
+	}
+
+	ec = lifecycle_access(file->ref);
+	if (!ec) {
+		ret = -ENODEV;
+		goto out_release;
+	}
+	insize = hdr.insize;
+	if (insize > ec_max_response(ec))
+		insize = ec_max_response(ec);	/* the kernel clamps, silently */
+	if (hdr.outsize > ec_max_request(ec)) {
+		ret = -EMSGSIZE;
+		goto out_release;
+	}
+	reply_len = hdr_len + insize;
+	reply = calloc(1, reply_len);
+	if (!reply) {
+		ret = -ENOMEM;
+		goto out_release;
+	}
+	ret = ec_host_command(ec, hdr.command, hdr.version, (const unsigned char *)in + hdr_len,
+			      hdr.outsize, reply + hdr_len, insize, &ec_status);
+	lifecycle_release(file->ref);
+	if (ret < 0) {
+		free(reply);
+		chardev_ioctl_error(res, ret);
+		return;
+	}
+	hdr.insize = (uint32_t)insize;
+	hdr.result = ec_status;
+	memcpy(reply, &hdr, hdr_len);
+	res->action = CHARDEV_IOCTL_REPLY;
+	res->ret = ret;
+	res->out = reply;
+	res->out_len = reply_len;
+	return;
+
+out_release:
+	lifecycle_release(file->ref);
+	chardev_ioctl_error(res, ret);
+}
+
+/* READMEM: its number encodes the whole 264-byte struct: one retry. */
+static void chardev_ioctl_readmem(struct chardev_file *file, uint64_t arg, const void *in,
+				  size_t in_len, size_t out_len, struct chardev_ioctl_result *res)
+{
+	const size_t arg_len = sizeof(struct cros_ec_readmem_v2);
+	struct cros_ec_readmem_v2 *mem;
+	struct ec *ec;
+	int ret;
+
+	if (in_len == 0 && out_len == 0) {
+		chardev_ioctl_retry(res, arg, arg_len, arg_len);
+		return;
+	}
+	if (in_len != arg_len || out_len != arg_len) {
+		chardev_ioctl_error(res, -EINVAL);
+		return;
+	}
+
+	mem = calloc(1, arg_len);
+	if (!mem) {
+		chardev_ioctl_error(res, -ENOMEM);
+		return;
+	}
+	memcpy(mem, in, arg_len);
+	ec = lifecycle_access(file->ref);
+	if (!ec)
+		ret = -ENODEV;
+	else if (mem->bytes > sizeof(mem->buffer))
+		ret = -EINVAL;
+	else
+		ret = ec_read_memmap(ec, mem->offset, mem->bytes, mem->buffer);
+	lifecycle_release(file->ref);
+	if (ret < 0) {
+		free(mem);
+		chardev_ioctl_error(res, ret);
+		return;
+	}
+	res->action = CHARDEV_IOCTL_REPLY;
+	res->ret = ret;
+	if (ret == 0) {
+		/* Like the kernel: nothing read, nothing copied back. */
+		free(mem);
+		return;
+	}
+	res->out = mem;
+	res->out_len = arg_len;
+}
+
+/* EVENTMASK: the argument value is the mask; no memory is transferred. */
+static void chardev_ioctl_eventmask(struct chardev_file *file, uint64_t arg,
+				    struct chardev_ioctl_result *res)
+{
+	struct ec *ec;
+	int ret = 0;
+
+	ec = lifecycle_access(file->ref);
+	if (ec)
+		ec_subscriber_set_mask(ec, file->sub, (uint32_t)arg);
+	else
+		ret = -ENODEV;
+	lifecycle_release(file->ref);
+	if (ret) {
+		chardev_ioctl_error(res, ret);
+		return;
+	}
+	atomic_store(&file->event_mask, (uint32_t)arg);
+	res->action = CHARDEV_IOCTL_REPLY;
+	res->ret = 0;
+}
+
+/**
+ * chardev_ioctl() - one step of an ioctl (see chardev.h).
+ * @file:    the file
+ * @cmd:     ioctl number
+ * @arg:     caller's argument
+ * @flags:   CHARDEV_IOCTL_COMPAT or 0
+ * @in:      bytes fetched from the caller
+ * @in_len:  their count
+ * @out_len: room for the reply
+ * @res:     the next action
+ */
+void chardev_ioctl(struct chardev_file *file, unsigned int cmd, uint64_t arg,
+		   unsigned int flags, const void *in, size_t in_len, size_t out_len,
+		   struct chardev_ioctl_result *res)
+{
+	struct chardev_ctx *ctx = file->ctx;
+
+	memset(res, 0, sizeof(*res));
+	if (in_len && !in) {
+		chardev_ioctl_error(res, -EFAULT);
+		goto count;
+	}
+	/*
+	 * 32-bit callers (flags & CHARDEV_IOCTL_COMPAT) use the same numbers
+	 * and layouts (every field is u32/u8), so they take the same paths.
+	 */
+	switch (cmd) {
+	case CROS_EC_DEV_IOCXCMD_V2:
+		chardev_ioctl_xcmd(file, arg, in, in_len, out_len, res);
+		break;
+	case CROS_EC_DEV_IOCRDMEM_V2:
+		chardev_ioctl_readmem(file, arg, in, in_len, out_len, res);
+		break;
+	case CROS_EC_DEV_IOCEVENTMASK_V2:
+		chardev_ioctl_eventmask(file, arg, res);
+		break;
+	default:
+		/* v1 (':') numbers included: clients fall back to v2 on ENOTTY. */
+		chardev_ioctl_error(res, -ENOTTY);
+		break;
+	}
+
+count:
+	switch (res->action) {
+	case CHARDEV_IOCTL_RETRY:
+		STAT_INC(ctx, ioctl_retries);
+		break;
+	case CHARDEV_IOCTL_REPLY:
+		if (cmd == CROS_EC_DEV_IOCXCMD_V2 && res->out_len >= CROS_EC_XCMD_HEADER_SIZE &&
+		    ((const struct cros_ec_command_v2 *)res->out)->result)
+			STAT_INC(ctx, ioctl_ec_error);
+		else
+			STAT_INC(ctx, ioctl_ok);
+		break;
+	case CHARDEV_IOCTL_ERROR:
+		if (res->ret == -ENODEV)
+			STAT_INC(ctx, ioctl_enodev);
+		else if (res->ret == -ENOTTY)
+			STAT_INC(ctx, ioctl_enotty);
+		else
+			STAT_INC(ctx, ioctl_other_error);
+		break;
+	}
+}
+
+/**
+ * chardev_ioctl_result_free() - free a result's reply buffer.
+ * @res: the result
+ */
+void chardev_ioctl_result_free(struct chardev_ioctl_result *res)
+{
+	free(res->out);
+	res->out = NULL;
+	res->out_len = 0;
+}
