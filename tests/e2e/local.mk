@@ -31,3 +31,17 @@ EXTRA_DIST += \
 	tests/e2e/cuse-ec-guest.sh \
 	tests/e2e/cuse-ec-uaf-guest.sh \
 	tests/e2e/cuse-ec-udev-guest.sh
+
+# Hostile clients and faults: a fuzz client on the real device, every answer
+# checked against the ABI, while the EC flaps.
+check_PROGRAMS += tests/e2e/cuse_ec_fuzz
+tests_e2e_cuse_ec_fuzz_SOURCES = tests/e2e/cuse_ec_fuzz.c
+tests_e2e_cuse_ec_fuzz_CFLAGS = $(AM_CFLAGS) -pthread
+tests_e2e_cuse_ec_fuzz_LDADD = -lpthread
+
+hostile_e2e_tests = \
+	tests/e2e/cuse-ec-fuzz-args.test \
+	tests/e2e/cuse-ec-fuzz.test
+TESTS += $(hostile_e2e_tests)
+dist_noinst_SCRIPTS += $(hostile_e2e_tests)
+EXTRA_DIST += tests/e2e/cuse-ec-fuzz-guest.sh

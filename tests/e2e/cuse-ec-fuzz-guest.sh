@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# cuse-ec-fuzz-guest.sh - the fuzz client against a running cuse_ec, in one
+# boot (run by cuse-ec-fuzz.test). Sourced by bash; see tests/e2e/lib.sh.
+
+. "$top_srcdir/tests/e2e/lib.sh"
+
+daemon=${CUSE_EC_DAEMON:-$top_builddir/cuse_ec/cuse_ec}
+fuzz=$top_builddir/tests/e2e/cuse_ec_fuzz
+run=$(mktemp -d /run/cuse-ec-fuzz.XXXXXX)
+sock=$run/ctl
+dev=/dev/cros_ec
+
+e2e_start_daemon "$daemon" -f --control="$sock" --log-level=err
+e2e_wait_for_node "$dev" "$e2e_node_timeout" || e2e_fatal "$dev did not appear"
+for (( i = 0; i < 200; i++ )); do [[ -S $sock ]] && break; sleep 0.05; done
+[[ -S $sock ]] || e2e_fatal "no control socket $sock"
+
+# shellcheck disable=SC2086
+e2e_check "fuzz: every answer allowed by the ABI, HELLO afterwards" \
+	"$fuzz" --dev "$dev" --control "$sock" ${CUSE_EC_FUZZ_ARGS:-}
+e2e_check "the daemon survived the fuzzing" kill -0 "$e2e_daemon_pid"
+e2e_stop_daemon TERM
+e2e_check_status "daemon exit 0 after the fuzzing" 0 $?
+
+rm -rf "$run"
+e2e_done
