@@ -11,6 +11,7 @@ cuse_ec_libchardev_la_SOURCES = \
 	cuse_ec/chardev_file.c \
 	cuse_ec/chardev_read.c \
 	cuse_ec/chardev_ioctl.c \
+	cuse_ec/chardev_trace.c \
 	cuse_ec/lifecycle.c \
 	cuse_ec/control.c \
 	cuse_ec/options.c \
@@ -22,6 +23,7 @@ noinst_HEADERS += \
 	cuse_ec/chardev_internal.h \
 	cuse_ec/chardev_stats.h \
 	cuse_ec/chardev_testing.h \
+	cuse_ec/chardev_trace.h \
 	cuse_ec/lifecycle.h \
 	cuse_ec/lifecycle_testing.h \
 	cuse_ec/control.h \

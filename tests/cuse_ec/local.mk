@@ -12,6 +12,7 @@ daemon_test_ldadd = cuse_ec/libchardev.la ec/libecmodel.la \
 daemon_unit_tests = \
 	tests/cuse_ec/test_chardev \
 	tests/cuse_ec/test_chardev_stress \
+	tests/cuse_ec/test_chardev_trace \
 	tests/cuse_ec/test_control_options \
 	tests/cuse_ec/test_udev_follow
 check_PROGRAMS += $(daemon_unit_tests)
@@ -28,6 +29,11 @@ tests_cuse_ec_test_chardev_stress_SOURCES = tests/cuse_ec/test_chardev_stress.c 
 tests_cuse_ec_test_chardev_stress_CPPFLAGS = $(daemon_test_cppflags)
 tests_cuse_ec_test_chardev_stress_CFLAGS = $(daemon_test_cflags)
 tests_cuse_ec_test_chardev_stress_LDADD = $(daemon_test_ldadd)
+
+tests_cuse_ec_test_chardev_trace_SOURCES = tests/cuse_ec/test_chardev_trace.c
+tests_cuse_ec_test_chardev_trace_CPPFLAGS = $(daemon_test_cppflags)
+tests_cuse_ec_test_chardev_trace_CFLAGS = $(daemon_test_cflags)
+tests_cuse_ec_test_chardev_trace_LDADD = $(daemon_test_ldadd)
 
 tests_cuse_ec_test_control_options_SOURCES = tests/cuse_ec/test_control_options.c \
 	tests/cuse_ec/harness.c

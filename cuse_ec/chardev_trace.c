@@ -1,0 +1,491 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * chardev_trace.c - the lifecycle event log (see chardev_trace.h).
+ *
+ * Each slot is a small seqlock. A writer takes the next sequence number with
+ * one fetch-add, claims its slot by swinging the slot's number to BUSY, fills
+ * the fields with release stores and publishes the number with another. A
+ * reader copies a slot with acquire loads and keeps the copy only if the
+ * slot held the number it wanted both before and after: a slot rewritten
+ * meanwhile (the ring wrapped) is simply not in the snapshot, and counts as
+ * dropped. Every field is an atomic, so concurrent copying is well defined
+ * (and TSan-clean, with no fences TSan cannot follow) without a lock on the
+ * recording path; on x86 these are plain moves.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "chardev_trace.h"
+
+/* A slot a writer is filling. */
+#define TRACE_SLOT_BUSY UINT64_MAX
+/* Largest ring: 2^24 events of 56 bytes is already ~1 GB. */
+#define TRACE_CAPACITY_MAX ((size_t)1 << 24)
+
+struct trace_slot {
+	atomic_uint_fast64_t seq;	/* 0 empty, BUSY being written, else the event's */
+	atomic_uint_fast64_t t_ns;
+	atomic_uint_fast64_t file;
+	atomic_int_fast64_t a;
+	atomic_int_fast64_t b;
+	atomic_uint event;
+	atomic_uint cmd;
+};
+
+/**
+ * struct chardev_trace - the ring.
+ * @mask:     capacity - 1
+ * @next_seq: the last sequence number handed out
+ * @base_seq: numbers up to this one were cleared
+ * @epoch:    CLOCK_MONOTONIC when the log was made
+ * @slots:    the ring
+ */
+struct chardev_trace {
+	size_t mask;
+	atomic_uint_fast64_t next_seq;
+	atomic_uint_fast64_t base_seq;
+	struct timespec epoch;
+	struct trace_slot slots[];
+};
+
+/*
+ * What each event's fields mean, and their keys in the text form: an event
+ * prints file= and cmd= only if it has them, then a and b under their key.
+ */
+static const struct {
+	const char *name;
+	bool has_file;
+	bool has_cmd;
+	const char *a_key;
+	const char *b_key;
+} trace_events[CHARDEV_TRACE_EVENT_COUNT] = {
+	[CHARDEV_TRACE_OPEN] = { "open", true, false, "ret", NULL },
+	[CHARDEV_TRACE_RELEASE] = { "release", true, false, NULL, NULL },
+	[CHARDEV_TRACE_ACCESS_BEGIN] = { "access-begin", true, true, NULL, NULL },
+	[CHARDEV_TRACE_ACCESS_END] = { "access-end", true, true, "begin", "ret" },
+	[CHARDEV_TRACE_READ_PARKED] = { "read-parked", true, false, NULL, NULL },
+	[CHARDEV_TRACE_READ_WOKEN] = { "read-woken", true, false, "ret", NULL },
+	[CHARDEV_TRACE_REVOKE_START] = { "revoke-start", false, false, "inflight", NULL },
+	[CHARDEV_TRACE_READERS_WOKEN] = { "readers-woken", false, false, "readers", NULL },
+	[CHARDEV_TRACE_REVOKE_DONE] = { "revoke-done", false, false, "waited", "wait_ns" },
+	[CHARDEV_TRACE_PLUG] = { "plug", false, false, "ret", NULL },
+	[CHARDEV_TRACE_UEVENT] = { "uevent", false, true, "seqnum", NULL },
+};
+
+/* Names of the @cmd values that are not EC command numbers. */
+static const struct {
+	bool uevent;
+	uint32_t value;
+	const char *name;
+} trace_cmd_names[] = {
+	{ false, CHARDEV_TRACE_OP_READMEM, "readmem" },
+	{ false, CHARDEV_TRACE_OP_EVENTMASK, "eventmask" },
+	{ false, CHARDEV_TRACE_OP_READ, "read" },
+	{ false, CHARDEV_TRACE_OP_POLL, "poll" },
+	{ false, CHARDEV_TRACE_OP_RELEASE, "release" },
+	{ true, CHARDEV_TRACE_UEVENT_OTHER, "other" },
+	{ true, CHARDEV_TRACE_UEVENT_ADD, "add" },
+	{ true, CHARDEV_TRACE_UEVENT_REMOVE, "remove" },
+};
+
+/**
+ * chardev_trace_create() - make an empty log.
+ * @capacity: events kept (rounded up to a power of two, at least 2)
+ * @out:      the log
+ *
+ * Return: 0, -EINVAL or -ENOMEM.
+ */
+int chardev_trace_create(size_t capacity, struct chardev_trace **out)
+{
+	struct chardev_trace *tr;
+	size_t cap = 2, i;
+
+	if (!capacity || capacity > TRACE_CAPACITY_MAX)
+		return -EINVAL;
+	while (cap < capacity)
+		cap <<= 1;
+	tr = malloc(sizeof(*tr) + cap * sizeof(tr->slots[0]));
+	if (!tr)
+		return -ENOMEM;
+	tr->mask = cap - 1;
+	atomic_init(&tr->next_seq, 0);
+	atomic_init(&tr->base_seq, 0);
+	clock_gettime(CLOCK_MONOTONIC, &tr->epoch);
+	for (i = 0; i < cap; i++) {
+		atomic_init(&tr->slots[i].seq, 0);
+		atomic_init(&tr->slots[i].t_ns, 0);
+		atomic_init(&tr->slots[i].file, 0);
+		atomic_init(&tr->slots[i].a, 0);
+		atomic_init(&tr->slots[i].b, 0);
+		atomic_init(&tr->slots[i].event, 0);
+		atomic_init(&tr->slots[i].cmd, 0);
+	}
+	*out = tr;
+	return 0;
+}
+
+/**
+ * chardev_trace_destroy() - free a log.
+ * @tr: the log; NULL is ignored
+ */
+void chardev_trace_destroy(struct chardev_trace *tr)
+{
+	free(tr);
+}
+
+/**
+ * chardev_trace_capacity() - events the ring holds.
+ * @tr: the log
+ *
+ * Return: the capacity.
+ */
+size_t chardev_trace_capacity(const struct chardev_trace *tr)
+{
+	return tr->mask + 1;
+}
+
+static uint64_t trace_now_ns(const struct chardev_trace *tr)
+{
+	struct timespec now;
+	int64_t ns;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ns = (int64_t)(now.tv_sec - tr->epoch.tv_sec) * 1000000000 +
+	     (now.tv_nsec - tr->epoch.tv_nsec);
+	return ns > 0 ? (uint64_t)ns : 0;
+}
+
+/**
+ * chardev_trace_record() - append one event (any thread, never blocks).
+ * @tr:    the log, or NULL
+ * @event: what happened
+ * @file:  file id or 0
+ * @cmd:   command, access kind or uevent action
+ * @a:     first value
+ * @b:     second value
+ *
+ * Return: the event's sequence number, 0 for a NULL log.
+ */
+uint64_t chardev_trace_record(struct chardev_trace *tr, enum chardev_trace_event event,
+			      uint64_t file, uint32_t cmd, int64_t a, int64_t b)
+{
+	struct trace_slot *slot;
+	uint_fast64_t seq, old;
+
+	if (!tr)
+		return 0;
+	seq = atomic_fetch_add_explicit(&tr->next_seq, 1, memory_order_relaxed) + 1;
+	slot = &tr->slots[seq & tr->mask];
+	old = atomic_load_explicit(&slot->seq, memory_order_relaxed);
+	do {
+		/*
+		 * A writer a whole lap behind still fills this slot, or one a
+		 * lap ahead already did: give up rather than wait. The
+		 * snapshot counts the missing number as dropped.
+		 */
+		if (old == TRACE_SLOT_BUSY || old > seq)
+			return seq;
+	} while (!atomic_compare_exchange_weak_explicit(&slot->seq, &old, TRACE_SLOT_BUSY,
+							memory_order_relaxed,
+							memory_order_relaxed));
+	/*
+	 * Release stores: a reader that sees any new field value also sees
+	 * BUSY (or later) when it checks the number again, and drops the copy.
+	 */
+	atomic_store_explicit(&slot->t_ns, trace_now_ns(tr), memory_order_release);
+	atomic_store_explicit(&slot->file, file, memory_order_release);
+	atomic_store_explicit(&slot->a, a, memory_order_release);
+	atomic_store_explicit(&slot->b, b, memory_order_release);
+	atomic_store_explicit(&slot->event, (unsigned int)event, memory_order_release);
+	atomic_store_explicit(&slot->cmd, cmd, memory_order_release);
+	atomic_store_explicit(&slot->seq, seq, memory_order_release);
+	return seq;
+}
+
+/* Copy the slot of @seq; false when it holds another event (or none) now. */
+static bool trace_copy(struct chardev_trace *tr, uint64_t seq, struct chardev_trace_entry *e)
+{
+	struct trace_slot *slot = &tr->slots[seq & tr->mask];
+
+	if (atomic_load_explicit(&slot->seq, memory_order_acquire) != seq)
+		return false;
+	e->seq = seq;
+	/* Acquire loads: none moves below the second look at the number. */
+	e->t_ns = atomic_load_explicit(&slot->t_ns, memory_order_acquire);
+	e->file = atomic_load_explicit(&slot->file, memory_order_acquire);
+	e->a = atomic_load_explicit(&slot->a, memory_order_acquire);
+	e->b = atomic_load_explicit(&slot->b, memory_order_acquire);
+	e->event = (enum chardev_trace_event)atomic_load_explicit(&slot->event,
+								  memory_order_acquire);
+	e->cmd = atomic_load_explicit(&slot->cmd, memory_order_acquire);
+	return atomic_load_explicit(&slot->seq, memory_order_relaxed) == seq &&
+	       e->event < CHARDEV_TRACE_EVENT_COUNT;
+}
+
+/**
+ * chardev_trace_snapshot() - copy the events held now, oldest first.
+ * @tr:      the log
+ * @out:     room for @max entries
+ * @max:     its size
+ * @dropped: events since the last clear not in @out; may be NULL
+ *
+ * Return: entries copied.
+ */
+size_t chardev_trace_snapshot(struct chardev_trace *tr, struct chardev_trace_entry *out,
+			      size_t max, uint64_t *dropped)
+{
+	uint64_t head, base, first, seq;
+	size_t n = 0;
+
+	head = atomic_load_explicit(&tr->next_seq, memory_order_acquire);
+	base = atomic_load_explicit(&tr->base_seq, memory_order_relaxed);
+	if (base > head)
+		base = head;
+	first = base + 1;
+	/* Only the last lap can still be in the ring; only @max fit in @out. */
+	if (head - base > tr->mask + 1)
+		first = head - tr->mask;
+	if (head >= first && head - first + 1 > max)
+		first = head - max + 1;
+	for (seq = first; seq && seq <= head; seq++) {
+		if (trace_copy(tr, seq, &out[n]))
+			n++;
+	}
+	if (dropped)
+		*dropped = head - base - n;
+	return n;
+}
+
+/**
+ * chardev_trace_clear() - forget the events recorded so far.
+ * @tr: the log
+ */
+void chardev_trace_clear(struct chardev_trace *tr)
+{
+	atomic_store_explicit(&tr->base_seq,
+			      atomic_load_explicit(&tr->next_seq, memory_order_relaxed),
+			      memory_order_relaxed);
+}
+
+/**
+ * chardev_trace_event_name() - the event's name in the text form.
+ * @event: the event
+ *
+ * Return: its name, "?" if out of range.
+ */
+const char *chardev_trace_event_name(enum chardev_trace_event event)
+{
+	if ((unsigned int)event >= CHARDEV_TRACE_EVENT_COUNT)
+		return "?";
+	return trace_events[event].name;
+}
+
+static const char *trace_cmd_name(bool uevent, uint32_t cmd)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(trace_cmd_names) / sizeof(trace_cmd_names[0]); i++) {
+		if (trace_cmd_names[i].uevent == uevent && trace_cmd_names[i].value == cmd)
+			return trace_cmd_names[i].name;
+	}
+	return NULL;
+}
+
+/**
+ * chardev_trace_format() - one entry as text.
+ * @e:   the entry
+ * @buf: receives it
+ * @len: room in @buf
+ *
+ * Return: the full length (as snprintf).
+ */
+size_t chardev_trace_format(const struct chardev_trace_entry *e, char *buf, size_t len)
+{
+	bool uevent = e->event == CHARDEV_TRACE_UEVENT;
+	const char *cmd_name;
+	size_t used = 0;
+	int n;
+
+/* Append to @buf, keeping @used the length the full text would have. */
+#define TRACE_PUT(...)								\
+	do {									\
+		n = snprintf(buf + (used < len ? used : len),			\
+			     used < len ? len - used : 0, __VA_ARGS__);		\
+		used += n > 0 ? (size_t)n : 0;					\
+	} while (0)
+
+	TRACE_PUT("%" PRIu64 " t=%" PRIu64 ".%06" PRIu64 " %s", e->seq,
+		  e->t_ns / 1000000000, e->t_ns % 1000000000 / 1000,
+		  chardev_trace_event_name(e->event));
+	if ((unsigned int)e->event < CHARDEV_TRACE_EVENT_COUNT) {
+		if (trace_events[e->event].has_file)
+			TRACE_PUT(" file=%" PRIu64, e->file);
+		if (trace_events[e->event].has_cmd) {
+			cmd_name = trace_cmd_name(uevent, e->cmd);
+			if (cmd_name)
+				TRACE_PUT(" %s=%s", uevent ? "action" : "cmd", cmd_name);
+			else
+				TRACE_PUT(" %s=0x%04" PRIx32, uevent ? "action" : "cmd", e->cmd);
+		}
+		if (trace_events[e->event].a_key)
+			TRACE_PUT(" %s=%" PRId64, trace_events[e->event].a_key, e->a);
+		if (trace_events[e->event].b_key)
+			TRACE_PUT(" %s=%" PRId64, trace_events[e->event].b_key, e->b);
+	}
+#undef TRACE_PUT
+	return used;
+}
+
+static int trace_parse_u64(const char *s, size_t len, int base, uint64_t *out)
+{
+	char tmp[24], *end;
+
+	if (!len || len >= sizeof(tmp) || s[0] == '-' || s[0] == '+')
+		return -EINVAL;
+	memcpy(tmp, s, len);
+	tmp[len] = '\0';
+	errno = 0;
+	*out = strtoull(tmp, &end, base);
+	return errno || *end ? -EINVAL : 0;
+}
+
+static int trace_parse_i64(const char *s, size_t len, int64_t *out)
+{
+	char tmp[24], *end;
+
+	if (!len || len >= sizeof(tmp))
+		return -EINVAL;
+	memcpy(tmp, s, len);
+	tmp[len] = '\0';
+	errno = 0;
+	*out = strtoll(tmp, &end, 10);
+	return errno || *end || end == tmp ? -EINVAL : 0;
+}
+
+/* "S.UUUUUU" seconds to nanoseconds (microsecond resolution). */
+static int trace_parse_time(const char *s, size_t len, uint64_t *out)
+{
+	const char *dot = memchr(s, '.', len);
+	uint64_t sec, usec;
+
+	if (!dot || s + len - dot != 7 || trace_parse_u64(s, (size_t)(dot - s), 10, &sec) ||
+	    trace_parse_u64(dot + 1, 6, 10, &usec) || sec > UINT64_MAX / 1000000000 - 1)
+		return -EINVAL;
+	*out = sec * 1000000000 + usec * 1000;
+	return 0;
+}
+
+static int trace_parse_cmd(const char *s, size_t len, bool uevent, uint32_t *out)
+{
+	uint64_t v;
+	size_t i;
+
+	for (i = 0; i < sizeof(trace_cmd_names) / sizeof(trace_cmd_names[0]); i++) {
+		if (trace_cmd_names[i].uevent == uevent &&
+		    strlen(trace_cmd_names[i].name) == len &&
+		    !memcmp(trace_cmd_names[i].name, s, len)) {
+			*out = trace_cmd_names[i].value;
+			return 0;
+		}
+	}
+	if (len < 3 || s[0] != '0' || s[1] != 'x' ||
+	    trace_parse_u64(s + 2, len - 2, 16, &v) || v > UINT32_MAX)
+		return -EINVAL;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static bool trace_key_is(const char *key, size_t len, const char *want)
+{
+	return want && strlen(want) == len && !memcmp(key, want, len);
+}
+
+/* One "key=value" word of event @ev into @e. */
+static int trace_parse_field(const char *word, size_t len, enum chardev_trace_event ev,
+			     struct chardev_trace_entry *e)
+{
+	const char *eq = memchr(word, '=', len), *val;
+	size_t key_len, val_len;
+
+	if (!eq)
+		return -EINVAL;
+	key_len = (size_t)(eq - word);
+	val = eq + 1;
+	val_len = len - key_len - 1;
+	if (trace_events[ev].has_file && trace_key_is(word, key_len, "file"))
+		return trace_parse_u64(val, val_len, 10, &e->file);
+	if (trace_events[ev].has_cmd &&
+	    trace_key_is(word, key_len, ev == CHARDEV_TRACE_UEVENT ? "action" : "cmd"))
+		return trace_parse_cmd(val, val_len, ev == CHARDEV_TRACE_UEVENT, &e->cmd);
+	if (trace_key_is(word, key_len, trace_events[ev].a_key))
+		return trace_parse_i64(val, val_len, &e->a);
+	if (trace_key_is(word, key_len, trace_events[ev].b_key))
+		return trace_parse_i64(val, val_len, &e->b);
+	return -EINVAL;
+}
+
+/**
+ * chardev_trace_parse() - read a formatted line back.
+ * @line: the text
+ * @out:  the entry
+ *
+ * Return: 0 or -EINVAL.
+ */
+int chardev_trace_parse(const char *line, struct chardev_trace_entry *out)
+{
+	struct chardev_trace_entry e = { 0 };
+	const char *p = line, *word;
+	size_t len, field = 0;
+	int ev, ret;
+
+	for (;;) {
+		while (*p == ' ')
+			p++;
+		if (!*p || (*p == '\n' && !p[1]))
+			break;
+		word = p;
+		len = strcspn(p, " \n");
+		p += len;
+		if (*p == '\n' && p[1])
+			return -EINVAL;
+		switch (field++) {
+		case 0:
+			ret = trace_parse_u64(word, len, 10, &e.seq);
+			if (!ret && !e.seq)
+				ret = -EINVAL;
+			break;
+		case 1:
+			ret = len > 2 && !memcmp(word, "t=", 2) ?
+			      trace_parse_time(word + 2, len - 2, &e.t_ns) : -EINVAL;
+			break;
+		case 2:
+			ret = -EINVAL;
+			for (ev = 0; ev < CHARDEV_TRACE_EVENT_COUNT; ev++) {
+				if (strlen(trace_events[ev].name) == len &&
+				    !memcmp(trace_events[ev].name, word, len)) {
+					e.event = (enum chardev_trace_event)ev;
+					ret = 0;
+					break;
+				}
+			}
+			break;
+		default:
+			ret = trace_parse_field(word, len, e.event, &e);
+			break;
+		}
+		if (ret)
+			return ret;
+	}
+	if (field < 3)
+		return -EINVAL;
+	*out = e;
+	return 0;
+}
