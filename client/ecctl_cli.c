@@ -14,27 +14,10 @@
 #include <cros_ec/ec_commands.h>
 
 #include "client/ecctl_cli.h"
+#include "common/common.h"
 
 #define DEFAULT_DEVICE "cros_ec"
 #define DEFAULT_EVENT_TIMEOUT_MS 10000
-
-int ecctl_parse_u32(const char *s, uint32_t *out)
-{
-	unsigned long long v;
-	char *end;
-
-	/* strtoull accepts leading blanks and a '-' sign: refuse both. */
-	if (!s || !*s || isspace((unsigned char)*s) || *s == '-' || *s == '+')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (*end)
-		return -EINVAL;
-	if (errno == ERANGE || v > UINT32_MAX)
-		return -ERANGE;
-	*out = (uint32_t)v;
-	return 0;
-}
 
 static int hex_digit(char ch)
 {
@@ -132,6 +115,18 @@ static int option_value(int argc, char *const argv[], int *i, const char *opt,
 	return 1;
 }
 
+/* A command argument in [@min, @max], by the shared rules and message. */
+static int arg_uint(const char *text, const char *what, uint32_t min, uint32_t max,
+		    uint32_t *out, char *err, size_t errlen)
+{
+	uint64_t v;
+
+	if (parse_uint(text, what, min, max, &v, err, errlen))
+		return -EINVAL;
+	*out = (uint32_t)v;
+	return 0;
+}
+
 static int parse_command_args(const char *name, int nargs, char *const args[],
 			      struct ecctl_opts *opts, char *err, size_t errlen)
 {
@@ -140,28 +135,25 @@ static int parse_command_args(const char *name, int nargs, char *const args[],
 
 	switch (opts->command) {
 	case ECCTL_CMD_CMDVERSIONS:
-		if (ecctl_parse_u32(args[0], &opts->host_cmd) || opts->host_cmd > 0xffff)
-			return bad(err, errlen, "cmdversions: bad command number '%s' (0..0xffff)",
-				   args[0]);
-		return 0;
+		return arg_uint(args[0], "command number", 0, 0xffff, &opts->host_cmd, err,
+				errlen);
 	case ECCTL_CMD_EVENTS:
-		if (nargs > 0 && ecctl_parse_u32(args[0], &opts->event_mask))
-			return bad(err, errlen, "events: bad mask '%s'", args[0]);
-		if (nargs > 0 && !opts->event_mask)
-			return bad(err, errlen, "events: mask must not be 0");
+		if (nargs > 0 && arg_uint(args[0], "event mask", 1, UINT32_MAX, &opts->event_mask,
+					  err, errlen))
+			return -EINVAL;
 		if (nargs > 1) {
-			if (ecctl_parse_u32(args[1], &v) || !v || v > 100000)
-				return bad(err, errlen, "events: bad count '%s' (1..100000)", args[1]);
+			if (arg_uint(args[1], "event count", 1, 100000, &v, err, errlen))
+				return -EINVAL;
 			opts->event_count = v;
 		}
 		if (nargs > 2) {
 			if (!strcmp(args[2], "-1")) {
 				opts->timeout_ms = -1;
 			} else {
-				if (ecctl_parse_u32(args[2], &v) || v > 86400000)
-					return bad(err, errlen,
-						   "events: bad timeout '%s' (ms, 0..86400000 or -1)",
-						   args[2]);
+				/* Milliseconds, as ectool's waitevent takes them; -1 waits forever. */
+				if (arg_uint(args[2], "timeout (ms, or -1)", 0, 86400000, &v, err,
+					     errlen))
+					return -EINVAL;
 				opts->timeout_ms = (int)v;
 			}
 		}
@@ -177,16 +169,15 @@ static int parse_command_args(const char *name, int nargs, char *const args[],
 				   args[0]);
 		opts->command = ECCTL_CMD_USBPD_POWER;
 		if (nargs > 1) {
-			if (ecctl_parse_u32(args[1], &v) || v > 254)
-				return bad(err, errlen, "usbpd power: bad port '%s' (0..254)", args[1]);
+			if (arg_uint(args[1], "port", 0, 254, &v, err, errlen))
+				return -EINVAL;
 			opts->port = (int)v;
 		}
 		return 0;
 	case ECCTL_CMD_RAW:
-		if (ecctl_parse_u32(args[0], &opts->host_cmd) || opts->host_cmd > 0xffff)
-			return bad(err, errlen, "raw: bad command number '%s' (0..0xffff)", args[0]);
-		if (ecctl_parse_u32(args[1], &opts->host_ver) || opts->host_ver > 31)
-			return bad(err, errlen, "raw: bad version '%s' (0..31)", args[1]);
+		if (arg_uint(args[0], "command number", 0, 0xffff, &opts->host_cmd, err, errlen) ||
+		    arg_uint(args[1], "command version", 0, 31, &opts->host_ver, err, errlen))
+			return -EINVAL;
 		if (nargs > 2) {
 			ret = ecctl_parse_hex(args[2], opts->raw_req, sizeof(opts->raw_req),
 					      &opts->raw_len);

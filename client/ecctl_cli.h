@@ -74,15 +74,6 @@ struct ecctl_opts {
 };
 
 /**
- * ecctl_parse_u32() - parse a whole decimal or 0x-hex unsigned number.
- * @s:   the text
- * @out: the value
- *
- * Return: 0, or -EINVAL (empty, sign, junk) / -ERANGE (above 32 bits).
- */
-int ecctl_parse_u32(const char *s, uint32_t *out);
-
-/**
  * ecctl_parse_hex() - parse hex bytes ("0a0B ff", optional "0x", spaces,
  * colons or commas between byte pairs).
  * @s:   the text

@@ -8,6 +8,7 @@ client_libecclient_la_SOURCES = \
 	client/ec_client.c \
 	client/ec_client_cmds.c \
 	client/ecctl_cli.c
+client_libecclient_la_LIBADD = common/libcommon.la
 noinst_HEADERS += client/ec_client.h client/ecctl_cli.h
 
 bin_PROGRAMS += client/ecctl

@@ -7,13 +7,13 @@
 #include <errno.h>
 #include <getopt.h>
 #include <grp.h>
-#include <limits.h>
 #include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "chardev.h"
+#include "common/common.h"
 #include "control.h"
 #include "options.h"
 #include "udev_follow.h"
@@ -132,22 +132,6 @@ static int cuse_ec_check_name(const char *name)
 	return 0;
 }
 
-/* Parse a whole decimal number that fits below @max; reject anything else. */
-static int cuse_ec_parse_ulong(const char *s, int base, unsigned long max, unsigned long *out)
-{
-	unsigned long v;
-	char *end;
-
-	if (!s[0] || s[0] == '-' || s[0] == '+' || s[0] == ' ')
-		return -EINVAL;
-	errno = 0;
-	v = strtoul(s, &end, base);
-	if (errno || *end || v > max)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
 /*
  * A --send line becomes exactly one control line: a newline inside it
  * would smuggle in a second command whose reply the client never reads.
@@ -222,9 +206,10 @@ static int cuse_ec_check_follow_match(const char *arg, const struct cuse_ec_opti
 static int cuse_ec_parse_owner(const char *s, uid_t *out)
 {
 	struct passwd *pw;
-	unsigned long v;
+	uint64_t v;
 
-	if (!cuse_ec_parse_ulong(s, 10, (unsigned long)UINT_MAX - 1, &v)) {
+	/* A number is an id; (uid_t)-1 would mean "leave unchanged" to chown. */
+	if (!parse_uint(s, "--owner", 0, (uid_t)-1 - 1, &v, NULL, 0)) {
 		*out = (uid_t)v;
 		return 0;
 	}
@@ -238,9 +223,9 @@ static int cuse_ec_parse_owner(const char *s, uid_t *out)
 static int cuse_ec_parse_group(const char *s, gid_t *out)
 {
 	struct group *gr;
-	unsigned long v;
+	uint64_t v;
 
-	if (!cuse_ec_parse_ulong(s, 10, (unsigned long)UINT_MAX - 1, &v)) {
+	if (!parse_uint(s, "--group", 0, (gid_t)-1 - 1, &v, NULL, 0)) {
 		*out = (gid_t)v;
 		return 0;
 	}
@@ -265,7 +250,8 @@ int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
 			  FILE *out, FILE *err)
 {
 	const char *prog = argc > 0 && argv[0] ? argv[0] : "cuse_ec";
-	unsigned long v;
+	char why[PARSE_ERR_MAX];
+	uint64_t v;
 	int c;
 
 	memset(opts, 0, sizeof(*opts));
@@ -298,9 +284,8 @@ int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
 			opts->profile = optarg;
 			break;
 		case OPT_MODE:
-			if (cuse_ec_parse_ulong(optarg, 8, 07777, &v)) {
-				fprintf(err, "%s: invalid --mode '%s': expected octal 0..7777\n",
-					prog, optarg);
+			if (parse_octal(optarg, "--mode", 07777, &v, why, sizeof(why))) {
+				fprintf(err, "%s: %s\n", prog, why);
 				return -EINVAL;
 			}
 			opts->node_mode = (int)v;

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/common.h"
 #include "ec_profile.h"
 #include "ec_profile_keys.h"
 
@@ -61,24 +62,6 @@ static char *trim(char *s)
 	return s;
 }
 
-/* A whole unsigned number (decimal, 0x hex) with an optional unit suffix. */
-static int parse_u64(const char *text, uint64_t *out, const char **suffix)
-{
-	char *end;
-
-	if (!isdigit((unsigned char)*text))
-		return -1;
-	errno = 0;
-	*out = strtoull(text, &end, 0);
-	if (errno)
-		return -1;
-	if (suffix)
-		*suffix = end;
-	else if (*end)
-		return -1;
-	return 0;
-}
-
 static int parse_bool(const char *v, bool *out)
 {
 	static const char *const yes[] = { "yes", "true", "on", "1" };
@@ -98,72 +81,44 @@ static int parse_bool(const char *v, bool *out)
 	return -1;
 }
 
-/* "0.25", "1", "0": a probability, as parts per million. */
-static int parse_prob(const char *v, uint64_t *ppm)
+/*
+ * A temperature: kelvin, bare or with a K, or Celsius with a C (whole
+ * degrees: 0 C is 273 K, as the EC's own tables round it).
+ */
+static int parse_kelvin(const char *v, const struct key_desc *kd, uint64_t *k,
+			char *why, size_t len)
 {
-	uint64_t whole = 0, frac = 0, scale = EC_PPM;
-	const char *p = v;
+	char digits[24];
+	size_t n = strlen(v);
+	bool celsius = false;
+	uint64_t t;
 
-	if (!isdigit((unsigned char)*p))
-		return -1;
-	while (isdigit((unsigned char)*p)) {
-		whole = whole * 10 + (uint64_t)(*p++ - '0');
-		if (whole > 1)
-			return -1;
+	if (n && (v[n - 1] == 'K' || v[n - 1] == 'C')) {
+		celsius = v[n - 1] == 'C';
+		n--;
 	}
-	if (*p == '.') {
-		p++;
-		if (!isdigit((unsigned char)*p))
-			return -1;
-		while (isdigit((unsigned char)*p)) {
-			scale /= 10;
-			frac += (uint64_t)(*p++ - '0') * scale;
-			if (!scale && p[-1] != '0')
-				return -1;
-		}
+	if (n >= sizeof(digits))
+		n = sizeof(digits) - 1;		/* too long to be in range anyway */
+	memcpy(digits, v, n);
+	digits[n] = '\0';
+	if (parse_uint(digits, kd->key, 0, 1000, &t, why, len)) {
+		/* Quote what was written, suffix and all. */
+		if (!strstr(why, "out of range"))
+			snprintf(why, len, "invalid %s '%.40s': expected kelvin, or Celsius "
+				 "with a C suffix", kd->key, v);
+		else
+			snprintf(why, len, "invalid %s '%.40s': out of range %lluK..%lluK",
+				 kd->key, v, (unsigned long long)kd->min,
+				 (unsigned long long)kd->max);
+		return -EINVAL;
 	}
-	if (*p)
-		return -1;
-	*ppm = whole * EC_PPM + frac;
-	return *ppm > EC_PPM ? -1 : 0;
-}
-
-static int parse_duration(const char *v, uint64_t *ns)
-{
-	const char *suffix;
-	uint64_t n, mult;
-
-	if (parse_u64(v, &n, &suffix))
-		return -1;
-	if (!strcmp(suffix, "ns"))
-		mult = 1;
-	else if (!strcmp(suffix, "us"))
-		mult = 1000;
-	else if (!strcmp(suffix, "ms"))
-		mult = 1000000;
-	else if (!strcmp(suffix, "s"))
-		mult = 1000000000;
-	else
-		return -1;
-	if (n > UINT64_MAX / mult)
-		return -1;
-	*ns = n * mult;
-	return 0;
-}
-
-static int parse_kelvin(const char *v, uint64_t *k)
-{
-	const char *suffix;
-	uint64_t n;
-
-	if (parse_u64(v, &n, &suffix) || n > 1000)
-		return -1;
-	if (!*suffix || !strcmp(suffix, "K"))
-		*k = n;
-	else if (!strcmp(suffix, "C"))
-		*k = n + 273;
-	else
-		return -1;
+	t += celsius ? 273 : 0;
+	if (t < kd->min || t > kd->max) {
+		snprintf(why, len, "invalid %s '%.40s': out of range %lluK..%lluK", kd->key, v,
+			 (unsigned long long)kd->min, (unsigned long long)kd->max);
+		return -EINVAL;
+	}
+	*k = t;
 	return 0;
 }
 
@@ -179,7 +134,7 @@ static int lookup_name(const char *const *names, const char *v)
 
 static int parse_features(struct parser *ps, char *v, uint32_t *flags)
 {
-	char *tok, *save = NULL;
+	char *tok, *save = NULL, why[PARSE_ERR_MAX];
 
 	flags[0] = flags[1] = 0;
 	for (tok = strtok_r(v, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -189,9 +144,10 @@ static int parse_features(struct parser *ps, char *v, uint32_t *flags)
 
 		if (!*name)
 			continue;
-		if (!parse_u64(name, &bit, NULL)) {
-			if (bit >= EC_FEATURE_COUNT)
-				return perr(ps, "feature bit %s out of range (0..63)", name);
+		if (isdigit((unsigned char)name[0])) {
+			if (parse_uint(name, "feature bit", 0, EC_FEATURE_COUNT - 1, &bit, why,
+				       sizeof(why)))
+				return perr(ps, "%s", why);
 		} else {
 			named = ec_profile_feature_bit(name);
 			if (named < 0)
@@ -206,7 +162,7 @@ static int parse_features(struct parser *ps, char *v, uint32_t *flags)
 static int parse_cmdlist(struct parser *ps, char *v)
 {
 	struct ec_profile *prof = ps->prof;
-	char *tok, *save = NULL;
+	char *tok, *save = NULL, why[PARSE_ERR_MAX];
 
 	for (tok = strtok_r(v, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		char *name = trim(tok);
@@ -214,8 +170,8 @@ static int parse_cmdlist(struct parser *ps, char *v)
 
 		if (!*name)
 			continue;
-		if (parse_u64(name, &cmd, NULL) || cmd > 0x3FFF)
-			return perr(ps, "bad command number '%s' (0..0x3fff)", name);
+		if (parse_uint(name, "command number", 0, 0x3FFF, &cmd, why, sizeof(why)))
+			return perr(ps, "%s", why);
 		if (prof->n_disabled >= EC_MAX_DISABLED_CMDS)
 			return perr(ps, "too many disabled commands (max %d)", EC_MAX_DISABLED_CMDS);
 		prof->disabled[prof->n_disabled++] = (uint16_t)cmd;
@@ -225,7 +181,7 @@ static int parse_cmdlist(struct parser *ps, char *v)
 
 static int parse_led_range(struct parser *ps, char *v, uint8_t *range)
 {
-	char *tok, *save = NULL;
+	char *tok, *save = NULL, why[PARSE_ERR_MAX];
 	unsigned int n = 0;
 
 	for (tok = strtok_r(v, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -233,8 +189,8 @@ static int parse_led_range(struct parser *ps, char *v, uint8_t *range)
 
 		if (n >= EC_LED_COLOR_COUNT)
 			return perr(ps, "range needs exactly 6 values (red,green,blue,yellow,white,amber)");
-		if (parse_u64(trim(tok), &x, NULL) || x > 255)
-			return perr(ps, "bad brightness '%s' (0..255)", trim(tok));
+		if (parse_uint(trim(tok), "brightness", 0, 255, &x, why, sizeof(why)))
+			return perr(ps, "%s", why);
 		range[n++] = (uint8_t)x;
 	}
 	if (n != EC_LED_COLOR_COUNT)
@@ -246,7 +202,9 @@ static int apply_key(struct parser *ps, const struct key_desc *kd, char *v)
 {
 	uint8_t *base = ps->item ? ps->item : (uint8_t *)ps->prof;
 	uint8_t *field = base + kd->offset;
+	char why[PARSE_ERR_MAX];
 	uint64_t n = 0;
+	uint32_t ppm;
 	bool b;
 	int idx;
 
@@ -278,27 +236,27 @@ static int apply_key(struct parser *ps, const struct key_desc *kd, char *v)
 	case KT_LED_RANGE:
 		return parse_led_range(ps, v, field);
 	case KT_KELVIN:
-		if (parse_kelvin(v, &n))
-			return perr(ps, "bad temperature '%s' for '%s' (kelvin, or a C suffix)", v,
-				    kd->key);
+		if (parse_kelvin(v, kd, &n, why, sizeof(why)))
+			return perr(ps, "%s", why);
 		break;
 	case KT_DURATION:
-		if (parse_duration(v, &n))
-			return perr(ps, "bad duration '%s' for '%s' (use ns, us, ms or s)", v,
-				    kd->key);
+		if (parse_duration(v, kd->key, kd->max, &n, why, sizeof(why)))
+			return perr(ps, "%s", why);
 		break;
 	case KT_PROB:
-		if (parse_prob(v, &n))
-			return perr(ps, "bad probability '%s' for '%s' (0..1)", v, kd->key);
+		if (parse_probability(v, kd->key, &ppm, why, sizeof(why)))
+			return perr(ps, "%s", why);
+		n = ppm;
+		break;
+	case KT_SIZE:
+		if (parse_size(v, kd->key, kd->min, kd->max, &n, why, sizeof(why)))
+			return perr(ps, "%s", why);
 		break;
 	default:
-		if (parse_u64(v, &n, NULL))
-			return perr(ps, "bad number '%s' for '%s'", v, kd->key);
+		if (parse_uint(v, kd->key, kd->min, kd->max, &n, why, sizeof(why)))
+			return perr(ps, "%s", why);
 		break;
 	}
-	if (n < kd->min || n > kd->max)
-		return perr(ps, "'%s' out of range (%llu..%llu)", kd->key,
-			    (unsigned long long)kd->min, (unsigned long long)kd->max);
 	switch (kd->type) {
 	case KT_U16:
 		*(uint16_t *)(void *)field = (uint16_t)n;
@@ -362,7 +320,7 @@ static int parse_gpio(struct parser *ps, const char *key, char *v)
 {
 	struct ec_profile *prof = ps->prof;
 	struct ec_gpio_profile *g;
-	char *dir;
+	char *dir, what[EC_NAME_LEN + 16], why[PARSE_ERR_MAX];
 	uint64_t val;
 
 	if (prof->n_gpios >= EC_MAX_GPIOS)
@@ -374,8 +332,9 @@ static int parse_gpio(struct parser *ps, const char *key, char *v)
 		*dir++ = '\0';
 		dir = trim(dir);
 	}
-	if (parse_u64(v, &val, NULL) || val > 1)
-		return perr(ps, "GPIO %s value must be 0 or 1, not '%s'", key, v);
+	snprintf(what, sizeof(what), "GPIO %s value", key);
+	if (parse_uint(v, what, 0, 1, &val, why, sizeof(why)))
+		return perr(ps, "%s", why);
 	if (dir && strcmp(dir, "out") && strcmp(dir, "in"))
 		return perr(ps, "GPIO %s direction must be 'in' or 'out', not '%s'", key, dir);
 	g = &prof->gpios[prof->n_gpios++];
@@ -389,15 +348,16 @@ static int parse_gpio(struct parser *ps, const char *key, char *v)
 static int parse_latency(struct parser *ps, const char *key, const char *v)
 {
 	struct ec_profile *prof = ps->prof;
+	char why[PARSE_ERR_MAX];
 	uint64_t ns, cmd;
 
-	if (parse_duration(v, &ns) || ns > 10 * 1000000000ull)
-		return perr(ps, "bad latency '%s' (use ns, us, ms or s; at most 10s)", v);
+	if (parse_duration(v, "latency", 10 * PARSE_NSEC_PER_SEC, &ns, why, sizeof(why)))
+		return perr(ps, "%s", why);
 	if (!strcmp(key, "default")) {
 		prof->latency_ns = ns;
 		return 0;
 	}
-	if (parse_u64(key, &cmd, NULL) || cmd > 0xFFFF)
+	if (parse_uint(key, "latency command", 0, 0xFFFF, &cmd, NULL, 0))
 		return perr(ps, "latency key must be 'default' or a command number, not '%s'", key);
 	if (prof->n_latency_rules >= EC_MAX_LATENCY_RULES)
 		return perr(ps, "too many latency rules (max %d)", EC_MAX_LATENCY_RULES);
@@ -412,7 +372,7 @@ static int parse_passthru(struct parser *ps, const char *key, const char *v)
 {
 	uint64_t dev;
 
-	if (parse_u64(key, &dev, NULL) || dev < 1 || dev > EC_PASSTHRU_DEVICES_MAX)
+	if (parse_uint(key, "passthru device", 1, EC_PASSTHRU_DEVICES_MAX, &dev, NULL, 0))
 		return perr(ps, "passthru device must be 1, 2 or 3, not '%s'", key);
 	if (!*v || strlen(v) >= EC_VERSION_STRING_LEN)
 		return perr(ps, "passthru version string must be 1..%d characters",

@@ -97,11 +97,11 @@ static const struct key_desc chip_keys[] = {
 };
 
 static const struct key_desc flash_keys[] = {
-	NUM("size", KT_U32, P(flash_size), 0, UINT32_MAX),
-	NUM("write_block", KT_U32, P(flash_write_block), 0, UINT32_MAX),
-	NUM("erase_block", KT_U32, P(flash_erase_block), 0, UINT32_MAX),
-	NUM("protect_block", KT_U32, P(flash_protect_block), 0, UINT32_MAX),
-	NUM("write_ideal", KT_U32, P(flash_write_ideal), 0, UINT32_MAX),
+	NUM("size", KT_SIZE, P(flash_size), 0, UINT32_MAX),
+	NUM("write_block", KT_SIZE, P(flash_write_block), 0, UINT32_MAX),
+	NUM("erase_block", KT_SIZE, P(flash_erase_block), 0, UINT32_MAX),
+	NUM("protect_block", KT_SIZE, P(flash_protect_block), 0, UINT32_MAX),
+	NUM("write_ideal", KT_SIZE, P(flash_write_ideal), 0, UINT32_MAX),
 	NUM("flags", KT_U32, P(flash_flags), 0, 3),
 	NUM("protect_flags", KT_U32, P(flash_protect_flags), 0, 0xFFF),
 	NUM("write_protect", KT_BOOL, P(write_protect), 0, 1),

@@ -18,8 +18,9 @@ enum key_type {
 	KT_U32,
 	KT_BOOL,	/* yes/no, true/false, on/off, 1/0 */
 	KT_KELVIN,	/* u32 kelvin; "45C" converts from Celsius */
-	KT_DURATION,	/* u64 ns; suffix ns, us, ms or s */
+	KT_DURATION,	/* u64 ns; suffix ns, us, ms, s or m */
 	KT_PROB,	/* u32 ppm, written as a probability 0..1 */
+	KT_SIZE,	/* u32 bytes; optional suffix K, M or G */
 	KT_U64,
 	KT_ENUM,	/* u32 or u8 index into a name list */
 	KT_FEATURES,	/* u32[2] from feature names or bit numbers */

@@ -2,7 +2,7 @@
 #
 # The simulated EC: state, the host-command table and its handlers by area,
 # the memory map, MKBP events, board profiles and the clock. It depends on
-# libc and include/cros_ec only (no CUSE, udev or RCU library), so the
+# libc, include/cros_ec and common/ only (no CUSE, udev or RCU library), so the
 # fuzzer and the unit tests build without any of them; ec/ec.h is its one
 # public header.
 
@@ -39,7 +39,7 @@ ec_model_sources = \
 ec_libecmodel_la_SOURCES = $(ec_model_sources)
 nodist_ec_libecmodel_la_SOURCES = ec/ec_profile_builtin.c
 ec_libecmodel_la_CFLAGS = $(AM_CFLAGS) -pthread
-ec_libecmodel_la_LIBADD = -lpthread -lm
+ec_libecmodel_la_LIBADD = common/libcommon.la -lpthread -lm
 
 # The built-in default profile is laptop.profile itself, turned into a C
 # string at build time, so the two can never drift apart.
@@ -67,7 +67,7 @@ if ENABLE_FUZZING
 # libFuzzer build: the model's sources are compiled into the target with
 # the same instrumentation. Configure with CC=clang --enable-fuzzing.
 noinst_PROGRAMS += fuzz/ec_fuzz
-fuzz_ec_fuzz_SOURCES = fuzz/ec_fuzz.c $(ec_model_sources)
+fuzz_ec_fuzz_SOURCES = fuzz/ec_fuzz.c $(ec_model_sources) $(common_libcommon_la_SOURCES)
 nodist_fuzz_ec_fuzz_SOURCES = ec/ec_profile_builtin.c
 fuzz_ec_fuzz_CFLAGS = $(AM_CFLAGS) -g -pthread -fsanitize=fuzzer,address,undefined
 fuzz_ec_fuzz_LDFLAGS = -fsanitize=fuzzer,address,undefined

@@ -149,7 +149,10 @@ struct hs_config {
 	bool quiet;
 };
 
-/* ---- parsers: each returns 0 or -EINVAL with a one-line reason in @err ---- */
+/*
+ * ---- parsers: each returns 0 or -EINVAL with a one-line reason in @err;
+ * numbers and durations follow common/common.h's rules ----
+ */
 
 /**
  * hs_config_init() - the defaults: device cros_ec, uevent trigger, 4 clients,
@@ -158,31 +161,6 @@ struct hs_config {
  * @cfg: the configuration to fill
  */
 void hs_config_init(struct hs_config *cfg);
-
-/**
- * hs_parse_duration() - "20ms", "1s", "500us", "100ns", "2m"; a bare number
- * is milliseconds.
- * @text: the text
- * @ns:   the duration in nanoseconds (at most HS_MAX_DURATION_NS)
- * @err:  the reason on failure (HS_ERR_MAX bytes)
- *
- * Return: 0 or -EINVAL.
- */
-int hs_parse_duration(const char *text, uint64_t *ns, char *err);
-
-/**
- * hs_parse_uint() - a decimal count in [@min, @max].
- * @text: the text
- * @min:  smallest allowed
- * @max:  largest allowed
- * @out:  the value
- * @what: what the number is, for the message
- * @err:  the reason on failure
- *
- * Return: 0 or -EINVAL.
- */
-int hs_parse_uint(const char *text, unsigned long long min, unsigned long long max,
-		  unsigned long long *out, const char *what, char *err);
 
 /**
  * hs_parse_mix() - "xcmd=70,readmem=30" (commas or spaces); the

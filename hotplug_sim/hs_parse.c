@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "client/ec_client.h"
+#include "common/common.h"
 #include "hs.h"
 
 #define SEPARATORS ", \t"
@@ -52,59 +53,24 @@ void hs_config_init(struct hs_config *cfg)
 	set_default_expect(cfg->expect);
 }
 
-int hs_parse_uint(const char *text, unsigned long long min, unsigned long long max,
-		  unsigned long long *out, const char *what, char *err)
+/*
+ * The shared parsers with this file's message buffer and one-hour limit;
+ * every parser here reports bad input as -EINVAL, out of range included.
+ */
+static int parse_count(const char *text, uint64_t min, uint64_t max, uint64_t *out,
+		       const char *what, char *err)
 {
-	unsigned long long val;
-	char *end;
-
-	/* strtoull() accepts "-1" and leading blanks; a count must not. */
-	if (!text || !isdigit((unsigned char)text[0]))
-		return fail(err, "%s: expected a number, got '%.40s'", what, text ? text : "");
-	errno = 0;
-	val = strtoull(text, &end, 10);
-	if (errno || *end)
-		return fail(err, "%s: '%.40s' is not a number", what, text);
-	if (val < min || val > max)
-		return fail(err, "%s: %llu is out of range %llu..%llu", what, val, min, max);
-	*out = val;
-	return 0;
+	return parse_uint(text, what, min, max, out, err, HS_ERR_MAX) ? -EINVAL : 0;
 }
 
-int hs_parse_duration(const char *text, uint64_t *ns, char *err)
+static int parse_span(const char *text, uint64_t *ns, const char *what, char *err)
 {
-	static const struct {
-		const char *suffix;
-		uint64_t ns;
-	} units[] = {
-		{ "", 1000000ull }, { "ns", 1ull }, { "us", 1000ull }, { "ms", 1000000ull },
-		{ "s", 1000000000ull }, { "m", 60000000000ull },
-	};
-	unsigned long long val;
-	char *end;
-	size_t i;
-
-	if (!text || !isdigit((unsigned char)text[0]))
-		return fail(err, "duration: expected e.g. 20ms or 1s, got '%.40s'",
-			    text ? text : "");
-	errno = 0;
-	val = strtoull(text, &end, 10);
-	if (errno)
-		return fail(err, "duration: '%.40s' is too large", text);
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (strcmp(end, units[i].suffix))
-			continue;
-		if (val > HS_MAX_DURATION_NS / units[i].ns)
-			return fail(err, "duration: '%.40s' is longer than one hour", text);
-		*ns = val * units[i].ns;
-		return 0;
-	}
-	return fail(err, "duration: unknown unit in '%.40s' (use ns, us, ms, s or m)", text);
+	return parse_duration(text, what, HS_MAX_DURATION_NS, ns, err, HS_ERR_MAX) ? -EINVAL : 0;
 }
 
 int hs_parse_mix(const char *text, unsigned int *xcmd_pct, char *err)
 {
-	unsigned long long pct, xcmd = 0, readmem = 0;
+	uint64_t pct, xcmd = 0, readmem = 0;
 	bool seen_xcmd = false, seen_readmem = false;
 	char copy[256], *tok, *save = NULL;
 	int ret;
@@ -130,7 +96,7 @@ int hs_parse_mix(const char *text, unsigned int *xcmd_pct, char *err)
 		if (*seen)
 			return fail(err, "mix: '%s' given twice", tok);
 		*seen = true;
-		ret = hs_parse_uint(eq + 1, 0, 100, &pct, "mix percentage", err);
+		ret = parse_count(eq + 1, 0, 100, &pct, "mix percentage", err);
 		if (ret)
 			return ret;
 		if (seen == &seen_xcmd)
@@ -141,7 +107,8 @@ int hs_parse_mix(const char *text, unsigned int *xcmd_pct, char *err)
 	if (!seen_xcmd && !seen_readmem)
 		return fail(err, "mix: empty (expected e.g. xcmd=70,readmem=30)");
 	if (xcmd + readmem != 100)
-		return fail(err, "mix: percentages add up to %llu, not 100", xcmd + readmem);
+		return fail(err, "mix: percentages add up to %llu, not 100",
+			    (unsigned long long)(xcmd + readmem));
 	*xcmd_pct = (unsigned int)xcmd;
 	return 0;
 }
@@ -390,26 +357,26 @@ static int parse_step_option(const char *tok, const char *const *allowed, struct
 			     char *err)
 {
 	const char *eq = strchr(tok, '=');
+	const char *key = NULL;
+	uint64_t *dst;
 	size_t klen;
-	uint64_t *dst = NULL;
 	unsigned int i;
 
 	if (!eq)
 		return fail(err, "'%.40s' is not key=duration", tok);
 	klen = (size_t)(eq - tok);
-	for (i = 0; allowed[i]; i++) {
-		if (strlen(allowed[i]) != klen || strncmp(tok, allowed[i], klen))
-			continue;
-		if (!strcmp(allowed[i], "period"))
-			dst = &step->period_ns;
-		else if (!strcmp(allowed[i], "jitter"))
-			dst = &step->jitter_ns;
-		else
-			dst = &step->latency_ns;
-	}
-	if (!dst)
+	for (i = 0; allowed[i] && !key; i++)
+		if (strlen(allowed[i]) == klen && !strncmp(tok, allowed[i], klen))
+			key = allowed[i];
+	if (!key)
 		return fail(err, "unknown option '%.*s'", (int)klen, tok);
-	return hs_parse_duration(eq + 1, dst, err);
+	if (!strcmp(key, "period"))
+		dst = &step->period_ns;
+	else if (!strcmp(key, "jitter"))
+		dst = &step->jitter_ns;
+	else
+		dst = &step->latency_ns;
+	return parse_span(eq + 1, dst, key, err);
 }
 
 static int need_args(const char *verb, unsigned int got, unsigned int min, unsigned int max,
@@ -440,7 +407,7 @@ static int parse_scenario_line(struct hs_config *cfg, char *line, char *err)
 	static const char *const random_opts[] = { "period", NULL };
 	char *argv[16], *tok, *save = NULL, list[512];
 	struct hs_step step = { 0 };
-	unsigned long long num;
+	uint64_t num;
 	unsigned int argc = 0, i;
 	const char *const *opts = NULL;
 	const char *verb;
@@ -461,7 +428,7 @@ static int parse_scenario_line(struct hs_config *cfg, char *line, char *err)
 
 		ret = need_args(verb, argc - 1, 1, 1, err);
 		if (!ret)
-			ret = hs_parse_uint(argv[1], 0, max, &num, verb, err);
+			ret = parse_count(argv[1], 0, max, &num, verb, err);
 		if (ret)
 			return ret;
 		if (!strcmp(verb, "clients"))
@@ -483,7 +450,7 @@ static int parse_scenario_line(struct hs_config *cfg, char *line, char *err)
 	if (!strcmp(verb, "deadline")) {
 		ret = need_args(verb, argc - 1, 1, 1, err);
 		if (!ret)
-			ret = hs_parse_duration(argv[1], &cfg->deadline_ns, err);
+			ret = parse_span(argv[1], &cfg->deadline_ns, "deadline", err);
 		if (!ret && !cfg->deadline_ns)
 			ret = fail(err, "deadline must be above 0");
 		return ret;
@@ -491,7 +458,7 @@ static int parse_scenario_line(struct hs_config *cfg, char *line, char *err)
 	if (!strcmp(verb, "seed")) {
 		ret = need_args(verb, argc - 1, 1, 1, err);
 		if (!ret)
-			ret = hs_parse_uint(argv[1], 0, UINT64_MAX, &num, "seed", err);
+			ret = parse_count(argv[1], 0, UINT64_MAX, &num, "seed", err);
 		if (!ret)
 			cfg->seed = num;
 		return ret;
@@ -520,7 +487,7 @@ static int parse_scenario_line(struct hs_config *cfg, char *line, char *err)
 		if (ret)
 			return ret;
 		step.kind = HS_STEP_SLEEP;
-		ret = hs_parse_duration(argv[1], &step.duration_ns, err);
+		ret = parse_span(argv[1], &step.duration_ns, "sleep", err);
 		return ret ? ret : add_step(cfg, &step, err);
 	}
 
@@ -543,7 +510,7 @@ static int parse_scenario_line(struct hs_config *cfg, char *line, char *err)
 	if (step.kind != HS_STEP_INFLIGHT) {
 		ret = need_args(verb, argc - 1, 1, 3, err);
 		if (!ret)
-			ret = hs_parse_uint(argv[1], 1, HS_MAX_CYCLES, &num, "cycles", err);
+			ret = parse_count(argv[1], 1, HS_MAX_CYCLES, &num, "cycles", err);
 		if (ret)
 			return ret;
 		step.count = (unsigned int)num;
@@ -679,7 +646,7 @@ static const char usage_text[] =
 	"  -q, --quiet              no summary on stdout\n"
 	"  -h, --help, --version\n"
 	"\n"
-	"Durations: N[ns|us|ms|s|m] (a bare number is ms).\n"
+	"Durations: N{ns|us|ms|s|m}, e.g. 20ms; only 0 needs no unit.\n"
 	"Exit status: 0 all outcomes expected, 1 unexpected outcome / hang / crash, 2 usage.\n";
 
 static int set_path(char *dst, const char *src, const char *what, char *err)
@@ -706,7 +673,7 @@ static int valid_device_name(const char *name)
 
 int hs_parse_args(struct hs_config *cfg, int argc, char **argv, char *err)
 {
-	unsigned long long num, cycles = 10;
+	uint64_t num, cycles = 10;
 	uint64_t period = 20000000ull, jitter = 0, latency = 50000000ull;
 	const char *scenario = NULL, *sysfs = NULL;
 	bool have_file = false;
@@ -741,18 +708,18 @@ int hs_parse_args(struct hs_config *cfg, int argc, char **argv, char *err)
 				ret = fail(err, "--trigger: '%.40s' is not uevent or control", optarg);
 			break;
 		case 'k':
-			ret = hs_parse_uint(optarg, 0, HS_MAX_CLIENTS, &num, "--clients", err);
+			ret = parse_count(optarg, 0, HS_MAX_CLIENTS, &num, "--clients", err);
 			cfg->clients = ret ? cfg->clients : (unsigned int)num;
 			break;
 		case OPT_MIX:
 			ret = hs_parse_mix(optarg, &cfg->mix_xcmd, err);
 			break;
 		case OPT_READERS:
-			ret = hs_parse_uint(optarg, 0, HS_MAX_READERS, &num, "--readers", err);
+			ret = parse_count(optarg, 0, HS_MAX_READERS, &num, "--readers", err);
 			cfg->readers = ret ? cfg->readers : (unsigned int)num;
 			break;
 		case OPT_POLLERS:
-			ret = hs_parse_uint(optarg, 0, HS_MAX_POLLERS, &num, "--pollers", err);
+			ret = parse_count(optarg, 0, HS_MAX_POLLERS, &num, "--pollers", err);
 			cfg->pollers = ret ? cfg->pollers : (unsigned int)num;
 			break;
 		case 's':
@@ -769,25 +736,25 @@ int hs_parse_args(struct hs_config *cfg, int argc, char **argv, char *err)
 			have_file = true;
 			break;
 		case OPT_CYCLES:
-			ret = hs_parse_uint(optarg, 1, HS_MAX_CYCLES, &cycles, "--cycles", err);
+			ret = parse_count(optarg, 1, HS_MAX_CYCLES, &cycles, "--cycles", err);
 			break;
 		case OPT_PERIOD:
-			ret = hs_parse_duration(optarg, &period, err);
+			ret = parse_span(optarg, &period, "--period", err);
 			break;
 		case OPT_JITTER:
-			ret = hs_parse_duration(optarg, &jitter, err);
+			ret = parse_span(optarg, &jitter, "--jitter", err);
 			break;
 		case OPT_LATENCY:
-			ret = hs_parse_duration(optarg, &latency, err);
+			ret = parse_span(optarg, &latency, "--latency", err);
 			if (!ret && !latency)
 				ret = fail(err, "--latency must be above 0");
 			break;
 		case OPT_SEED:
-			ret = hs_parse_uint(optarg, 0, UINT64_MAX, &num, "--seed", err);
+			ret = parse_count(optarg, 0, UINT64_MAX, &num, "--seed", err);
 			cfg->seed = ret ? cfg->seed : num;
 			break;
 		case OPT_DEADLINE:
-			ret = hs_parse_duration(optarg, &cfg->deadline_ns, err);
+			ret = parse_span(optarg, &cfg->deadline_ns, "--deadline", err);
 			if (!ret && !cfg->deadline_ns)
 				ret = fail(err, "--deadline must be above 0");
 			break;
@@ -808,7 +775,7 @@ int hs_parse_args(struct hs_config *cfg, int argc, char **argv, char *err)
 							  &cfg->uevent_args[cfg->nuevent_args++], err);
 			break;
 		case OPT_DAEMON_PID:
-			ret = hs_parse_uint(optarg, 1, 4194304, &num, "--daemon-pid", err);
+			ret = parse_count(optarg, 1, 4194304, &num, "--daemon-pid", err);
 			cfg->daemon_pid = ret ? 0 : (long)num;
 			break;
 		case OPT_NO_MONITOR:

@@ -12,6 +12,7 @@ TEST_LOG_COMPILER = bash
 noinst_HEADERS += tests/check_run.h
 EXTRA_DIST += tests/tsan.supp
 
+include tests/common/local.mk
 include tests/revocable/local.mk
 include tests/ec/local.mk
 include tests/cuse_ec/local.mk

@@ -195,7 +195,7 @@ START_TEST(test_value_forms)
 		"[faults]\nbusy = 0.000001\nin_progress = 0.5\ntimeout = 0\nseed = 0xFFFFFFFFFFFFFFFF\n"
 		"[gpio]\nA = 0 in\nB = 1\n"
 		"[state]\nlid = closed\nac = false\n"
-		"[flash]\nsize = 8192\nwrite_block = 4\nerase_block = 4096\n";
+		"[flash]\nsize = 64K\nwrite_block = 4\nerase_block = 0x1000\n";
 	struct ec_profile prof;
 	char err[256] = "";
 
@@ -219,6 +219,8 @@ START_TEST(test_value_forms)
 	ck_assert(!prof.lid_open);
 	ck_assert(!prof.ac_present);
 	ck_assert(!prof.has_battery);
+	ck_assert_uint_eq(prof.flash_size, 65536);
+	ck_assert_uint_eq(prof.flash_erase_block, 4096);
 }
 END_TEST
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # expect-line: 5
-# expect-error: bad duration '3 fortnights' for 'timeout_delay'
+# expect-error: invalid timeout_delay '3 fortnights': unknown unit ' fortnights' (use ns, us, ms, s or m)
 [faults]
 timeout_delay = 3 fortnights

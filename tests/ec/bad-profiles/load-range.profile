@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # expect-line: 5
-# expect-error: 'load' out of range (0..100)
+# expect-error: invalid load '101': out of range 0..100
 [state]
 load = 101

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # expect-line: 5
-# expect-error: bad number '-1' for 'size'
+# expect-error: invalid size '-1': expected a number and an optional unit (K, M or G)
 [flash]
 size = -1

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # expect-line: 5
-# expect-error: bad number
+# expect-error: invalid size '99999999999999999999999': out of range 0..4294967295
 [flash]
 size = 99999999999999999999999

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # expect-line: 5
-# expect-error: bad probability 'often' for 'busy'
+# expect-error: invalid busy 'often': expected a probability 0..1
 [faults]
 busy = often

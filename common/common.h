@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * common.h - what every program of the project needs once: parsers for
+ * each kind of value a user types (integers, sizes, durations,
+ * probabilities), with one set of rules and one style of error message.
+ *
+ * libc only: the EC model links this too, and must stay free of CUSE,
+ * udev and RCU libraries.
+ *
+ * The rules, for every parser:
+ *  - no leading blank or sign, no empty text, nothing after the value but
+ *    the parser's own unit;
+ *  - integers are decimal, or hexadecimal after "0x" (a leading 0 is still
+ *    decimal); octal only where the value is a file mode (parse_octal());
+ *  - a value that overflows, or lies outside the caller's range, is
+ *    -ERANGE; anything else malformed is -EINVAL;
+ *  - the message always reads "invalid WHAT 'TEXT': REASON", where WHAT
+ *    is the caller's name for the value (an option, a key, a keyword).
+ */
+#ifndef CUSE_EC_COMMON_H
+#define CUSE_EC_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Enough for any message the parsers write (the text is cut at 40 bytes). */
+#define PARSE_ERR_MAX 192
+
+#define PARSE_NSEC_PER_SEC	1000000000ull
+#define PARSE_PPM		1000000u	/* a probability of 1, in ppm */
+
+/**
+ * parse_uint() - a whole unsigned number in [@min, @max].
+ * @text:   decimal, or hexadecimal after "0x"/"0X"
+ * @what:   the value's name for the message ("--clients", "size")
+ * @min:    smallest accepted value
+ * @max:    largest accepted value
+ * @out:    the value, written only on success
+ * @err:    the message on failure (at least PARSE_ERR_MAX bytes is enough)
+ * @errlen: size of @err
+ *
+ * Return: 0; -EINVAL for text that is not a number (empty, blank, sign,
+ * junk after the digits); -ERANGE for overflow or a value out of range.
+ */
+int parse_uint(const char *text, const char *what, uint64_t min, uint64_t max,
+	       uint64_t *out, char *err, size_t errlen);
+
+/**
+ * parse_octal() - a whole number in octal digits, in [0, @max] (file modes).
+ * @text:   octal digits, with or without a leading 0
+ * @what:   the value's name for the message
+ * @max:    largest accepted value
+ * @out:    the value, written only on success
+ * @err:    the message on failure
+ * @errlen: size of @err
+ *
+ * Return: 0, -EINVAL or -ERANGE as parse_uint().
+ */
+int parse_octal(const char *text, const char *what, uint64_t max, uint64_t *out,
+		char *err, size_t errlen);
+
+/**
+ * parse_size() - a byte count: a number with an optional binary unit.
+ * @text:   "4096", "0x1000", "64K", "1M", "2G" (also "KiB", "MiB", "GiB")
+ * @what:   the value's name for the message
+ * @min:    smallest accepted size in bytes
+ * @max:    largest accepted size in bytes
+ * @out:    the size in bytes, written only on success
+ * @err:    the message on failure
+ * @errlen: size of @err
+ *
+ * Return: 0, -EINVAL (also for an unknown unit) or -ERANGE.
+ */
+int parse_size(const char *text, const char *what, uint64_t min, uint64_t max,
+	       uint64_t *out, char *err, size_t errlen);
+
+/**
+ * parse_duration() - a time span: a decimal number and a unit.
+ * @text:   "20ms", "1s", "500us", "7ns", "2m"; "0" alone needs no unit
+ * @what:   the value's name for the message
+ * @max_ns: longest accepted span in nanoseconds
+ * @out_ns: the span in nanoseconds, written only on success
+ * @err:    the message on failure
+ * @errlen: size of @err
+ *
+ * A bare number other than 0 is refused rather than guessed at: "20" could
+ * mean milliseconds in one program and seconds in the next.
+ *
+ * Return: 0, -EINVAL (no unit, unknown unit, fraction) or -ERANGE.
+ */
+int parse_duration(const char *text, const char *what, uint64_t max_ns, uint64_t *out_ns,
+		   char *err, size_t errlen);
+
+/**
+ * parse_probability() - a probability from 0 to 1, in parts per million.
+ * @text:   "0", "1", "0.25", "0.000001" (at most six decimals that matter)
+ * @what:   the value's name for the message
+ * @out_ppm: the probability times PARSE_PPM, written only on success
+ * @err:    the message on failure
+ * @errlen: size of @err
+ *
+ * Return: 0; -EINVAL for malformed text or a finer step than 1 ppm;
+ * -ERANGE above 1.
+ */
+int parse_probability(const char *text, const char *what, uint32_t *out_ppm,
+		      char *err, size_t errlen);
+
+#endif /* CUSE_EC_COMMON_H */

@@ -1,0 +1,10 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# What every program needs once (common/common.h): the parsers for each
+# kind of value a user types. libc only, so the EC model may link it;
+# its tests are in tests/common/local.mk.
+
+noinst_LTLIBRARIES += common/libcommon.la
+common_libcommon_la_SOURCES = \
+	common/common.h \
+	common/parse.c

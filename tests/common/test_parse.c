@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_parse.c - the shared parsers: every bad input (empty, blank, sign,
+ * overflow, junk suffix, out of range) for every kind of value, and the
+ * exact message for each, so the programs using them need not test the
+ * rules again.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <errno.h>
+#include <string.h>
+
+#include "common/common.h"
+#include "../check_run.h"
+
+struct bad_case {
+	const char *text;
+	int ret;
+	const char *msg;
+};
+
+START_TEST(uint_good)
+{
+	char err[PARSE_ERR_MAX];
+	uint64_t v;
+
+	ck_assert_int_eq(parse_uint("0", "n", 0, 10, &v, err, sizeof(err)), 0);
+	ck_assert_uint_eq(v, 0);
+	ck_assert_int_eq(parse_uint("10", "n", 0, 10, &v, err, sizeof(err)), 0);
+	ck_assert_uint_eq(v, 10);
+	/* A leading zero is decimal, never octal. */
+	ck_assert_int_eq(parse_uint("010", "n", 0, 100, &v, err, sizeof(err)), 0);
+	ck_assert_uint_eq(v, 10);
+	ck_assert_int_eq(parse_uint("0x1F", "n", 0, 100, &v, err, sizeof(err)), 0);
+	ck_assert_uint_eq(v, 31);
+	ck_assert_int_eq(parse_uint("0XfF", "n", 0, 0xff, &v, err, sizeof(err)), 0);
+	ck_assert_uint_eq(v, 255);
+	ck_assert_int_eq(parse_uint("18446744073709551615", "n", 0, UINT64_MAX, &v, err,
+				    sizeof(err)), 0);
+	ck_assert_uint_eq(v, UINT64_MAX);
+}
+END_TEST
+
+START_TEST(uint_bad)
+{
+	static const struct bad_case cases[] = {
+		{ "", -EINVAL, "invalid --clients: empty value" },
+		{ " 5", -EINVAL, "invalid --clients ' 5': expected a whole number" },
+		{ "-1", -EINVAL, "invalid --clients '-1': expected a whole number" },
+		{ "+4", -EINVAL, "invalid --clients '+4': expected a whole number" },
+		{ "4x", -EINVAL, "invalid --clients '4x': unexpected 'x' after the number" },
+		{ "4 ", -EINVAL, "invalid --clients '4 ': unexpected ' ' after the number" },
+		{ "1.5", -EINVAL, "invalid --clients '1.5': unexpected '.5' after the number" },
+		{ "0x", -EINVAL, "invalid --clients '0x': expected a whole number" },
+		{ "0xg", -EINVAL, "invalid --clients '0xg': expected a whole number" },
+		{ "11", -ERANGE, "invalid --clients '11': out of range 1..10" },
+		{ "0", -ERANGE, "invalid --clients '0': out of range 1..10" },
+		{ "0x20", -ERANGE, "invalid --clients '0x20': out of range 0x1..0xa" },
+		{ "18446744073709551616", -ERANGE,
+		  "invalid --clients '18446744073709551616': out of range 1..10" },
+		{ "99999999999999999999999x", -EINVAL,
+		  "invalid --clients '99999999999999999999999x': unexpected 'x' after the number" },
+	};
+	char err[PARSE_ERR_MAX];
+	uint64_t v = 77;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		err[0] = '\0';
+		ck_assert_msg(parse_uint(cases[i].text, "--clients", 1, 10, &v, err,
+					 sizeof(err)) == cases[i].ret,
+			      "'%s': wrong return", cases[i].text);
+		ck_assert_str_eq(err, cases[i].msg);
+		ck_assert_uint_eq(v, 77);
+	}
+	ck_assert_int_eq(parse_uint(NULL, "n", 0, 1, &v, err, sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, "invalid n: empty value");
+	/* Without room for a message the result is the same. */
+	ck_assert_int_eq(parse_uint("x", "n", 0, 1, &v, NULL, 0), -EINVAL);
+}
+END_TEST
+
+START_TEST(uint_long_text_is_cut)
+{
+	char err[PARSE_ERR_MAX], text[300];
+
+	memset(text, '7', sizeof(text) - 2);
+	text[sizeof(text) - 2] = 'z';
+	text[sizeof(text) - 1] = '\0';
+	ck_assert_int_eq(parse_uint(text, "n", 0, 1, NULL, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "...'"), "not cut: %s", err);
+	ck_assert_uint_lt(strlen(err), sizeof(err) - 1);
+}
+END_TEST
+
+START_TEST(octal)
+{
+	static const struct bad_case cases[] = {
+		{ "", -EINVAL, "invalid --mode: empty value" },
+		{ "-644", -EINVAL, "invalid --mode '-644': expected octal digits" },
+		{ "0x1ff", -EINVAL, "invalid --mode '0x1ff': unexpected 'x1ff' after the octal digits" },
+		{ "648", -EINVAL, "invalid --mode '648': unexpected '8' after the octal digits" },
+		{ "17777", -ERANGE, "invalid --mode '17777': out of range 0..07777" },
+		{ "7777777777777777777777777", -ERANGE,
+		  "invalid --mode '7777777777777777777777777': out of range 0..07777" },
+	};
+	char err[PARSE_ERR_MAX];
+	uint64_t v;
+	size_t i;
+
+	ck_assert_int_eq(parse_octal("0660", "--mode", 07777, &v, err, sizeof(err)), 0);
+	ck_assert_uint_eq(v, 0660);
+	ck_assert_int_eq(parse_octal("644", "--mode", 07777, &v, err, sizeof(err)), 0);
+	ck_assert_uint_eq(v, 0644);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ck_assert_msg(parse_octal(cases[i].text, "--mode", 07777, &v, err,
+					  sizeof(err)) == cases[i].ret,
+			      "'%s': wrong return", cases[i].text);
+		ck_assert_str_eq(err, cases[i].msg);
+	}
+}
+END_TEST
+
+START_TEST(size)
+{
+	static const struct bad_case cases[] = {
+		{ "", -EINVAL, "invalid size: empty value" },
+		{ "-1K", -EINVAL, "invalid size '-1K': expected a number and an optional unit (K, M or G)" },
+		{ "K", -EINVAL, "invalid size 'K': expected a number and an optional unit (K, M or G)" },
+		{ "4k", -EINVAL, "invalid size '4k': unknown unit 'k' (use K, M or G)" },
+		{ "4 K", -EINVAL, "invalid size '4 K': unknown unit ' K' (use K, M or G)" },
+		{ "4KB", -EINVAL, "invalid size '4KB': unknown unit 'KB' (use K, M or G)" },
+		{ "1.5M", -EINVAL,
+		  "invalid size '1.5M': expected a whole number (use a smaller unit)" },
+		{ "17M", -ERANGE, "invalid size '17M': out of range 1K..16M" },
+		{ "1023", -ERANGE, "invalid size '1023': out of range 1K..16M" },
+		{ "17179869184G", -ERANGE, "invalid size '17179869184G': out of range 1K..16M" },
+		{ "99999999999999999999", -ERANGE,
+		  "invalid size '99999999999999999999': out of range 1K..16M" },
+	};
+	char err[PARSE_ERR_MAX];
+	uint64_t v;
+	size_t i;
+
+	ck_assert_int_eq(parse_size("4096", "size", 1024, 16 << 20, &v, err, sizeof(err)), 0);
+	ck_assert_uint_eq(v, 4096);
+	ck_assert_int_eq(parse_size("0x1000", "size", 1024, 16 << 20, &v, err, sizeof(err)), 0);
+	ck_assert_uint_eq(v, 4096);
+	ck_assert_int_eq(parse_size("64K", "size", 1024, 16 << 20, &v, err, sizeof(err)), 0);
+	ck_assert_uint_eq(v, 65536);
+	ck_assert_int_eq(parse_size("2MiB", "size", 1024, 16 << 20, &v, err, sizeof(err)), 0);
+	ck_assert_uint_eq(v, 2 << 20);
+	ck_assert_int_eq(parse_size("1G", "size", 0, UINT64_MAX, &v, err, sizeof(err)), 0);
+	ck_assert_uint_eq(v, 1ull << 30);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ck_assert_msg(parse_size(cases[i].text, "size", 1024, 16 << 20, &v, err,
+					 sizeof(err)) == cases[i].ret,
+			      "'%s': wrong return", cases[i].text);
+		ck_assert_str_eq(err, cases[i].msg);
+	}
+}
+END_TEST
+
+START_TEST(duration)
+{
+	static const struct bad_case cases[] = {
+		{ "", -EINVAL, "invalid --period: empty value" },
+		{ "ms", -EINVAL,
+		  "invalid --period 'ms': expected a number and a unit (ns, us, ms, s or m)" },
+		{ "-1ms", -EINVAL,
+		  "invalid --period '-1ms': expected a number and a unit (ns, us, ms, s or m)" },
+		{ " 5ms", -EINVAL,
+		  "invalid --period ' 5ms': expected a number and a unit (ns, us, ms, s or m)" },
+		{ "15", -EINVAL, "invalid --period '15': needs a unit (ns, us, ms, s or m)" },
+		{ "5 ms", -EINVAL,
+		  "invalid --period '5 ms': unknown unit ' ms' (use ns, us, ms, s or m)" },
+		{ "5msx", -EINVAL,
+		  "invalid --period '5msx': unknown unit 'msx' (use ns, us, ms, s or m)" },
+		{ "5h", -EINVAL, "invalid --period '5h': unknown unit 'h' (use ns, us, ms, s or m)" },
+		{ "1.5s", -EINVAL,
+		  "invalid --period '1.5s': expected a whole number (use a smaller unit)" },
+		{ "0x10ms", -EINVAL,
+		  "invalid --period '0x10ms': a time span is a decimal number and a unit "
+		  "(ns, us, ms, s or m)" },
+		{ "61m", -ERANGE, "invalid --period '61m': longer than 60m" },
+		{ "3601s", -ERANGE, "invalid --period '3601s': longer than 60m" },
+		{ "18446744073709551615s", -ERANGE,
+		  "invalid --period '18446744073709551615s': longer than 60m" },
+		{ "99999999999999999999999ns", -ERANGE,
+		  "invalid --period '99999999999999999999999ns': longer than 60m" },
+	};
+	const uint64_t hour = 3600ull * PARSE_NSEC_PER_SEC;
+	char err[PARSE_ERR_MAX];
+	uint64_t ns;
+	size_t i;
+
+	ck_assert_int_eq(parse_duration("20ms", "--period", hour, &ns, err, sizeof(err)), 0);
+	ck_assert_uint_eq(ns, 20000000ull);
+	ck_assert_int_eq(parse_duration("1s", "--period", hour, &ns, err, sizeof(err)), 0);
+	ck_assert_uint_eq(ns, PARSE_NSEC_PER_SEC);
+	ck_assert_int_eq(parse_duration("500us", "--period", hour, &ns, err, sizeof(err)), 0);
+	ck_assert_uint_eq(ns, 500000ull);
+	ck_assert_int_eq(parse_duration("7ns", "--period", hour, &ns, err, sizeof(err)), 0);
+	ck_assert_uint_eq(ns, 7);
+	ck_assert_int_eq(parse_duration("60m", "--period", hour, &ns, err, sizeof(err)), 0);
+	ck_assert_uint_eq(ns, hour);
+	ck_assert_int_eq(parse_duration("0", "--period", hour, &ns, err, sizeof(err)), 0);
+	ck_assert_uint_eq(ns, 0);
+	ck_assert_int_eq(parse_duration("0ms", "--period", hour, &ns, err, sizeof(err)), 0);
+	ck_assert_uint_eq(ns, 0);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ck_assert_msg(parse_duration(cases[i].text, "--period", hour, &ns, err,
+					     sizeof(err)) == cases[i].ret,
+			      "'%s': wrong return", cases[i].text);
+		ck_assert_str_eq(err, cases[i].msg);
+	}
+	/* The limit reads in the largest unit that states it exactly. */
+	ck_assert_int_eq(parse_duration("2s", "t", 1500000000ull, &ns, err, sizeof(err)),
+			 -ERANGE);
+	ck_assert_str_eq(err, "invalid t '2s': longer than 1500ms");
+}
+END_TEST
+
+START_TEST(probability)
+{
+	static const struct bad_case cases[] = {
+		{ "", -EINVAL, "invalid busy: empty value" },
+		{ "-0.5", -EINVAL, "invalid busy '-0.5': expected a probability 0..1" },
+		{ ".5", -EINVAL, "invalid busy '.5': expected a probability 0..1" },
+		{ "0.", -EINVAL, "invalid busy '0.': expected digits after the point" },
+		{ "0.5x", -EINVAL, "invalid busy '0.5x': unexpected 'x' after the number" },
+		{ "50%", -EINVAL, "invalid busy '50%': unexpected '%' after the number" },
+		{ "0.0000001", -EINVAL, "invalid busy '0.0000001': finer than one in a million" },
+		{ "1.000001", -ERANGE, "invalid busy '1.000001': out of range 0..1" },
+		{ "2", -ERANGE, "invalid busy '2': out of range 0..1" },
+		{ "99999999999999999999999", -ERANGE,
+		  "invalid busy '99999999999999999999999': out of range 0..1" },
+	};
+	char err[PARSE_ERR_MAX];
+	uint32_t ppm;
+	size_t i;
+
+	ck_assert_int_eq(parse_probability("0", "busy", &ppm, err, sizeof(err)), 0);
+	ck_assert_uint_eq(ppm, 0);
+	ck_assert_int_eq(parse_probability("1", "busy", &ppm, err, sizeof(err)), 0);
+	ck_assert_uint_eq(ppm, PARSE_PPM);
+	ck_assert_int_eq(parse_probability("1.000", "busy", &ppm, err, sizeof(err)), 0);
+	ck_assert_uint_eq(ppm, PARSE_PPM);
+	ck_assert_int_eq(parse_probability("0.25", "busy", &ppm, err, sizeof(err)), 0);
+	ck_assert_uint_eq(ppm, 250000);
+	ck_assert_int_eq(parse_probability("0.000001", "busy", &ppm, err, sizeof(err)), 0);
+	ck_assert_uint_eq(ppm, 1);
+	ck_assert_int_eq(parse_probability("0.50000000", "busy", &ppm, err, sizeof(err)), 0);
+	ck_assert_uint_eq(ppm, 500000);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ck_assert_msg(parse_probability(cases[i].text, "busy", &ppm, err,
+						sizeof(err)) == cases[i].ret,
+			      "'%s': wrong return", cases[i].text);
+		ck_assert_str_eq(err, cases[i].msg);
+	}
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("parse");
+	TCase *tc = tcase_create("parsers");
+
+	tcase_add_test(tc, uint_good);
+	tcase_add_test(tc, uint_bad);
+	tcase_add_test(tc, uint_long_text_is_cut);
+	tcase_add_test(tc, octal);
+	tcase_add_test(tc, size);
+	tcase_add_test(tc, duration);
+	tcase_add_test(tc, probability);
+	suite_add_tcase(s, tc);
+	return check_run_suite(s);
+}
