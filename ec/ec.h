@@ -36,12 +36,15 @@ struct ec_clock {
 
 /**
  * ec_profile_load() - parse a board profile file.
- * @path:   file to read
+ * @path:   file to read: a regular file (or a symlink to one); a FIFO,
+ *          directory or device is refused without reading it
  * @out:    the parsed profile on success
- * @err:    on failure, "<file>:<line>: <problem>"
+ * @err:    on failure, "<file>:<line>: <problem>", or "<file>: is a FIFO,
+ *          not a regular file" and the like
  * @errlen: size of @err
  *
- * Return: 0, or -errno (-EINVAL for a malformed file, with @err filled in).
+ * Return: 0, or -errno (-EINVAL for a malformed file or one that is not a
+ * regular file, -EISDIR for a directory, with @err filled in).
  */
 int ec_profile_load(const char *path, struct ec_profile **out, char *err, size_t errlen);
 

@@ -4,9 +4,12 @@
  * laptop; and the small helpers every user of a parsed profile needs.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "ec_profile.h"
 
@@ -29,46 +32,106 @@ bool ec_profile_cmd_disabled(const struct ec_profile *profile, uint32_t command)
 	return false;
 }
 
-/**
- * ec_profile_load() - parse a board profile file.
- * @path:   file to read
- * @out:    the parsed profile on success
- * @err:    on failure, "<file>:<line>: <problem>" (or "<file>: <problem>")
- * @errlen: size of @err
- *
- * Return: 0, -EINVAL for a malformed file, -EFBIG for one over 64 KiB,
- * -ENOMEM, or the -errno of opening/reading it.
- */
-int ec_profile_load(const char *path, struct ec_profile **out, char *err, size_t errlen)
+/* What a file that is not a regular one is, for the message. */
+static const char *profile_file_kind(mode_t mode)
 {
-	struct ec_profile *prof = NULL;
-	char *text = NULL;
-	size_t len;
-	FILE *f;
-	int ret;
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "not a regular file";
+}
 
-	if (!path || !out)
-		return -EINVAL;
-	f = fopen(path, "r");
-	if (!f) {
+/*
+ * Read a whole profile file into @text (PROFILE_MAX_BYTES + 1 bytes of room).
+ * Only regular files: a FIFO would block the daemon before it serves
+ * anything, a directory or device is a mistake to name. O_NONBLOCK makes the
+ * open itself return at once for a FIFO with no writer; fstat then decides
+ * on what was actually opened (no window between a stat and the open).
+ */
+static int profile_read_file(const char *path, char *text, size_t *lenp, char *err,
+			     size_t errlen)
+{
+	struct stat st;
+	size_t len = 0;
+	ssize_t n;
+	int fd, ret = 0;
+
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
 		ret = -errno;
 		if (err && errlen)
 			snprintf(err, errlen, "%s: %s", path, strerror(-ret));
 		return ret;
 	}
+	if (fstat(fd, &st)) {
+		ret = -errno;
+		if (err && errlen)
+			snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		ret = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+		if (err && errlen)
+			snprintf(err, errlen, "%s: is %s, not a regular file", path,
+				 profile_file_kind(st.st_mode));
+		goto out;
+	}
+	while (len <= PROFILE_MAX_BYTES) {
+		n = read(fd, text + len, PROFILE_MAX_BYTES + 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			ret = -errno;
+			if (err && errlen)
+				snprintf(err, errlen, "%s: read error: %s", path, strerror(-ret));
+			goto out;
+		}
+		if (!n)
+			break;
+		len += (size_t)n;
+	}
+	*lenp = len;
+out:
+	close(fd);
+	return ret;
+}
+
+/**
+ * ec_profile_load() - parse a board profile file.
+ * @path:   file to read (a regular file, or a symlink to one)
+ * @out:    the parsed profile on success
+ * @err:    on failure, "<file>:<line>: <problem>" (or "<file>: <problem>")
+ * @errlen: size of @err
+ *
+ * Return: 0, -EINVAL for a malformed file or one that is not a regular file
+ * (FIFO, device, socket), -EISDIR for a directory, -EFBIG for one over
+ * 64 KiB, -ENOMEM, or the -errno of opening/reading it.
+ */
+int ec_profile_load(const char *path, struct ec_profile **out, char *err, size_t errlen)
+{
+	struct ec_profile *prof = NULL;
+	char *text = NULL;
+	size_t len = 0;
+	int ret;
+
+	if (!path || !out)
+		return -EINVAL;
 	text = malloc(PROFILE_MAX_BYTES + 1);
 	prof = malloc(sizeof(*prof));
 	if (!text || !prof) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	len = fread(text, 1, PROFILE_MAX_BYTES + 1, f);
-	if (ferror(f)) {
-		ret = -EIO;
-		if (err && errlen)
-			snprintf(err, errlen, "%s: read error", path);
+	ret = profile_read_file(path, text, &len, err, errlen);
+	if (ret)
 		goto out;
-	}
 	if (len > PROFILE_MAX_BYTES) {
 		ret = -EFBIG;
 		if (err && errlen)
@@ -94,7 +157,6 @@ int ec_profile_load(const char *path, struct ec_profile **out, char *err, size_t
 	*out = prof;
 	prof = NULL;
 out:
-	fclose(f);
 	free(text);
 	free(prof);
 	return ret;

@@ -12,6 +12,7 @@ ec_unit_tests = \
 	tests/ec/test_ec_state \
 	tests/ec/test_ec_notifier \
 	tests/ec/test_ec_profile \
+	tests/ec/test_ec_profile_open \
 	tests/ec/test_ec_flash_events \
 	tests/ec/test_ec_keyboard \
 	tests/ec/test_ec_board \
@@ -42,6 +43,12 @@ tests_ec_test_ec_profile_SOURCES = tests/ec/test_ec_profile.c tests/ec/ec_test_u
 tests_ec_test_ec_profile_CPPFLAGS = $(ec_test_cppflags)
 tests_ec_test_ec_profile_CFLAGS = $(ec_test_cflags)
 tests_ec_test_ec_profile_LDADD = $(ec_test_ldadd)
+
+tests_ec_test_ec_profile_open_SOURCES = tests/ec/test_ec_profile_open.c \
+	tests/ec/ec_test_util.c tests/ec/ec_test_util.h
+tests_ec_test_ec_profile_open_CPPFLAGS = $(ec_test_cppflags)
+tests_ec_test_ec_profile_open_CFLAGS = $(ec_test_cflags)
+tests_ec_test_ec_profile_open_LDADD = $(ec_test_ldadd)
 
 tests_ec_test_ec_flash_events_SOURCES = tests/ec/test_ec_flash_events.c \
 	tests/ec/ec_test_util.c tests/ec/ec_test_util.h
