@@ -45,6 +45,7 @@ static const struct ec_cmd_entry ec_cmd_table[] = {
 	{ EC_CMD_FLASH_ERASE, EC_VER_MASK(0) | EC_VER_MASK(1), ec_cmd_flash_erase },
 	{ EC_CMD_FLASH_PROTECT, EC_VER_MASK(1), ec_cmd_flash_protect },
 	{ EC_CMD_FLASH_REGION_INFO, EC_VER_MASK(1), ec_cmd_flash_region_info },
+	{ EC_CMD_RAND_NUM, EC_VER_MASK(0), ec_cmd_rand_num },
 	{ EC_CMD_SYSINFO, EC_VER_MASK(0), ec_cmd_sysinfo },
 	{ EC_CMD_PWM_SET_FAN_TARGET_RPM, EC_VER_MASK(0) | EC_VER_MASK(1),
 	  ec_cmd_pwm_set_fan_target_rpm },
@@ -85,9 +86,11 @@ static const struct ec_cmd_entry ec_cmd_table[] = {
 	{ EC_CMD_CONSOLE_SNAPSHOT, EC_VER_MASK(0), ec_cmd_console_snapshot },
 	{ EC_CMD_CONSOLE_READ, EC_VER_MASK(0) | EC_VER_MASK(1), ec_cmd_console_read },
 	{ EC_CMD_POWER_INFO, EC_VER_MASK(1), ec_cmd_power_info },
+	{ EC_CMD_I2C_PASSTHRU, EC_VER_MASK(0), ec_cmd_i2c_passthru },
 	{ EC_CMD_CHARGE_STATE, EC_VER_MASK(0), ec_cmd_charge_state },
 	{ EC_CMD_HOST_EVENT, EC_VER_MASK(0), ec_cmd_host_event },
 	{ EC_CMD_HOST_SLEEP_EVENT, EC_VER_MASK(0) | EC_VER_MASK(1), ec_cmd_host_sleep_event },
+	{ EC_CMD_I2C_PASSTHRU_PROTECT, EC_VER_MASK(0), ec_cmd_i2c_passthru_protect },
 	{ EC_CMD_GET_PANIC_INFO, EC_VER_MASK(0), ec_cmd_get_panic_info },
 	{ EC_CMD_RESEND_RESPONSE, EC_VER_MASK(0), ec_cmd_resend_response },
 	{ EC_CMD_USB_PD_CONTROL, EC_VER_MASK(0) | EC_VER_MASK(1) | EC_VER_MASK(2),
@@ -95,7 +98,11 @@ static const struct ec_cmd_entry ec_cmd_table[] = {
 	{ EC_CMD_USB_PD_PORTS, EC_VER_MASK(0), ec_cmd_usb_pd_ports },
 	{ EC_CMD_USB_PD_POWER_INFO, EC_VER_MASK(0), ec_cmd_usb_pd_power_info },
 	{ EC_CMD_USB_PD_MUX_INFO, EC_VER_MASK(0), ec_cmd_usb_pd_mux_info },
+	{ EC_CMD_GET_CROS_BOARD_INFO, EC_VER_MASK(0), ec_cmd_get_cros_board_info },
+	{ EC_CMD_SET_CROS_BOARD_INFO, EC_VER_MASK(0), ec_cmd_set_cros_board_info },
 	{ EC_CMD_GET_UPTIME_INFO, EC_VER_MASK(0), ec_cmd_get_uptime_info },
+	{ EC_CMD_ADC_READ, EC_VER_MASK(0), ec_cmd_adc_read },
+	{ EC_CMD_LOCATE_CHIP, EC_VER_MASK(0), ec_cmd_locate_chip },
 	{ EC_CMD_TYPEC_STATUS, EC_VER_MASK(0), ec_cmd_typec_status },
 	{ EC_CMD_BATTERY_GET_STATIC, EC_VER_MASK(0) | EC_VER_MASK(1), ec_cmd_battery_get_static },
 	{ EC_CMD_BATTERY_GET_DYNAMIC, EC_VER_MASK(0), ec_cmd_battery_get_dynamic },
@@ -351,6 +358,7 @@ int ec_create(const struct ec_profile *profile, const struct ec_clock *clock, st
 	ec_wp_apply(ec, profile->write_protect);
 	ec_keyboard_init(ec);
 	ec_port80_init(ec);
+	ec_cbi_init(ec);
 	if (ec_flash_init(ec))
 		goto err_sync;
 

@@ -15,6 +15,7 @@
  * command really is in the command table is checked by ec_create() and by
  * the unit test that walks both tables.
  */
+#include <errno.h>
 #include <stddef.h>
 
 #include "ec_profile.h"
@@ -49,6 +50,7 @@ static const struct ec_feature_backing ec_feature_table[] = {
 				    EC_CMD_HOST_EVENT_SET_WAKE_MASK, EC_CMD_HOST_EVENT_CLEAR,
 				    EC_CMD_HOST_EVENT_CLEAR_B, EC_CMD_HOST_SLEEP_EVENT } },
 	{ EC_FEATURE_GPIO, { EC_CMD_GPIO_GET } },
+	{ EC_FEATURE_I2C, { EC_CMD_I2C_PASSTHRU, EC_CMD_I2C_PASSTHRU_PROTECT } },
 	{ EC_FEATURE_CHARGER, { EC_CMD_CHARGE_STATE, EC_CMD_CHARGE_CONTROL } },
 	{ EC_FEATURE_BATTERY, { EC_CMD_BATTERY_GET_STATIC, EC_CMD_BATTERY_GET_DYNAMIC } },
 	{ EC_FEATURE_USB_PD, { EC_CMD_USB_PD_CONTROL, EC_CMD_USB_PD_PORTS,
@@ -115,4 +117,53 @@ const char *ec_feature_unbacked(const struct ec_profile *profile, unsigned int b
 		}
 	}
 	return NULL;
+}
+
+/*
+ * Commands of hardware a board may lack: without it they answer
+ * INVALID_COMMAND, as on a real EC built without that driver.
+ */
+struct ec_hw_cmds {
+	bool (*absent)(const struct ec_profile *profile);
+	uint16_t cmds[4];		/* 0-terminated */
+};
+
+static bool ec_no_backlight(const struct ec_profile *p) { return !p->kb_backlight; }
+static bool ec_no_cbi(const struct ec_profile *p) { return !p->has_cbi; }
+static bool ec_no_adc(const struct ec_profile *p) { return !p->n_adcs; }
+static bool ec_no_trng(const struct ec_profile *p) { return !p->rand_num; }
+
+static const struct ec_hw_cmds ec_hw_table[] = {
+	{ ec_no_backlight, { EC_CMD_PWM_GET_KEYBOARD_BACKLIGHT,
+			     EC_CMD_PWM_SET_KEYBOARD_BACKLIGHT } },
+	{ ec_no_cbi, { EC_CMD_GET_CROS_BOARD_INFO, EC_CMD_SET_CROS_BOARD_INFO } },
+	{ ec_no_adc, { EC_CMD_ADC_READ } },
+	{ ec_no_trng, { EC_CMD_RAND_NUM } },
+};
+
+/**
+ * ec_profile_disable_absent() - switch off the commands of hardware the
+ * board lacks (added to its disabled list once each).
+ * @profile: the parsed profile
+ *
+ * Return: 0, or -ENOSPC when the disabled list would overflow.
+ */
+int ec_profile_disable_absent(struct ec_profile *profile)
+{
+	size_t i, c;
+
+	for (i = 0; i < sizeof(ec_hw_table) / sizeof(ec_hw_table[0]); i++) {
+		if (!ec_hw_table[i].absent(profile))
+			continue;
+		for (c = 0; c < 4 && ec_hw_table[i].cmds[c]; c++) {
+			uint16_t cmd = ec_hw_table[i].cmds[c];
+
+			if (ec_profile_cmd_disabled(profile, cmd))
+				continue;
+			if (profile->n_disabled >= EC_MAX_DISABLED_CMDS)
+				return -ENOSPC;
+			profile->disabled[profile->n_disabled++] = cmd;
+		}
+	}
+	return 0;
 }

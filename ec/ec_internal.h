@@ -122,6 +122,37 @@ struct ec_board_state {
 };
 
 /**
+ * struct ec_sys_state - the CBI EEPROM, the I2C buses and the EC's own
+ * resets (ec_cmd_adc_cbi.c, ec_cmd_i2c.c, ec_cmd_reboot.c).
+ * @cbi:            the EEPROM's bytes: a CBI image; kept over EC resets
+ * @eeprom_ptr:     the EEPROM's address pointer (I2C reads go on from it)
+ * @sbs_cmd:        the smart battery register the last write selected
+ * @sbs_rw:         the battery's writable registers (0x00..0x04)
+ * @batt_cut_off:   BATTERY_CUT_OFF: the pack is off until AC comes back
+ * @i2c_protected:  I2C_PASSTHRU_PROTECT per port, cleared by a reset
+ * @reset_flags:    EC_RESET_FLAG_* of the last EC reset
+ * @jump_disabled:  REBOOT_EC DISABLE_JUMP until the next reset
+ * @pending_reboot: a reboot waiting for the AP to shut down, 0 = none
+ * @pending_flags:  its EC_REBOOT_FLAG_*
+ * @cold_resets:    cold resets since ec_create() (what the daemon watches)
+ * @resets:         every EC reset since ec_create()
+ */
+struct ec_sys_state {
+	uint8_t cbi[CBI_IMAGE_SIZE];
+	uint8_t eeprom_ptr;
+	uint8_t sbs_cmd;
+	uint16_t sbs_rw[5];
+	bool batt_cut_off;
+	bool i2c_protected[EC_I2C_PORTS_MAX];
+	uint32_t reset_flags;
+	bool jump_disabled;
+	uint8_t pending_reboot;
+	uint8_t pending_flags;
+	uint32_t cold_resets;
+	uint32_t resets;
+};
+
+/**
  * struct ec - one simulated EC. All mutable state lives here, under @lock.
  */
 struct ec {
@@ -167,6 +198,7 @@ struct ec {
 	struct ec_flash_state flash;
 	struct ec_keyboard_state kb;
 	struct ec_board_state board;
+	struct ec_sys_state sys;
 
 	/* console: a ring; positions are absolute byte counts */
 	char console[EC_CONSOLE_SIZE];
@@ -313,6 +345,18 @@ EC_DECLARE_HANDLER(ec_cmd_rtc_get_alarm);
 EC_DECLARE_HANDLER(ec_cmd_rtc_set_value);
 EC_DECLARE_HANDLER(ec_cmd_rtc_set_alarm);
 EC_DECLARE_HANDLER(ec_cmd_port80_read);
+EC_DECLARE_HANDLER(ec_cmd_rand_num);
+EC_DECLARE_HANDLER(ec_cmd_get_cros_board_info);
+EC_DECLARE_HANDLER(ec_cmd_set_cros_board_info);
+EC_DECLARE_HANDLER(ec_cmd_adc_read);
+EC_DECLARE_HANDLER(ec_cmd_locate_chip);
+EC_DECLARE_HANDLER(ec_cmd_i2c_passthru);
+EC_DECLARE_HANDLER(ec_cmd_i2c_passthru_protect);
+/* ec_cmd_adc_cbi.c, ec_cmd_i2c.c */
+void ec_cbi_init(struct ec *ec);
+void ec_cbi_eeprom_read(struct ec *ec, uint8_t *buf, size_t len);
+bool ec_cbi_eeprom_write(struct ec *ec, const uint8_t *data, size_t len);
+bool ec_i2c_port_exists(const struct ec *ec, uint32_t port);
 /* ec_cmd_rtc.c, ec_cmd_port80.c */
 void ec_rtc_settle(struct ec *ec);
 void ec_port80_init(struct ec *ec);

@@ -274,7 +274,9 @@ static int apply_key(struct parser *ps, const struct key_desc *kd, char *v)
 
 static int open_section(struct parser *ps, const char *name)
 {
-	struct ec_profile *prof = ps->prof;
+	uint8_t *base = (uint8_t *)ps->prof;
+	const struct section_desc *sec;
+	unsigned int *count;
 	size_t i;
 
 	ps->item = NULL;
@@ -284,34 +286,17 @@ static int open_section(struct parser *ps, const char *name)
 	if (i == SEC_COUNT)
 		return perr(ps, "unknown section [%s]", name);
 	ps->section = (enum section_id)i;
-
-	switch (ps->section) {
-	case SEC_BATTERY:
-		prof->has_battery = true;
-		break;
-	case SEC_TEMP:
-		if (prof->n_temps >= EC_MAX_TEMPS)
-			return perr(ps, "too many [temp] sections (max %d)", EC_MAX_TEMPS);
-		ps->item = &prof->temps[prof->n_temps++];
-		break;
-	case SEC_FAN:
-		if (prof->n_fans >= EC_MAX_FANS)
-			return perr(ps, "too many [fan] sections (max %d)", EC_MAX_FANS);
-		ps->item = &prof->fan_max_rpm[prof->n_fans++];
-		break;
-	case SEC_LED:
-		if (prof->n_leds >= EC_MAX_LEDS)
-			return perr(ps, "too many [led] sections (max %d)", EC_MAX_LEDS);
-		ps->item = &prof->leds[prof->n_leds++];
-		break;
-	case SEC_USBPD_PORT:
-		if (prof->n_pd_ports >= EC_MAX_PD_PORTS)
-			return perr(ps, "too many [usbpd_port] sections (max %d)", EC_MAX_PD_PORTS);
-		ps->item = &prof->pd_ports[prof->n_pd_ports++];
-		break;
-	default:
-		break;
-	}
+	sec = &ec_profile_sections[i];
+	if (sec->has_present)
+		*(bool *)(void *)(base + sec->present) = true;
+	if (!sec->max_items)
+		return 0;
+	/* A repeatable section: each header opens the next item. */
+	count = (unsigned int *)(void *)(base + sec->count);
+	if (*count >= sec->max_items)
+		return perr(ps, "too many [%s] sections (max %u)", name, sec->max_items);
+	ps->item = base + sec->items + (size_t)*count * sec->item_size;
+	(*count)++;
 	return 0;
 }
 
@@ -441,27 +426,7 @@ static void profile_defaults(struct ec_profile *prof)
 	prof->kb_rows = 8;
 	prof->kb_cols = 13;
 	prof->kb_buttons = 1u << EC_MKBP_POWER_BUTTON;
-}
-
-/* Commands of hardware the board lacks answer INVALID_COMMAND, as on a real EC. */
-static int profile_disable_absent(struct parser *ps)
-{
-	struct ec_profile *prof = ps->prof;
-	static const uint16_t backlight_cmds[] = {
-		EC_CMD_PWM_GET_KEYBOARD_BACKLIGHT, EC_CMD_PWM_SET_KEYBOARD_BACKLIGHT,
-	};
-	size_t i;
-
-	if (prof->kb_backlight)
-		return 0;
-	for (i = 0; i < sizeof(backlight_cmds) / sizeof(backlight_cmds[0]); i++) {
-		if (ec_profile_cmd_disabled(prof, backlight_cmds[i]))
-			continue;
-		if (prof->n_disabled >= EC_MAX_DISABLED_CMDS)
-			return perr(ps, "too many disabled commands (max %d)", EC_MAX_DISABLED_CMDS);
-		prof->disabled[prof->n_disabled++] = backlight_cmds[i];
-	}
-	return 0;
+	ec_profile_keys_defaults(prof);
 }
 
 /* Every advertised feature must be backed by commands this board answers. */
@@ -524,8 +489,8 @@ static int profile_validate(struct parser *ps)
 	     (prof->flash_size / 2) % prof->flash_erase_block))
 		return perr(ps, "[flash] size must be a multiple of 2 x erase_block, "
 			    "erase_block of write_block, at most %u bytes", EC_FLASH_SIZE_MAX);
-	if (profile_disable_absent(ps))
-		return -EINVAL;
+	if (ec_profile_disable_absent(prof))
+		return perr(ps, "too many disabled commands (max %d)", EC_MAX_DISABLED_CMDS);
 	return profile_check_features(ps);
 }
 

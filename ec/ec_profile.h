@@ -42,6 +42,14 @@
 /* A key matrix: one byte a column (rows <= 8) in one MKBP event. */
 #define EC_KB_COLS_MAX		EC_MKBP_DATA_SIZE_V1
 #define EC_KB_ROWS_MAX		8
+#define EC_MAX_ADCS		8
+/* A [cbi] integer the profile does not set: the EEPROM has no such item. */
+#define EC_CBI_ABSENT		UINT64_MAX
+#define EC_CBI_STR_LEN		32
+/* Fixed I2C addresses: the smart battery (SBS) and the CBI EEPROM. */
+#define EC_I2C_ADDR_BATTERY	0x0B
+#define EC_I2C_ADDR_CBI_EEPROM	0x50
+#define EC_I2C_PORTS_MAX	8
 
 struct ec_temp_profile {
 	char name[EC_NAME_LEN];
@@ -72,6 +80,22 @@ struct ec_pd_port_profile {
 	bool polarity;
 	uint32_t voltage_mv;
 	uint32_t current_ma;
+	uint32_t tcpc_i2c_port;
+	uint32_t tcpc_i2c_addr;		/* 0: a TCPC embedded in the EC */
+};
+
+/* What an ADC channel reads: a fixed value, or a live quantity of the model. */
+enum ec_adc_source {
+	EC_ADC_FIXED,
+	EC_ADC_VBUS,		/* mV on the first port with a partner supplying it */
+	EC_ADC_BATTERY_VOLTAGE,	/* mV */
+	EC_ADC_BATTERY_CURRENT,	/* mA, negative while discharging */
+};
+
+struct ec_adc_profile {
+	char name[EC_NAME_LEN];
+	uint32_t source;		/* enum ec_adc_source */
+	uint32_t value;			/* EC_ADC_FIXED */
 };
 
 struct ec_latency_rule {
@@ -165,6 +189,19 @@ struct ec_profile {
 
 	/* passthru_version[n][0] != 0: device n (1..3) sits behind the EC. */
 	char passthru_version[EC_PASSTHRU_DEVICES_MAX + 1][EC_VERSION_STRING_LEN];
+
+	/* [cbi]: the board-info EEPROM; integers EC_CBI_ABSENT, strings "" when unset */
+	bool has_cbi;
+	uint64_t cbi_int[CBI_TAG_COUNT];
+	char cbi_dram_part_num[EC_CBI_STR_LEN];
+	char cbi_oem_name[EC_CBI_STR_LEN];
+	uint32_t cbi_i2c_port;
+
+	unsigned int n_adcs;
+	struct ec_adc_profile adcs[EC_MAX_ADCS];
+
+	uint32_t batt_i2c_port;		/* the smart battery's bus */
+	bool rand_num;			/* [ec] rand_num: the EC has a TRNG */
 };
 
 /**
@@ -181,7 +218,11 @@ int ec_profile_parse_text(const char *text, const char *name, struct ec_profile 
 			  char *err, size_t errlen);
 bool ec_profile_cmd_disabled(const struct ec_profile *profile, uint32_t command);
 
+/* ec_profile_keys.c: defaults of the keys that have one beyond zero. */
+void ec_profile_keys_defaults(struct ec_profile *profile);
+
 /* ec_features.c: which commands back each GET_FEATURES bit. */
+int ec_profile_disable_absent(struct ec_profile *profile);
 const uint16_t *ec_feature_cmds(unsigned int bit, size_t *n);
 const char *ec_feature_unbacked(const struct ec_profile *profile, unsigned int bit,
 				uint32_t *missing_cmd);

@@ -20,6 +20,13 @@ static const char *const led_names[] = {
 };
 static const char *const partner_names[] = { "sink", "source", NULL };
 static const char *const lid_names[] = { "closed", "open", NULL };
+static const char *const adc_source_names[] = {
+	[EC_ADC_FIXED] = "fixed",
+	[EC_ADC_VBUS] = "vbus",
+	[EC_ADC_BATTERY_VOLTAGE] = "battery_voltage",
+	[EC_ADC_BATTERY_CURRENT] = "battery_current",
+	NULL
+};
 
 /* Names for GET_FEATURES bits; a bit number works too. */
 static const char *const feature_names[] = {
@@ -88,6 +95,7 @@ static const struct key_desc ec_keys[] = {
 	NUM("memmap_direct", KT_BOOL, P(memmap_direct), 0, 1),
 	{ "features", KT_FEATURES, P(features), 0, 0, 0, NULL },
 	{ "disable_commands", KT_CMDLIST, P(disabled), 0, 0, 0, NULL },
+	NUM("rand_num", KT_BOOL, P(rand_num), 0, 1),
 };
 
 static const struct key_desc chip_keys[] = {
@@ -137,6 +145,7 @@ static const struct key_desc battery_keys[] = {
 	STR("serial", batt_serial),
 	STR("type", batt_type),
 	NUM("adapter_watts", KT_U32, P(adapter_watts), 0, 1000),
+	NUM("i2c_port", KT_U32, P(batt_i2c_port), 0, EC_I2C_PORTS_MAX - 1),
 };
 
 static const struct key_desc temp_keys[] = {
@@ -168,6 +177,8 @@ static const struct key_desc usbpd_port_keys[] = {
 	NUM("polarity", KT_BOOL, PD(polarity), 0, 1),
 	NUM("voltage", KT_U32, PD(voltage_mv), 0, 48000),
 	NUM("current", KT_U32, PD(current_ma), 0, 5000),
+	NUM("tcpc_i2c_port", KT_U32, PD(tcpc_i2c_port), 0, EC_I2C_PORTS_MAX - 1),
+	NUM("tcpc_i2c_addr", KT_U32, PD(tcpc_i2c_addr), 0, 0x7F),
 };
 
 static const struct key_desc keyboard_keys[] = {
@@ -178,6 +189,30 @@ static const struct key_desc keyboard_keys[] = {
 	NUM("buttons", KT_U32, P(kb_buttons), 0, 0xF),
 };
 
+/* CBI integers are stored in as few bytes as they need; see ec_cmd_adc_cbi.c. */
+#define CBI(k, tag, hi) NUM(k, KT_U64, P(cbi_int[tag]), 0, hi)
+static const struct key_desc cbi_keys[] = {
+	CBI("board_version", CBI_TAG_BOARD_VERSION, UINT32_MAX),
+	CBI("oem_id", CBI_TAG_OEM_ID, UINT32_MAX),
+	CBI("sku_id", CBI_TAG_SKU_ID, UINT32_MAX),
+	STR("dram_part_num", cbi_dram_part_num),
+	STR("oem_name", cbi_oem_name),
+	CBI("model_id", CBI_TAG_MODEL_ID, UINT32_MAX),
+	CBI("fw_config", CBI_TAG_FW_CONFIG, UINT32_MAX),
+	CBI("pcb_supplier", CBI_TAG_PCB_SUPPLIER, UINT32_MAX),
+	CBI("ssfc", CBI_TAG_SSFC, UINT32_MAX),
+	CBI("rework_id", CBI_TAG_REWORK_ID, UINT64_MAX - 1),
+	CBI("factory_calibration_data", CBI_TAG_FACTORY_CALIBRATION_DATA, UINT32_MAX),
+	NUM("i2c_port", KT_U32, P(cbi_i2c_port), 0, EC_I2C_PORTS_MAX - 1),
+};
+
+#define ADC(field) offsetof(struct ec_adc_profile, field)
+static const struct key_desc adc_keys[] = {
+	{ "name", KT_STR, ADC(name), EC_NAME_LEN, 0, 0, NULL },
+	{ "source", KT_ENUM, ADC(source), 4, 0, 0, adc_source_names },
+	NUM("value", KT_U32, ADC(value), 0, INT32_MAX),
+};
+
 static const struct key_desc faults_keys[] = {
 	NUM("busy", KT_PROB, P(fault_busy_ppm), 0, EC_PPM),
 	NUM("in_progress", KT_PROB, P(fault_in_progress_ppm), 0, EC_PPM),
@@ -186,26 +221,50 @@ static const struct key_desc faults_keys[] = {
 	NUM("seed", KT_U64, P(fault_seed), 0, UINT64_MAX),
 };
 
-#define SECTION(id, nm, tbl) [id] = { nm, tbl, ARRAY_LEN(tbl) }
-#define LINE_SECTION(id, nm) [id] = { nm, NULL, 0 }
+#define SECTION(nm, tbl) { .name = nm, .keys = tbl, .n_keys = ARRAY_LEN(tbl) }
+#define LINE_SECTION(nm) { .name = nm }
+#define PRESENT(flag) .has_present = true, .present = P(flag)
+#define REPEATS(array, n) \
+	.max_items = ARRAY_LEN(((struct ec_profile *)0)->array), .items = P(array), \
+	.item_size = sizeof(((struct ec_profile *)0)->array[0]), .count = P(n)
+#define REPEATED(nm, tbl, array, n) \
+	{ .name = nm, .keys = tbl, .n_keys = ARRAY_LEN(tbl), REPEATS(array, n) }
 
 const struct section_desc ec_profile_sections[SEC_COUNT] = {
-	SECTION(SEC_EC, "ec", ec_keys),
-	SECTION(SEC_CHIP, "chip", chip_keys),
-	SECTION(SEC_FLASH, "flash", flash_keys),
-	SECTION(SEC_PROTOCOL, "protocol", protocol_keys),
-	SECTION(SEC_STATE, "state", state_keys),
-	SECTION(SEC_BATTERY, "battery", battery_keys),
-	SECTION(SEC_TEMP, "temp", temp_keys),
-	SECTION(SEC_FAN, "fan", fan_keys),
-	SECTION(SEC_LED, "led", led_keys),
-	LINE_SECTION(SEC_GPIO, "gpio"),
-	SECTION(SEC_USBPD_PORT, "usbpd_port", usbpd_port_keys),
-	LINE_SECTION(SEC_LATENCY, "latency"),
-	SECTION(SEC_FAULTS, "faults", faults_keys),
-	LINE_SECTION(SEC_PASSTHRU, "passthru"),
-	SECTION(SEC_KEYBOARD, "keyboard", keyboard_keys),
+	[SEC_EC] = SECTION("ec", ec_keys),
+	[SEC_CHIP] = SECTION("chip", chip_keys),
+	[SEC_FLASH] = SECTION("flash", flash_keys),
+	[SEC_PROTOCOL] = SECTION("protocol", protocol_keys),
+	[SEC_STATE] = SECTION("state", state_keys),
+	[SEC_BATTERY] = { .name = "battery", .keys = battery_keys,
+			  .n_keys = ARRAY_LEN(battery_keys), PRESENT(has_battery) },
+	[SEC_TEMP] = REPEATED("temp", temp_keys, temps, n_temps),
+	[SEC_FAN] = REPEATED("fan", fan_keys, fan_max_rpm, n_fans),
+	[SEC_LED] = REPEATED("led", led_keys, leds, n_leds),
+	[SEC_GPIO] = LINE_SECTION("gpio"),
+	[SEC_USBPD_PORT] = REPEATED("usbpd_port", usbpd_port_keys, pd_ports, n_pd_ports),
+	[SEC_LATENCY] = LINE_SECTION("latency"),
+	[SEC_FAULTS] = SECTION("faults", faults_keys),
+	[SEC_PASSTHRU] = LINE_SECTION("passthru"),
+	[SEC_KEYBOARD] = SECTION("keyboard", keyboard_keys),
+	[SEC_CBI] = { .name = "cbi", .keys = cbi_keys, .n_keys = ARRAY_LEN(cbi_keys),
+		      PRESENT(has_cbi) },
+	[SEC_ADC] = REPEATED("adc", adc_keys, adcs, n_adcs),
 };
+
+/**
+ * ec_profile_keys_defaults() - the defaults of keys whose default is not
+ * zero and that the parser's own defaults do not cover.
+ * @profile: a zeroed profile being prepared for parsing
+ */
+void ec_profile_keys_defaults(struct ec_profile *profile)
+{
+	unsigned int i;
+
+	for (i = 0; i < CBI_TAG_COUNT; i++)
+		profile->cbi_int[i] = EC_CBI_ABSENT;
+	profile->batt_i2c_port = 1;
+}
 
 /**
  * ec_profile_find_key() - the description of @key in @section.

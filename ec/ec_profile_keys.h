@@ -9,6 +9,7 @@
 #ifndef EC_EC_PROFILE_KEYS_H
 #define EC_EC_PROFILE_KEYS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -45,6 +46,8 @@ enum section_id {
 	SEC_FAULTS,
 	SEC_PASSTHRU,
 	SEC_KEYBOARD,
+	SEC_CBI,
+	SEC_ADC,
 	SEC_COUNT
 };
 
@@ -69,14 +72,25 @@ struct key_desc {
 
 /**
  * struct section_desc - one [section].
- * @name:   as written between the brackets
- * @keys:   its keys; NULL for a section whose lines ec_profile.c parses itself
- * @n_keys: entries in @keys
+ * @name:        as written between the brackets
+ * @keys:        its keys; NULL for a section whose lines ec_profile.c parses itself
+ * @n_keys:      entries in @keys
+ * @has_present: the section sets the bool at @present when it appears
+ * @present:     offset of that bool in the profile
+ * @max_items:   0, or: the section repeats, each header opening the next of
+ *               at most @max_items items (the keys' offsets are into the item)
+ * @items:       offset of the item array in the profile
+ * @item_size:   size of one item
+ * @count:       offset of the unsigned int item count
  */
 struct section_desc {
 	const char *name;
 	const struct key_desc *keys;
 	size_t n_keys;
+	bool has_present;
+	size_t present;
+	unsigned int max_items;
+	size_t items, item_size, count;
 };
 
 /* Indexed by enum section_id; entry SEC_NONE is empty. */

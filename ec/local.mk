@@ -32,6 +32,8 @@ ec_model_sources = \
 	ec/ec_cmd_keyboard.c \
 	ec/ec_cmd_port80.c \
 	ec/ec_cmd_rtc.c \
+	ec/ec_cmd_adc_cbi.c \
+	ec/ec_cmd_i2c.c \
 	ec/ec_features.c \
 	ec/sha256.c \
 	ec/sha256.h \

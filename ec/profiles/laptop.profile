@@ -13,7 +13,8 @@ current_image = rw
 build_info = laptop_v2.0.1234-rw 2026-01-15 10:00:00 builder@cuse-ec
 board_version = 3
 memmap_direct = yes
-features = flash, pwm_fan, pwm_keyb, led, keyb, port80, thermal, host_events, gpio, charger, battery, usb_pd, usb_mux, rtc, unified_wake_masks, host_event64, efs2
+features = flash, pwm_fan, pwm_keyb, led, keyb, port80, thermal, host_events, gpio, i2c, charger, battery, usb_pd, usb_mux, rtc, unified_wake_masks, host_event64, efs2
+rand_num = yes
 
 [chip]
 vendor = nuvoton
@@ -29,6 +30,33 @@ write_ideal = 256
 flags = 0
 protect_flags = 0
 write_protect = no
+
+# CrOS board info in the EEPROM at 0x50 on I2C port 0.
+[cbi]
+board_version = 3
+oem_id = 1
+sku_id = 0x10
+model_id = 2
+fw_config = 0x131
+pcb_supplier = 1
+ssfc = 0
+dram_part_num = K4U6E3S4AA-MGCL
+oem_name = CUSE
+i2c_port = 0
+
+# ADC channels: the charger's VBUS sense, its battery current monitor, and
+# the system power monitor (mW).
+[adc]
+name = VBUS
+source = vbus
+
+[adc]
+name = AMON_BMON
+source = battery_current
+
+[adc]
+name = PSYS
+value = 11500
 
 [keyboard]
 rows = 8
@@ -61,6 +89,7 @@ model = L20M3PG1
 serial = 0x1a2b
 type = LION
 adapter_watts = 65
+i2c_port = 1
 
 [temp]
 name = CPU
@@ -116,14 +145,19 @@ PCH_SYS_PWROK = 1 out
 EN_PP5000 = 1 out
 USB_C0_OC_ODL = 1
 
+# Each port's TCPC sits on its own I2C bus (LOCATE_CHIP finds it there).
 [usbpd_port]
 connected = yes
 partner = source
 voltage = 20000
 current = 3250
+tcpc_i2c_port = 2
+tcpc_i2c_addr = 0x0b
 
 [usbpd_port]
 connected = no
+tcpc_i2c_port = 3
+tcpc_i2c_addr = 0x0b
 
 [latency]
 default = 0ns

@@ -107,6 +107,13 @@ USB_C1_PPC_INT_ODL = 1
 EN_USB_C0_VBUS = 0 out
 EN_USB_C1_VBUS = 1 out
 
+# No CBI strings: a board early in its life, with integers only.
+[cbi]
+board_version = 5
+sku_id = 0x2001
+fw_config = 0x3
+i2c_port = 2
+
 [usbpd_port]
 connected = yes
 partner = source

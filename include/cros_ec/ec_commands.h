@@ -469,7 +469,10 @@ struct ec_response_sysinfo {
 #define EC_RESET_FLAG_RESET_PIN	(1u << 1)
 #define EC_RESET_FLAG_POWER_ON	(1u << 3)
 #define EC_RESET_FLAG_SOFT	(1u << 5)
+#define EC_RESET_FLAG_HIBERNATE	(1u << 6)
+#define EC_RESET_FLAG_SYSJUMP	(1u << 10)
 #define EC_RESET_FLAG_HARD	(1u << 11)
+#define EC_RESET_FLAG_AP_OFF	(1u << 12)
 
 /* ---- 0x21 / 0x24 fan control ---- */
 struct ec_params_pwm_set_fan_target_rpm_v0 {
@@ -1106,6 +1109,140 @@ struct ec_response_battery_dynamic_info {
 	int16_t desired_current;	/* mA */
 } EC_PACKED;
 
+/* ---- 0x1A RAND_NUM ---- */
+#define EC_CMD_RAND_NUM			0x001A
+struct ec_params_rand_num {
+	uint16_t num_rand_bytes;
+} EC_PACKED;
+
+/* ---- 0x9E I2C_PASSTHRU, 0xB7 I2C_PASSTHRU_PROTECT ---- */
+#define EC_CMD_I2C_PASSTHRU		0x009E
+#define EC_I2C_FLAG_READ		(1u << 15)
+#define EC_I2C_ADDR_MASK		0x3ff
+#define EC_I2C_STATUS_NAK		(1u << 0)
+#define EC_I2C_STATUS_TIMEOUT		(1u << 1)
+struct ec_params_i2c_passthru_msg {
+	uint16_t addr_flags;		/* 7-bit address | EC_I2C_FLAG_READ */
+	uint16_t len;
+} EC_PACKED;
+struct ec_params_i2c_passthru {
+	uint8_t port;
+	uint8_t num_msgs;
+	struct ec_params_i2c_passthru_msg msg[];	/* then the write data */
+} EC_PACKED;
+struct ec_response_i2c_passthru {
+	uint8_t i2c_status;		/* EC_I2C_STATUS_* */
+	uint8_t num_msgs;		/* messages processed */
+	uint8_t data[];			/* what the reads returned */
+} EC_PACKED;
+#define EC_CMD_I2C_PASSTHRU_PROTECT	0x00B7
+enum ec_i2c_passthru_protect_subcmd {
+	EC_CMD_I2C_PASSTHRU_PROTECT_STATUS = 0,
+	EC_CMD_I2C_PASSTHRU_PROTECT_ENABLE = 1,
+	EC_CMD_I2C_PASSTHRU_PROTECT_ENABLE_TCPCS = 2,
+};
+struct ec_params_i2c_passthru_protect {
+	uint8_t subcmd;
+	uint8_t port;
+} EC_PACKED;
+struct ec_response_i2c_passthru_protect {
+	uint8_t status;			/* 0 unlocked, 1 locked */
+} EC_PACKED;
+
+/* ---- 0xD2 REBOOT_EC ---- */
+#define EC_CMD_REBOOT_EC		0x00D2
+enum ec_reboot_cmd {
+	EC_REBOOT_CANCEL = 0,
+	EC_REBOOT_JUMP_RO = 1,
+	EC_REBOOT_JUMP_RW = 2,
+	EC_REBOOT_COLD = 4,
+	EC_REBOOT_DISABLE_JUMP = 5,
+	EC_REBOOT_HIBERNATE = 6,
+	EC_REBOOT_HIBERNATE_CLEAR_AP_OFF = 7,
+	EC_REBOOT_COLD_AP_OFF = 8,
+};
+#define EC_REBOOT_FLAG_ON_AP_SHUTDOWN	(1u << 1)
+#define EC_REBOOT_FLAG_SWITCH_RW_SLOT	(1u << 2)
+struct ec_params_reboot_ec {
+	uint8_t cmd;			/* enum ec_reboot_cmd */
+	uint8_t flags;			/* EC_REBOOT_FLAG_* */
+} EC_PACKED;
+
+/* ---- 0x11F / 0x120 GET / SET_CROS_BOARD_INFO ---- */
+#define EC_CMD_GET_CROS_BOARD_INFO	0x011F
+#define EC_CMD_SET_CROS_BOARD_INFO	0x0120
+enum cbi_data_tag {
+	CBI_TAG_BOARD_VERSION = 0,	/* integers: u32 or smaller */
+	CBI_TAG_OEM_ID = 1,
+	CBI_TAG_SKU_ID = 2,
+	CBI_TAG_DRAM_PART_NUM = 3,	/* strings: NUL-terminated */
+	CBI_TAG_OEM_NAME = 4,
+	CBI_TAG_MODEL_ID = 5,
+	CBI_TAG_FW_CONFIG = 6,
+	CBI_TAG_PCB_SUPPLIER = 7,
+	CBI_TAG_SSFC = 8,
+	CBI_TAG_REWORK_ID = 9,		/* u64 or smaller */
+	CBI_TAG_FACTORY_CALIBRATION_DATA = 10,
+	CBI_TAG_COUNT,
+};
+#define CBI_GET_RELOAD			(1u << 0)
+#define CBI_SET_NO_SYNC			(1u << 0)
+#define CBI_SET_INIT			(1u << 1)
+struct ec_params_get_cbi {
+	uint32_t tag;
+	uint32_t flag;
+} EC_PACKED;
+struct ec_params_set_cbi {
+	uint32_t tag;
+	uint32_t flag;
+	uint32_t size;
+	uint8_t data[];
+} EC_PACKED;
+/* The EEPROM image: "CBI", a CRC-8 of what follows it, version, size, items. */
+#define CBI_VERSION_MAJOR		0
+#define CBI_VERSION_MINOR		0
+#define CBI_IMAGE_SIZE			256
+struct cbi_header {
+	uint8_t magic[3];
+	uint8_t crc;			/* CRC-8 (x^8+x^2+x+1) from minor_version on */
+	uint8_t minor_version;
+	uint8_t major_version;
+	uint16_t total_size;
+	uint8_t data[];			/* items: tag, size, value */
+} EC_PACKED;
+
+/* ---- 0x123 ADC_READ ---- */
+#define EC_CMD_ADC_READ			0x0123
+struct ec_params_adc_read {
+	uint8_t adc_channel;
+} EC_PACKED;
+struct ec_response_adc_read {
+	int32_t adc_value;
+} EC_PACKED;
+
+/* ---- 0x126 LOCATE_CHIP ---- */
+#define EC_CMD_LOCATE_CHIP		0x0126
+enum ec_chip_type {
+	EC_CHIP_TYPE_CBI_EEPROM = 0,
+	EC_CHIP_TYPE_TCPC = 1,
+	EC_CHIP_TYPE_COUNT,
+};
+enum ec_bus_type {
+	EC_BUS_TYPE_I2C = 0,
+	EC_BUS_TYPE_EMBEDDED = 1,
+};
+struct ec_params_locate_chip {
+	uint8_t type;			/* enum ec_chip_type */
+	uint8_t index;
+	uint16_t reserved;
+} EC_PACKED;
+struct ec_response_locate_chip {
+	uint8_t bus_type;		/* enum ec_bus_type */
+	uint8_t reserved;
+	uint16_t i2c_port;
+	uint16_t i2c_addr_flags;
+} EC_PACKED;
+
 /* Sizes every client depends on (see docs/cros_ec_chardev_abi.md). */
 _Static_assert(sizeof(struct ec_response_get_version) == 100, "GET_VERSION v0");
 _Static_assert(sizeof(struct ec_response_get_version_v1) == 132, "GET_VERSION v1");
@@ -1163,5 +1300,17 @@ _Static_assert(sizeof(struct ec_response_typec_status) == 108, "TYPEC_STATUS");
 _Static_assert(sizeof(struct ec_response_battery_static_info) == 40, "BATTERY_GET_STATIC v0");
 _Static_assert(sizeof(struct ec_response_battery_static_info_v1) == 56, "BATTERY_GET_STATIC v1");
 _Static_assert(sizeof(struct ec_response_battery_dynamic_info) == 14, "BATTERY_GET_DYNAMIC");
+_Static_assert(sizeof(struct ec_params_rand_num) == 2, "RAND_NUM");
+_Static_assert(sizeof(struct ec_params_i2c_passthru) == 2, "I2C_PASSTHRU header");
+_Static_assert(sizeof(struct ec_params_i2c_passthru_msg) == 4, "I2C_PASSTHRU msg");
+_Static_assert(sizeof(struct ec_response_i2c_passthru) == 2, "I2C_PASSTHRU resp");
+_Static_assert(sizeof(struct ec_params_i2c_passthru_protect) == 2, "I2C_PASSTHRU_PROTECT");
+_Static_assert(sizeof(struct ec_params_reboot_ec) == 2, "REBOOT_EC");
+_Static_assert(sizeof(struct ec_params_get_cbi) == 8, "GET_CROS_BOARD_INFO");
+_Static_assert(sizeof(struct ec_params_set_cbi) == 12, "SET_CROS_BOARD_INFO");
+_Static_assert(sizeof(struct cbi_header) == 8, "CBI header");
+_Static_assert(sizeof(struct ec_response_adc_read) == 4, "ADC_READ");
+_Static_assert(sizeof(struct ec_params_locate_chip) == 4, "LOCATE_CHIP params");
+_Static_assert(sizeof(struct ec_response_locate_chip) == 6, "LOCATE_CHIP resp");
 
 #endif /* CROS_EC_EC_COMMANDS_H */

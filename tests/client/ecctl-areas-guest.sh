@@ -75,9 +75,9 @@ e2e_wait_for_node "/dev/$name" "$e2e_node_timeout" ||
 	e2e_fatal "/dev/$name did not appear within $e2e_node_timeout s"
 
 # GET_FEATURES: flash, pwm_fan, pwm_keyb, led, keyb, port80, thermal,
-# host_events, gpio, charger, battery, usb_pd, usb_mux, rtc /
+# host_events, gpio, i2c, charger, battery, usb_pd, usb_mux, rtc /
 # unified_wake_masks, host_event64, efs2.
-raw_is "GET_FEATURES advertises only backed features" 'ae66c30843000000$' 0x0d 0
+raw_is "GET_FEATURES advertises only backed features" 'aee6c30843000000$' 0x0d 0
 
 # --- write protect: one truth, three views ---
 wp_l=$(printf 'EC_WP_L' | od -An -tx1 | tr -d ' \n')
@@ -181,6 +181,34 @@ raw_is "MKBP_GET_CONFIG: 21 bytes" '[0-9a-f]{42}$' 0x65 0
 raw_refused "MKBP_SET_CONFIG zero scan period" INVALID_PARAM 0x64 0 01000000000000000000
 raw_is "GET_CMD_VERSIONS GET_NEXT_EVENT: v0..v3" '0f000000$' 0x08 1 6700
 
+# --- board info, ADC, chips, I2C, random numbers ---
+raw_is "GET_CROS_BOARD_INFO SKU_ID" '10$' 0x11f 0 0200000000000000
+raw_is "GET_CROS_BOARD_INFO OEM_NAME" "$(printf 'CUSE' | od -An -tx1 | tr -d ' \n')00$" \
+	0x11f 0 0400000000000000
+raw_refused "GET_CROS_BOARD_INFO missing tag" INVALID_PARAM 0x11f 0 0900000000000000
+raw_is "SET_CROS_BOARD_INFO SSFC = 7" '' 0x120 0 08000000000000000100000007
+raw_is "GET_CROS_BOARD_INFO SSFC reads it back" '07$' 0x11f 0 0800000000000000
+raw_refused "SET_CROS_BOARD_INFO without its data" INVALID_PARAM 0x120 0 080000000000000004000000
+if [[ -x /usr/bin/python3 ]]; then
+	e2e_check "inject wp-assert (CBI)" ctl_ok "inject wp-assert"
+	raw_refused "SET_CROS_BOARD_INFO with WP asserted" ACCESS_DENIED \
+		0x120 0 08000000000000000100000001
+	e2e_check "inject wp-deassert (CBI)" ctl_ok "inject wp-deassert"
+fi
+raw_is "ADC_READ VBUS: 20 V from the charger" '204e0000$' 0x123 0 00
+raw_is "ADC_READ PSYS" 'ec2c0000$' 0x123 0 02
+raw_refused "ADC_READ channel past the list" INVALID_PARAM 0x123 0 09
+raw_is "LOCATE_CHIP CBI EEPROM: I2C port 0, 0x50" '000000005000$' 0x126 0 00000000
+raw_is "LOCATE_CHIP TCPC 1: I2C port 3, 0x0b" '000003000b00$' 0x126 0 01010000
+raw_refused "LOCATE_CHIP TCPC 2: past the ports" OVERFLOW 0x126 0 01020000
+raw_is "I2C_PASSTHRU smart battery DesignCapacity 4800 mAh" '0002c012$' \
+	0x9e 0 01020b0001000b80020018
+raw_is "I2C_PASSTHRU nobody at 0x30: NAK" '0100$' 0x9e 0 010230000100308002000000
+raw_refused "I2C_PASSTHRU unknown port" INVALID_PARAM 0x9e 0 07020b0001000b80020018
+raw_is "I2C_PASSTHRU_PROTECT STATUS port 0: unlocked" '00$' 0xb7 0 0000
+raw_is "RAND_NUM 8 bytes" '[0-9a-f]{16}$' 0x1a 0 0800
+raw_refused "RAND_NUM more than the response holds" OVERFLOW 0x1a 0 0010
+
 e2e_stop_daemon TERM
 e2e_check_status "daemon exits 0 on SIGTERM" 0 $?
 
@@ -192,6 +220,8 @@ e2e_wait_for_node "/dev/$name" "$e2e_node_timeout" ||
 	e2e_fatal "/dev/$name did not appear within $e2e_node_timeout s"
 raw_is "minimal: GET_FEATURES host_events only" '0020000000000000$' 0x0d 0
 raw_refused "minimal: no keyboard backlight" INVALID_COMMAND 0x22 0
+raw_refused "minimal: no ADC channels" INVALID_COMMAND 0x123 0 00
+raw_refused "minimal: no CBI EEPROM" INVALID_COMMAND 0x11f 0 0000000000000000
 raw_is "minimal: FLASH_READ works" "$(printf 'mini_v0' | od -An -tx1 | tr -d ' \n')" \
 	0x11 0 0000000008000000
 e2e_stop_daemon TERM

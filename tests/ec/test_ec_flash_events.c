@@ -157,7 +157,7 @@ END_TEST
 START_TEST(test_profile_refuses_unbacked_feature)
 {
 	static const char *const bad[] = {
-		"[ec]\nfeatures = i2c\n",
+		"[ec]\nfeatures = lightbar\n",
 		"[ec]\nfeatures = 50\n",
 		"[ec]\nfeatures = host_events\ndisable_commands = 0x008c\n",
 		"[ec]\nfeatures = flash\n",
