@@ -178,22 +178,26 @@ int chardev_plug(struct chardev_ctx *ctx)
 }
 
 /* Completion of an unplug, in whatever thread finished it. */
-static void chardev_unplug_complete(void *arg)
+static void chardev_unplug_finish(struct chardev_retired *r, int result)
 {
-	struct chardev_retired *r = arg;
 	struct chardev_ctx *ctx = r->ctx;
-	void (*done)(void *) = r->done;
+	void (*done)(void *, int) = r->done;
 	void *done_arg = r->done_arg;
 
 	STAT_INC(ctx, revocations);
 	chardev_log(ctx, CHARDEV_LOG_INFO, "EC unplug complete");
 	if (done)
-		done(done_arg);
+		done(done_arg, result);
 	/*
 	 * Last: after this store the reaper may free @r and a destroy may
 	 * free @ctx, so neither is touched any more.
 	 */
 	atomic_store(&r->complete, true);
+}
+
+static void chardev_unplug_complete(void *arg)
+{
+	chardev_unplug_finish(arg, 0);
 }
 
 /*
@@ -202,7 +206,7 @@ static void chardev_unplug_complete(void *arg)
  * so that a woken reader's next call already fails). In the teaching modes
  * nothing tells the old files, which is the point.
  */
-static int chardev_unplug_begin(struct chardev_ctx *ctx, void (*done)(void *), void *arg,
+static int chardev_unplug_begin(struct chardev_ctx *ctx, void (*done)(void *, int), void *arg,
 				struct chardev_retired **out, struct chardev_parked **woken)
 {
 	struct chardev_parked **pp, *p;
@@ -289,7 +293,8 @@ static void chardev_wake_dead(struct chardev_ctx *ctx, struct lifecycle *lc,
  *
  * Return: 0 or -ENODEV.
  */
-int chardev_unplug_async(struct chardev_ctx *ctx, void (*done)(void *arg), void *arg)
+int chardev_unplug_async(struct chardev_ctx *ctx, void (*done)(void *arg, int result),
+			 void *arg)
 {
 	struct chardev_parked *woken;
 	struct chardev_retired *r;
@@ -309,7 +314,7 @@ int chardev_unplug_async(struct chardev_ctx *ctx, void (*done)(void *arg), void 
 		if (ret < 0)
 			chardev_log(ctx, CHARDEV_LOG_ERR, "async unplug failed: %s",
 				    strerror(-ret));
-		chardev_unplug_complete(r);
+		chardev_unplug_finish(r, ret);
 	}
 	chardev_wake_dead(ctx, lc, woken);
 	lifecycle_put(lc);
@@ -324,7 +329,7 @@ struct chardev_unplug_wait {
 	bool done;
 };
 
-static void chardev_unplug_wait_done(void *arg)
+static void chardev_unplug_wait_done(void *arg, int result)
 {
 	struct chardev_unplug_wait *w = arg;
 

@@ -167,15 +167,17 @@ int chardev_unplug(struct chardev_ctx *ctx);
 /**
  * chardev_unplug_async() - start an unplug and return at once.
  * @ctx:  context
- * @done: called once the EC is gone (possibly in another thread, possibly
- *        before this returns); may be NULL
+ * @done: called once the unplug is over (possibly in another thread,
+ *        possibly before this returns) with @arg and its result: 0 when the
+ *        EC is gone, -errno when it failed; may be NULL
  * @arg:  passed to @done
  *
  * Blocked readers and pollers are woken before this returns.
  *
  * Return: 0, or -ENODEV when no EC is present.
  */
-int chardev_unplug_async(struct chardev_ctx *ctx, void (*done)(void *arg), void *arg);
+int chardev_unplug_async(struct chardev_ctx *ctx, void (*done)(void *arg, int result),
+			 void *arg);
 
 /**
  * chardev_shutdown() - daemon exit: unplug (sync) and wake every waiter in

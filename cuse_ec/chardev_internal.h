@@ -58,7 +58,7 @@ struct chardev_retired {
 	struct chardev_ctx *ctx;
 	atomic_bool complete;
 	struct chardev_file *orphans;
-	void (*done)(void *arg);
+	void (*done)(void *arg, int result);
 	void *done_arg;
 };
 

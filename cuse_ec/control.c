@@ -19,6 +19,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "chardev.h"
@@ -26,7 +27,7 @@
 
 #define CONTROL_MAX_CLIENTS 16
 /* How long stop waits for "unplug wait" completions still outstanding. */
-#define CONTROL_STOP_WAIT_MS 10000
+#define CONTROL_STOP_WAIT_S 10
 
 static const struct {
 	const char *name;
@@ -255,13 +256,15 @@ int control_execute(struct chardev_ctx *ctx, const struct control_cmd *cmd,
  * @next:   server list link
  * @srv:    the server, to wake its loop
  * @client: index of the waiting client, -1 once it disconnected
- * @done:   set by the unplug completion (any thread)
+ * @done:   set by the unplug completion (any thread), under srv->lock
+ * @result: the unplug's result, valid once @done
  */
 struct control_waiter {
 	struct control_waiter *next;
 	struct control_server *srv;
 	int client;
-	atomic_bool done;
+	bool done;
+	int result;
 };
 
 /**
@@ -287,10 +290,15 @@ struct control_client {
  * @listen_fd: listening socket
  * @wake:    self-pipe: [0] polled by the thread, [1] written to stop it or to
  *           report an unplug completion
+ * @sock_dev: device of the socket bound at @path (is it still ours?)
+ * @sock_ino: its inode
  * @stop:    set to end the thread
  * @thread:  the control thread
- * @waiters: outstanding "unplug wait"s (touched by the thread only, except
- *           their @done flags)
+ * @lock:    protects every waiter's @done and @result, and orders the
+ *           completions' last touch of the server before stop frees it
+ * @waiter_done: signalled (under @lock) when a waiter's unplug completed
+ * @waiters: outstanding "unplug wait"s (list touched by the control thread,
+ *           then by stop once the thread is gone)
  * @clients: connections
  */
 struct control_server {
@@ -298,8 +306,12 @@ struct control_server {
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	int listen_fd;
 	int wake[2];
+	dev_t sock_dev;
+	ino_t sock_ino;
 	atomic_bool stop;
 	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t waiter_done;
 	struct control_waiter *waiters;
 	struct control_client clients[CONTROL_MAX_CLIENTS];
 };
@@ -323,16 +335,27 @@ static void control_send(struct control_client *cl, const char *reply)
 	}
 }
 
-static void control_unplug_done(void *arg)
+/*
+ * An "unplug wait" completed, in whatever thread finished the unplug. All of
+ * it runs under srv->lock: the control thread frees @w, and stop frees the
+ * server and closes the pipe, only after seeing @done under that lock, so
+ * nothing here can touch freed memory or a reused descriptor.
+ */
+static void control_unplug_done(void *arg, int result)
 {
 	struct control_waiter *w = arg;
+	struct control_server *srv = w->srv;
 	char byte = 'w';
 	ssize_t n;
 
-	atomic_store(&w->done, true);
+	pthread_mutex_lock(&srv->lock);
+	w->done = true;
+	w->result = result;
 	do {
-		n = write(w->srv->wake[1], &byte, 1);
+		n = write(srv->wake[1], &byte, 1);
 	} while (n < 0 && errno == EINTR);
+	pthread_cond_broadcast(&srv->waiter_done);
+	pthread_mutex_unlock(&srv->lock);
 }
 
 static void control_close_client(struct control_server *srv, int idx)
@@ -380,7 +403,6 @@ static void control_handle_line(struct control_server *srv, int idx, const char 
 	}
 	w->srv = srv;
 	w->client = idx;
-	atomic_init(&w->done, false);
 	/* Listed before starting: the completion may run at once. */
 	w->next = srv->waiters;
 	srv->waiters = w;
@@ -412,7 +434,11 @@ static void control_drain_lines(struct control_server *srv, int idx)
 		memmove(cl->buf, cl->buf + used, cl->len - used);
 		cl->len -= used;
 	}
-	if (cl->len > CONTROL_LINE_MAX) {
+	/*
+	 * Too long only if no line ends in the buffer: lines queued behind a
+	 * pending "unplug wait" are complete and wait their turn.
+	 */
+	if (cl->len > CONTROL_LINE_MAX && !memchr(cl->buf, '\n', cl->len)) {
 		/* No newline in sight: reject once, then skip to the next one. */
 		if (!cl->discard)
 			control_send(cl, "error line too long");
@@ -477,23 +503,46 @@ static void control_accept(struct control_server *srv)
 	srv->clients[i].fd = fd;
 }
 
-/* Reply to every "unplug wait" that completed; free their records. */
-static void control_reap_waiters(struct control_server *srv)
+/* Unlink the completed waiters (their callbacks have let go of them). */
+static struct control_waiter *control_take_done(struct control_server *srv)
 {
-	struct control_waiter **pp = &srv->waiters, *w;
-	int idx;
+	struct control_waiter **pp = &srv->waiters, *w, *done = NULL;
 
+	pthread_mutex_lock(&srv->lock);
 	while (*pp) {
 		w = *pp;
-		if (!atomic_load(&w->done)) {
+		if (!w->done) {
 			pp = &w->next;
 			continue;
 		}
 		*pp = w->next;
+		w->next = done;
+		done = w;
+	}
+	pthread_mutex_unlock(&srv->lock);
+	return done;
+}
+
+/* Reply to every "unplug wait" that completed; free their records. */
+static void control_reap_waiters(struct control_server *srv)
+{
+	struct control_waiter *w = control_take_done(srv);
+	char reply[160];
+	int idx;
+
+	while (w) {
+		struct control_waiter *next = w->next;
+
 		idx = w->client;
+		if (w->result)
+			snprintf(reply, sizeof(reply), "error unplug failed: %s",
+				 strerror(-w->result));
+		else
+			snprintf(reply, sizeof(reply), "ok unplugged");
 		free(w);
+		w = next;
 		if (idx >= 0 && srv->clients[idx].fd >= 0) {
-			control_send(&srv->clients[idx], "ok unplugged");
+			control_send(&srv->clients[idx], reply);
 			srv->clients[idx].waiting = false;
 			control_drain_lines(srv, idx);
 		}
@@ -570,10 +619,16 @@ int control_server_start(struct chardev_ctx *ctx, const char *path, struct contr
 	atomic_init(&srv->stop, false);
 	for (i = 0; i < CONTROL_MAX_CLIENTS; i++)
 		srv->clients[i].fd = -1;
+	ret = -pthread_mutex_init(&srv->lock, NULL);
+	if (ret)
+		goto err_free;
+	ret = -pthread_cond_init(&srv->waiter_done, NULL);
+	if (ret)
+		goto err_mutex;
 
 	if (pipe2(srv->wake, O_CLOEXEC | O_NONBLOCK)) {
 		ret = -errno;
-		goto err_free;
+		goto err_cond;
 	}
 	srv->listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (srv->listen_fd < 0) {
@@ -587,11 +642,21 @@ int control_server_start(struct chardev_ctx *ctx, const char *path, struct contr
 		ret = -errno;
 		goto err_sock;
 	}
+	/* Remember which socket is ours: stop unlinks only that one. */
+	if (lstat(path, &st)) {
+		ret = -errno;
+		goto err_unlink;
+	}
+	srv->sock_dev = st.st_dev;
+	srv->sock_ino = st.st_ino;
 	/*
 	 * Anyone may connect; SO_PEERCRED decides who is served, so that a
 	 * refused peer gets a clear reply rather than a bare EACCES.
 	 */
-	chmod(path, 0666);
+	if (chmod(path, 0666)) {
+		ret = -errno;
+		goto err_unlink;
+	}
 	if (listen(srv->listen_fd, 8)) {
 		ret = -errno;
 		goto err_unlink;
@@ -599,6 +664,7 @@ int control_server_start(struct chardev_ctx *ctx, const char *path, struct contr
 	ret = -pthread_create(&srv->thread, NULL, control_thread, srv);
 	if (ret)
 		goto err_unlink;
+	pthread_setname_np(srv->thread, CONTROL_THREAD_NAME);
 	*out = srv;
 	return 0;
 
@@ -609,9 +675,49 @@ err_sock:
 err_pipe:
 	close(srv->wake[0]);
 	close(srv->wake[1]);
+err_cond:
+	pthread_cond_destroy(&srv->waiter_done);
+err_mutex:
+	pthread_mutex_destroy(&srv->lock);
 err_free:
 	free(srv);
 	return ret;
+}
+
+/* Unlink the socket path if it still names our socket, not a newer one. */
+static void control_unlink_own(struct control_server *srv)
+{
+	struct stat st;
+
+	if (lstat(srv->path, &st) || st.st_dev != srv->sock_dev || st.st_ino != srv->sock_ino)
+		return;
+	unlink(srv->path);
+}
+
+/* Wait (bounded) until every "unplug wait" completion has run. */
+static bool control_wait_waiters(struct control_server *srv)
+{
+	struct control_waiter *w;
+	struct timespec deadline;
+	bool pending;
+
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += CONTROL_STOP_WAIT_S;
+	pthread_mutex_lock(&srv->lock);
+	for (;;) {
+		pending = false;
+		for (w = srv->waiters; w; w = w->next)
+			pending |= !w->done;
+		if (!pending ||
+		    pthread_cond_timedwait(&srv->waiter_done, &srv->lock, &deadline) == ETIMEDOUT)
+			break;
+	}
+	/* Re-checked under the lock: a completion may have come at the deadline. */
+	pending = false;
+	for (w = srv->waiters; w; w = w->next)
+		pending |= !w->done;
+	pthread_mutex_unlock(&srv->lock);
+	return !pending;
 }
 
 /**
@@ -622,8 +728,7 @@ void control_server_stop(struct control_server *srv)
 {
 	struct control_waiter *w;
 	char byte = 's';
-	int i, waited = 0;
-	bool pending;
+	int i;
 
 	if (!srv)
 		return;
@@ -633,16 +738,7 @@ void control_server_stop(struct control_server *srv)
 	pthread_join(srv->thread, NULL);
 
 	/* Completions still due write to our pipe: let them land first. */
-	for (;;) {
-		pending = false;
-		for (w = srv->waiters; w; w = w->next)
-			pending |= !atomic_load(&w->done);
-		if (!pending || waited >= CONTROL_STOP_WAIT_MS)
-			break;
-		usleep(1000);
-		waited++;
-	}
-	if (pending) {
+	if (!control_wait_waiters(srv)) {
 		/* Leak rather than free what a late callback will still touch. */
 		chardev_log(srv->ctx, CHARDEV_LOG_ERR, "control: unplug still pending at exit");
 		return;
@@ -657,8 +753,10 @@ void control_server_stop(struct control_server *srv)
 			close(srv->clients[i].fd);
 	}
 	close(srv->listen_fd);
-	unlink(srv->path);
+	control_unlink_own(srv);
 	close(srv->wake[0]);
 	close(srv->wake[1]);
+	pthread_cond_destroy(&srv->waiter_done);
+	pthread_mutex_destroy(&srv->lock);
 	free(srv);
 }

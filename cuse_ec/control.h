@@ -28,6 +28,9 @@
 struct chardev_ctx;
 struct control_server;
 
+/* The server thread's name (top -H, /proc/PID/task/TID/comm). */
+#define CONTROL_THREAD_NAME "ec-control"
+
 /* Longest accepted command line, newline excluded. */
 #define CONTROL_LINE_MAX 200
 
@@ -91,8 +94,12 @@ int control_execute(struct chardev_ctx *ctx, const struct control_cmd *cmd,
 int control_server_start(struct chardev_ctx *ctx, const char *path, struct control_server **out);
 
 /**
- * control_server_stop() - stop the thread, close and unlink the socket.
+ * control_server_stop() - stop the thread, close the socket, and unlink its
+ * path unless another server has bound a socket there since.
  * @srv: the server; NULL is ignored
+ *
+ * Waits (up to 10 s) for "unplug wait" completions still due; if one does
+ * not come, the server is leaked rather than freed under it.
  */
 void control_server_stop(struct control_server *srv);
 

@@ -14,6 +14,7 @@ daemon_unit_tests = \
 	tests/cuse_ec/test_chardev_stress \
 	tests/cuse_ec/test_chardev_trace \
 	tests/cuse_ec/test_control_options \
+	tests/cuse_ec/test_control_races \
 	tests/cuse_ec/test_udev_follow
 check_PROGRAMS += $(daemon_unit_tests)
 TESTS += $(daemon_unit_tests)
@@ -40,6 +41,12 @@ tests_cuse_ec_test_control_options_SOURCES = tests/cuse_ec/test_control_options.
 tests_cuse_ec_test_control_options_CPPFLAGS = $(daemon_test_cppflags)
 tests_cuse_ec_test_control_options_CFLAGS = $(daemon_test_cflags)
 tests_cuse_ec_test_control_options_LDADD = $(daemon_test_ldadd)
+
+tests_cuse_ec_test_control_races_SOURCES = tests/cuse_ec/test_control_races.c \
+	tests/cuse_ec/harness.c
+tests_cuse_ec_test_control_races_CPPFLAGS = $(daemon_test_cppflags)
+tests_cuse_ec_test_control_races_CFLAGS = $(daemon_test_cflags)
+tests_cuse_ec_test_control_races_LDADD = $(daemon_test_ldadd)
 
 tests_cuse_ec_test_udev_follow_SOURCES = tests/cuse_ec/test_udev_follow.c \
 	tests/cuse_ec/harness.c

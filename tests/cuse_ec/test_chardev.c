@@ -597,7 +597,7 @@ START_TEST(test_poll_handle_replaced)
 }
 END_TEST
 
-static void count_done(void *arg)
+static void count_done(void *arg, int result)
 {
 	__atomic_fetch_add((int *)arg, 1, __ATOMIC_SEQ_CST);
 }
