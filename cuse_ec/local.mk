@@ -32,27 +32,25 @@ noinst_HEADERS += \
 	cuse_ec/udev_follow.h
 daemon_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/cuse_ec -I$(top_srcdir)/revocable
 cuse_ec_libchardev_la_CPPFLAGS = $(daemon_cppflags)
-cuse_ec_libchardev_la_CFLAGS = $(AM_CFLAGS) $(URCU_CFLAGS) $(UDEV_CFLAGS) -pthread
+cuse_ec_libchardev_la_CFLAGS = $(AM_CFLAGS) $(URCU_CFLAGS) $(UDEV_CFLAGS)
 cuse_ec_libchardev_la_LIBADD = $(UDEV_LIBS)
 
 sbin_PROGRAMS += cuse_ec/cuse_ec
 cuse_ec_cuse_ec_SOURCES = cuse_ec/cuse_main.c
 cuse_ec_cuse_ec_CPPFLAGS = $(daemon_cppflags)
-cuse_ec_cuse_ec_CFLAGS = $(AM_CFLAGS) $(FUSE3_CFLAGS) $(URCU_CFLAGS) -pthread
+cuse_ec_cuse_ec_CFLAGS = $(AM_CFLAGS) $(FUSE3_CFLAGS) $(URCU_CFLAGS)
 cuse_ec_cuse_ec_LDADD = cuse_ec/libchardev.la ec/libecmodel.la \
-	revocable/librevocable.la $(FUSE3_LIBS) -lpthread
+	revocable/librevocable.la $(FUSE3_LIBS)
 
 dist_man_MANS += cuse_ec/cuse_ec.8
-udevrulesdir = $(prefix)/lib/udev/rules.d
 dist_udevrules_DATA = cuse_ec/70-cuse_ec.rules
 
 # Benchmark (prints figures, never a test): cuse_ec vs a null CUSE server
 # speaking the same ABI; cuse_ec/bench/run-bench.sh runs both in one UML boot.
 noinst_PROGRAMS += cuse_ec/bench/cuse_null cuse_ec/bench/cuse_ec_bench
 cuse_ec_bench_cuse_null_SOURCES = cuse_ec/bench/cuse_null.c
-cuse_ec_bench_cuse_null_CFLAGS = $(AM_CFLAGS) $(FUSE3_CFLAGS) -pthread
-cuse_ec_bench_cuse_null_LDADD = $(FUSE3_LIBS) -lpthread
+cuse_ec_bench_cuse_null_CFLAGS = $(AM_CFLAGS) $(FUSE3_CFLAGS)
+cuse_ec_bench_cuse_null_LDADD = $(FUSE3_LIBS)
 cuse_ec_bench_cuse_ec_bench_SOURCES = cuse_ec/bench/cuse_ec_bench.c
-cuse_ec_bench_cuse_ec_bench_CFLAGS = $(AM_CFLAGS) -pthread
-cuse_ec_bench_cuse_ec_bench_LDADD = -lpthread
+cuse_ec_bench_cuse_ec_bench_CFLAGS = $(AM_CFLAGS)
 dist_noinst_SCRIPTS += cuse_ec/bench/run-bench.sh

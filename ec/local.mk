@@ -40,8 +40,8 @@ ec_model_sources = \
 	ec/clock.c
 ec_libecmodel_la_SOURCES = $(ec_model_sources)
 nodist_ec_libecmodel_la_SOURCES = ec/ec_profile_builtin.c
-ec_libecmodel_la_CFLAGS = $(AM_CFLAGS) -pthread
-ec_libecmodel_la_LIBADD = common/libcommon.la -lpthread -lm
+ec_libecmodel_la_CFLAGS = $(AM_CFLAGS)
+ec_libecmodel_la_LIBADD = common/libcommon.la -lm
 
 # The built-in default profile is laptop.profile itself, turned into a C
 # string at build time, so the two can never drift apart.
@@ -71,9 +71,9 @@ if ENABLE_FUZZING
 noinst_PROGRAMS += fuzz/ec_fuzz
 fuzz_ec_fuzz_SOURCES = fuzz/ec_fuzz.c $(ec_model_sources) $(common_libcommon_la_SOURCES)
 nodist_fuzz_ec_fuzz_SOURCES = ec/ec_profile_builtin.c
-fuzz_ec_fuzz_CFLAGS = $(AM_CFLAGS) -g -pthread -fsanitize=fuzzer,address,undefined
+fuzz_ec_fuzz_CFLAGS = $(AM_CFLAGS) -g -fsanitize=fuzzer,address,undefined
 fuzz_ec_fuzz_LDFLAGS = -fsanitize=fuzzer,address,undefined
-fuzz_ec_fuzz_LDADD = -lpthread -lm
+fuzz_ec_fuzz_LDADD = -lm
 
 # `make fuzz-run FUZZ_SECONDS=30`: a bounded fuzzing session (scripts/check).
 # New inputs go to a scratch corpus in the build tree; the checked-in corpus

@@ -11,13 +11,13 @@ TESTS += $(revocable_examples)
 
 examples_sleeping_reader_SOURCES = examples/sleeping_reader.c
 examples_sleeping_reader_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/revocable
-examples_sleeping_reader_CFLAGS = $(AM_CFLAGS) $(URCU_CFLAGS) -pthread
-examples_sleeping_reader_LDADD = revocable/librevocable.la -lpthread
+examples_sleeping_reader_CFLAGS = $(AM_CFLAGS) $(URCU_CFLAGS)
+examples_sleeping_reader_LDADD = revocable/librevocable.la
 
 examples_embedded_async_SOURCES = examples/embedded_async.c
 examples_embedded_async_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/revocable
-examples_embedded_async_CFLAGS = $(AM_CFLAGS) $(URCU_CFLAGS) -pthread
-examples_embedded_async_LDADD = revocable/librevocable.la -lpthread
+examples_embedded_async_CFLAGS = $(AM_CFLAGS) $(URCU_CFLAGS)
+examples_embedded_async_LDADD = revocable/librevocable.la
 
 EXTRA_DIST += examples/README.md
 dist_noinst_SCRIPTS += examples/installcheck.sh

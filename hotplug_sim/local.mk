@@ -14,8 +14,8 @@ noinst_HEADERS += hotplug_sim/hs.h hotplug_sim/hs_run.h
 bin_PROGRAMS += hotplug_sim/hotplug_sim
 hotplug_sim_hotplug_sim_SOURCES = hotplug_sim/hotplug_sim.c hotplug_sim/hs_run.c \
 	hotplug_sim/hs_worker.c hotplug_sim/hs_internal.h
-hotplug_sim_hotplug_sim_CFLAGS = $(AM_CFLAGS) $(UDEV_CFLAGS) -pthread
-hotplug_sim_hotplug_sim_LDADD = hotplug_sim/libhotplugsim.la $(UDEV_LIBS) -lpthread
+hotplug_sim_hotplug_sim_CFLAGS = $(AM_CFLAGS) $(UDEV_CFLAGS)
+hotplug_sim_hotplug_sim_LDADD = hotplug_sim/libhotplugsim.la $(UDEV_LIBS)
 dist_man_MANS += hotplug_sim/hotplug_sim.1
 
 EXTRA_DIST += \

@@ -13,9 +13,8 @@ revocable_librevocable_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/revocable
 # Hidden by default: only what revocable.h declares between its visibility
 # pragmas is exported, and the version script gives each symbol the node
 # REVOCABLE_1 (tests/revocable/abi_symbols.sh checks all three agree).
-revocable_librevocable_la_CFLAGS = $(AM_CFLAGS) $(URCU_CFLAGS) -pthread \
+revocable_librevocable_la_CFLAGS = $(AM_CFLAGS) $(URCU_CFLAGS) \
 	-fvisibility=hidden
-revocable_librevocable_la_LIBADD = -lpthread
 # Interface version current:revision:age, libtool's rules, never the
 # package version.  0:0:0 is the first interface that was ever installable
 # (a versioned one).  On a release: any change to the code, revision+1;
@@ -74,6 +73,6 @@ EXTRA_DIST += revocable/README.md docs/design.md revocable/revocable.sym \
 # Benchmark: prints figures, never run as a test.
 noinst_PROGRAMS += bench/revocable_bench
 bench_revocable_bench_SOURCES = bench/revocable_bench.c
-bench_revocable_bench_CFLAGS = $(AM_CFLAGS) $(URCU_CFLAGS) -O2 -pthread
+bench_revocable_bench_CFLAGS = $(AM_CFLAGS) $(URCU_CFLAGS) -O2
 bench_revocable_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/revocable
-bench_revocable_bench_LDADD = revocable/librevocable.la $(URCU_LIBS) -lpthread
+bench_revocable_bench_LDADD = revocable/librevocable.la $(URCU_LIBS)

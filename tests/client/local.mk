@@ -4,7 +4,7 @@
 # fake device (a canned EC, and the project's EC model), plus a script that
 # runs the real ecctl binary on bad input.
 
-client_test_cflags = $(AM_CFLAGS) $(CHECK_CFLAGS) -pthread
+client_test_cflags = $(AM_CFLAGS) $(CHECK_CFLAGS)
 
 check_PROGRAMS += tests/client/test_client tests/client/test_client_model
 tests_client_test_client_SOURCES = \
@@ -12,7 +12,7 @@ tests_client_test_client_SOURCES = \
 	tests/client/fake_dev.c \
 	tests/client/fake_dev.h
 tests_client_test_client_CFLAGS = $(client_test_cflags)
-tests_client_test_client_LDADD = client/libecclient.la $(CHECK_LIBS) -lpthread
+tests_client_test_client_LDADD = client/libecclient.la $(CHECK_LIBS)
 
 tests_client_test_client_model_SOURCES = \
 	tests/client/test_client_model.c \
@@ -20,7 +20,7 @@ tests_client_test_client_model_SOURCES = \
 	tests/client/fake_dev.h
 tests_client_test_client_model_CFLAGS = $(client_test_cflags)
 tests_client_test_client_model_LDADD = client/libecclient.la ec/libecmodel.la \
-	$(CHECK_LIBS) -lpthread -lm
+	$(CHECK_LIBS) -lm
 
 # ecctl-e2e.test boots user-mode-linux (or uses the host's /dev/cuse) and
 # drives the real daemon with the real ecctl; its guest half is sourced data.

@@ -5,10 +5,10 @@
 # also run under ASan/TSan), the raw-ABI probe the end-to-end tests run in
 # the guest, and a script that feeds the real daemon bad command lines.
 
-daemon_test_cflags = $(AM_CFLAGS) $(URCU_CFLAGS) $(CHECK_CFLAGS) -pthread
+daemon_test_cflags = $(AM_CFLAGS) $(URCU_CFLAGS) $(CHECK_CFLAGS)
 daemon_test_cppflags = $(daemon_cppflags) -I$(top_srcdir)/tests/cuse_ec
 daemon_test_ldadd = cuse_ec/libchardev.la ec/libecmodel.la \
-	revocable/librevocable.la $(CHECK_LIBS) -lpthread
+	revocable/librevocable.la $(CHECK_LIBS)
 daemon_unit_tests = \
 	tests/cuse_ec/test_chardev \
 	tests/cuse_ec/test_chardev_stress \
@@ -57,8 +57,7 @@ tests_cuse_ec_test_udev_follow_LDADD = $(daemon_test_ldadd)
 # End-to-end (UML): a raw-ABI probe of our own plus the project's ecctl.
 check_PROGRAMS += tests/cuse_ec/cuse_ec_probe
 tests_cuse_ec_cuse_ec_probe_SOURCES = tests/cuse_ec/cuse_ec_probe.c
-tests_cuse_ec_cuse_ec_probe_CFLAGS = $(AM_CFLAGS) -pthread
-tests_cuse_ec_cuse_ec_probe_LDADD = -lpthread
+tests_cuse_ec_cuse_ec_probe_CFLAGS = $(AM_CFLAGS)
 
 cuse_ec_tests = tests/cuse_ec/cuse-ec-args.test
 TESTS += $(cuse_ec_tests)

@@ -36,8 +36,8 @@ EXTRA_DIST += \
 # checked against the ABI, while the EC flaps.
 check_PROGRAMS += tests/e2e/cuse_ec_fuzz
 tests_e2e_cuse_ec_fuzz_SOURCES = tests/e2e/cuse_ec_fuzz.c
-tests_e2e_cuse_ec_fuzz_CFLAGS = $(AM_CFLAGS) -pthread
-tests_e2e_cuse_ec_fuzz_LDADD = -lpthread
+tests_e2e_cuse_ec_fuzz_CFLAGS = $(AM_CFLAGS)
+tests_e2e_cuse_ec_fuzz_LDADD =
 
 hostile_e2e_tests = \
 	tests/e2e/cuse-ec-fuzz-args.test \

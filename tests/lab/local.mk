@@ -5,8 +5,7 @@
 
 noinst_PROGRAMS += tests/lab/uaf_lab_client
 tests_lab_uaf_lab_client_SOURCES = tests/lab/uaf_lab_client.c
-tests_lab_uaf_lab_client_CFLAGS = $(AM_CFLAGS) -pthread
-tests_lab_uaf_lab_client_LDADD = -lpthread
+tests_lab_uaf_lab_client_CFLAGS = $(AM_CFLAGS)
 
 lab_tests = tests/lab/uaf-lab.test tests/lab/uaf-lab-args.test
 TESTS += $(lab_tests)

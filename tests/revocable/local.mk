@@ -10,10 +10,10 @@ dist_check_SCRIPTS += tests/revocable/abi_symbols.sh tests/revocable/man_pages.s
 TESTS += tests/revocable/abi_symbols.sh tests/revocable/man_pages.sh
 
 # Unit tests (Check).  KUnit-shaped seed tests and the contract tests.
-revocable_test_cflags = $(AM_CFLAGS) $(URCU_CFLAGS) $(CHECK_CFLAGS) -pthread
+revocable_test_cflags = $(AM_CFLAGS) $(URCU_CFLAGS) $(CHECK_CFLAGS)
 revocable_test_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/revocable \
 	-I$(top_srcdir)/tests/revocable
-revocable_test_ldadd = revocable/librevocable.la $(CHECK_LIBS) -lpthread
+revocable_test_ldadd = revocable/librevocable.la $(CHECK_LIBS)
 
 check_PROGRAMS += tests/revocable/test_revocable_seed \
 	tests/revocable/test_revocable_contract \
@@ -68,7 +68,7 @@ tests_revocable_test_revocable_nomem_SOURCES = tests/revocable/test_nomem.c \
 tests_revocable_test_revocable_nomem_CFLAGS = $(revocable_test_cflags)
 tests_revocable_test_revocable_nomem_CPPFLAGS = $(revocable_test_cppflags) \
 	-DREVOCABLE_TEST_ALLOC_HOOK
-tests_revocable_test_revocable_nomem_LDADD = $(CHECK_LIBS) -lpthread
+tests_revocable_test_revocable_nomem_LDADD = $(CHECK_LIBS)
 
 # The revoker's "has that access ended?" predicate at exact points of a
 # reader's life: revoke.c is #included by the test (the predicate is
@@ -78,7 +78,7 @@ tests_revocable_test_revocable_slot_wait_SOURCES = \
 	revocable/teardown.c revocable/revocable_internal.h
 tests_revocable_test_revocable_slot_wait_CFLAGS = $(revocable_test_cflags)
 tests_revocable_test_revocable_slot_wait_CPPFLAGS = $(revocable_test_cppflags)
-tests_revocable_test_revocable_slot_wait_LDADD = $(CHECK_LIBS) -lpthread
+tests_revocable_test_revocable_slot_wait_LDADD = $(CHECK_LIBS)
 
 # The teaching lab's v3 index bug (docs/teaching.md, exercise 1): the same
 # source built with REVOCABLE_LAB_V3_INDEX_BUG into a library that is never
@@ -93,11 +93,11 @@ tests_revocable_librevocable_lab_v3bug_la_CPPFLAGS = $(AM_CPPFLAGS) \
 	-I$(top_srcdir)/revocable -DREVOCABLE_LAB_V3_INDEX_BUG
 tests_revocable_librevocable_lab_v3bug_la_CFLAGS = \
 	$(revocable_librevocable_la_CFLAGS)
-tests_revocable_librevocable_lab_v3bug_la_LIBADD = -lpthread
+tests_revocable_librevocable_lab_v3bug_la_LIBADD =
 revocable_lab_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/revocable \
 	-I$(top_srcdir)/tests/revocable -DREVOCABLE_NO_INLINE
 revocable_lab_ldadd = tests/revocable/librevocable_lab_v3bug.la \
-	$(CHECK_LIBS) -lpthread
+	$(CHECK_LIBS)
 check_PROGRAMS += tests/revocable/test_revocable_stress_v3bug \
 	tests/revocable/test_revocable_contract_v3bug
 tests_revocable_test_revocable_stress_v3bug_SOURCES = tests/revocable/test_stress.c
