@@ -79,9 +79,9 @@ hl_run_where_cuse() {
 		return
 	fi
 	hl_uml_available || hl_cannot_run "no usable /dev/cuse here and no user-mode-linux (Debian packages 'user-mode-linux' and 'kmod')"
+	status=0
 	"$hl_srcdir/scripts/uml-run" --timeout "$timeout" --mem 384M \
-		--out "$out" --share "$hl_srcdir" --share "$build" -C "$out" -- "$@"
-	status=$?
+		--out "$out" --share "$hl_srcdir" --share "$build" -C "$out" -- "$@" || status=$?
 	case $status in
 	124) hl_cannot_run "the user-mode-linux guest timed out after ${timeout}s" ;;
 	125) hl_cannot_run "the user-mode-linux guest failed (see the uml-run message above)" ;;
@@ -150,18 +150,18 @@ hl_stop_daemon() {
 
 	hl_daemon_killed=0
 	[[ -n $hl_daemon_pid ]] || return 0
-	kill -TERM "$hl_daemon_pid" 2>/dev/null
+	kill -TERM "$hl_daemon_pid" 2>/dev/null || true
 	for (( i = 0; i < grace * 20; i++ )); do
 		hl_running "$hl_daemon_pid" || break
 		sleep 0.05
 	done
 	if hl_running "$hl_daemon_pid"; then
 		echo "$hl_prog: daemon $hl_daemon_pid ignored SIGTERM for $grace s, killing it" >&2
-		kill -KILL "$hl_daemon_pid" 2>/dev/null
+		kill -KILL "$hl_daemon_pid" 2>/dev/null || true
 		hl_daemon_killed=1
 	fi
-	wait "$hl_daemon_pid"
-	status=$?
+	status=0
+	wait "$hl_daemon_pid" || status=$?
 	hl_daemon_pid=
 	return $status
 }
@@ -169,14 +169,15 @@ hl_stop_daemon() {
 # hl_json_num FILE KEY: the first numeric (or true/false) value of "KEY" in
 # hotplug_sim's one-line JSON report; empty when absent.
 hl_json_num() {
-	grep -Eo "\"$2\":(-?[0-9.]+|true|false)" "$1" 2>/dev/null | head -1 | cut -d: -f2
+	{ grep -Eo "\"$2\":(-?[0-9.]+|true|false)" "$1" 2>/dev/null || true; } |
+		head -1 | cut -d: -f2
 }
 
 # hl_json_outcomes FILE: "ok ENODEV other" - totals over every op of the
 # report's "totals" object (anything neither ok nor ENODEV is "other").
 hl_json_outcomes() {
 	sed -n 's/.*"totals":\(.*\),"per_client".*/\1/p' "$1" |
-		grep -Eo '"[A-Za-z_0-9]+":[0-9]+' |
+		{ grep -Eo '"[A-Za-z_0-9]+":[0-9]+' || true; } |
 		awk -F'[":]+' '
 			$2 == "ok" { ok += $3; next }
 			$2 == "ENODEV" { enodev += $3; next }
@@ -188,7 +189,7 @@ hl_json_outcomes() {
 # reported - the use-after-free signature (0 for a missing or empty log).
 hl_valgrind_errors() {
 	[[ -s $1 ]] || { echo 0; return; }
-	grep -cE '^==[0-9]+== Invalid (read|write|free)' "$1"
+	grep -cE '^==[0-9]+== Invalid (read|write|free)' "$1" || true
 }
 
 # hl_rss_kib PID: the process's VmRSS in KiB (empty if it is gone).
@@ -266,13 +267,13 @@ USAGE
 		exit $HL_EXIT_CANNOT_RUN
 	# hl_sim_args is the calling script's.
 	# shellcheck disable=SC2154
+	sim_status=0
 	"$build/hotplug_sim/hotplug_sim" --name="hx_$name$$" --control="$sock" \
 		--trigger="${hl_exp_trigger:-control}" --daemon-pid="$hl_daemon_pid" \
 		"${hl_sim_args[@]}" --json="$out/$name.json" --csv="$out/$name.csv" |
-		tee "$out/$name.txt"
-	sim_status=${PIPESTATUS[0]}
-	hl_stop_daemon
-	daemon_status=$?
+		tee "$out/$name.txt" || sim_status=${PIPESTATUS[0]}
+	daemon_status=0
+	hl_stop_daemon || daemon_status=$?
 	"$hl_srcdir/scripts/latency-histogram" "$out/$name.csv" "$out/$name.png" ||
 		sim_status=1
 	echo "results: $out/$name.{json,csv,txt,png}"

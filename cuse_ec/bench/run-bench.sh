@@ -10,7 +10,7 @@
 # Targets: XCMD latency <= 1.25x the floor; idle RSS <= 8 MiB;
 # <= 2 KiB per open file. This prints; it does not fail on a missed target.
 
-set -u
+set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top_srcdir=$(cd "$here/../.." && pwd)
 builddir=$(cd "${1:-$PWD}" && pwd)
@@ -56,8 +56,8 @@ for (( i = 0; i < 100; i++ )); do [[ -S /run/bench.sock ]] && break; sleep 0.05;
 echo "== cuse_ec (revocable) vs the null CUSE server, $iterations ops per round =="
 echo "   (XCMD latency target: latency_ratio <= 1.25)"
 "$bench" /dev/cros_ec /dev/cros_null "$iterations"
-kill -TERM "$null_pid"
-wait "$null_pid"
+kill -TERM "$null_pid" || true
+wait "$null_pid" || true
 
 # The real daemon is behind the libtool wrapper's exec: same pid.
 rss_idle=$(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status")

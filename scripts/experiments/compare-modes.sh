@@ -3,7 +3,7 @@
 #
 # compare-modes.sh - the teaching table (scripts/hotplug-compare) with its
 # defaults, then a latency histogram of each mode's calls.
-set -u
+set -euo pipefail
 hl_prog=compare-modes.sh
 # shellcheck source=scripts/hotplug-lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../hotplug-lib.sh"
@@ -32,8 +32,8 @@ USAGE
 	esac
 	shift
 done
-"$hl_srcdir/scripts/hotplug-compare" --out="$out" "${args[@]}"
-status=$?
+status=0
+"$hl_srcdir/scripts/hotplug-compare" --out="$out" "${args[@]}" || status=$?
 (( status == HL_EXIT_USAGE || status == HL_EXIT_CANNOT_RUN )) && exit $status
 for csv in "$out"/revocable.csv "$out"/refcount.csv "$out"/unsafe.csv; do
 	[[ -s $csv ]] || continue

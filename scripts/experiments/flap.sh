@@ -4,7 +4,7 @@
 # flap.sh - 100 unplug/plug cycles (period 20 ms, jitter 5 ms) through the
 # control socket while 4 clients, a blocked MKBP reader and a poller keep
 # using the EC: every call must end ok or ENODEV, nothing may hang.
-set -u
+set -euo pipefail
 hl_prog=flap.sh
 # shellcheck source=scripts/hotplug-lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../hotplug-lib.sh"

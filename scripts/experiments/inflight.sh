@@ -6,7 +6,7 @@
 # an XCMD is in there. The revocable EC must let that call finish, then fail
 # everything after it with ENODEV; the summary shows how long the unplug
 # waited for the call ("longest in-flight call").
-set -u
+set -euo pipefail
 hl_prog=inflight.sh
 # shellcheck source=scripts/hotplug-lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../hotplug-lib.sh"

@@ -6,7 +6,7 @@
 # a client that dies is noticed), 2 blocked readers and 2 pollers. The
 # deadline is 10 s: with this many processes on one UML CPU a revoke has
 # been seen to take almost 5 s to be acknowledged.
-set -u
+set -euo pipefail
 hl_prog=soak.sh
 # shellcheck source=scripts/hotplug-lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../hotplug-lib.sh"

@@ -7,7 +7,7 @@
 # mentions them) is revoked by them; with an older daemon this falls back to
 # the control socket and says so, rather than reporting a run where the
 # unplug never landed.
-set -u
+set -euo pipefail
 hl_prog=uevent.sh
 # shellcheck source=scripts/hotplug-lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../hotplug-lib.sh"

@@ -84,11 +84,10 @@ e2e_skip_or_fail() {
 }
 
 e2e_run_guest() {
-	local status
+	local status=0
 
 	"$e2e_uml_run" --timeout "${UML_RUN_TIMEOUT:-300}" \
-		--share "$top_srcdir" --share "$top_builddir" "$@"
-	status=$?
+		--share "$top_srcdir" --share "$top_builddir" "$@" || status=$?
 	case $status in
 	124|125)
 		echo "e2e: uml-run harness failure (status $status)" >&2

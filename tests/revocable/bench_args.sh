@@ -1,8 +1,9 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # revocable_bench rejects bad arguments with a clear message and exit 2,
 # and -h prints usage; no measurement is run here (figures are not tests).
+set -euo pipefail
 bench="${top_builddir:-.}/bench/revocable_bench"
 fail=0
 
@@ -10,8 +11,8 @@ expect() {
 	want_rc=$1
 	want_text=$2
 	shift 2
-	out=$("$bench" "$@" 2>&1)
-	rc=$?
+	rc=0
+	out=$("$bench" "$@" 2>&1) || rc=$?
 	if [ "$rc" -ne "$want_rc" ]; then
 		echo "FAIL: revocable_bench $*: exit $rc, want $want_rc"
 		fail=1
