@@ -37,7 +37,6 @@ EXTRA_DIST += \
 check_PROGRAMS += tests/e2e/cuse_ec_fuzz
 tests_e2e_cuse_ec_fuzz_SOURCES = tests/e2e/cuse_ec_fuzz.c
 tests_e2e_cuse_ec_fuzz_CFLAGS = $(AM_CFLAGS)
-tests_e2e_cuse_ec_fuzz_LDADD =
 
 hostile_e2e_tests = \
 	tests/e2e/cuse-ec-fuzz-args.test \
