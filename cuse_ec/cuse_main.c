@@ -36,6 +36,7 @@
 #include "control_client.h"
 #include "ec/ec.h"
 #include "options.h"
+#include "profile_path.h"
 #include "udev_follow.h"
 
 /* How long init_done waits for the node to appear before giving up on it. */
@@ -358,20 +359,7 @@ static const struct cuse_lowlevel_ops cuse_ec_clop = {
 
 static int cuse_ec_load_profile(struct cuse_ec_daemon *d)
 {
-	char err[256];
-	int ret;
-
-	if (!d->opts.profile) {
-		ret = ec_profile_default(&d->profile);
-		if (ret)
-			fprintf(stderr, "cuse_ec: default profile: %s\n", strerror(-ret));
-		return ret;
-	}
-	err[0] = '\0';
-	ret = ec_profile_load(d->opts.profile, &d->profile, err, sizeof(err));
-	if (ret)
-		fprintf(stderr, "cuse_ec: %s\n", err[0] ? err : strerror(-ret));
-	return ret;
+	return profile_path_load(d->opts.profile, &d->profile, stderr);
 }
 
 /**
@@ -402,6 +390,10 @@ int main(int argc, char **argv)
 		return 0;
 	if (ret)
 		return 2;
+	if (d.opts.list_profiles)
+		return profile_path_list(stdout, stderr);
+	if (d.opts.check_profile)
+		return profile_path_check(d.opts.check_profile, stdout, stderr);
 	/* Client mode: talk to a running daemon, set up nothing of our own. */
 	if (d.opts.n_send) {
 		ret = control_client_send(d.opts.control, d.opts.send, d.opts.n_send,

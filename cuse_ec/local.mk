@@ -15,6 +15,7 @@ cuse_ec_libchardev_la_SOURCES = \
 	cuse_ec/lifecycle.c \
 	cuse_ec/control.c \
 	cuse_ec/options.c \
+	cuse_ec/profile_path.c \
 	cuse_ec/control_client.c \
 	cuse_ec/udev_follow.c \
 	cuse_ec/udev_match.c
@@ -29,8 +30,10 @@ noinst_HEADERS += \
 	cuse_ec/control.h \
 	cuse_ec/control_client.h \
 	cuse_ec/options.h \
+	cuse_ec/profile_path.h \
 	cuse_ec/udev_follow.h
-daemon_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/cuse_ec -I$(top_srcdir)/revocable
+daemon_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/cuse_ec -I$(top_srcdir)/revocable \
+	-DCUSE_EC_PROFILES_DIR='"$(profilesdir)"'
 cuse_ec_libchardev_la_CPPFLAGS = $(daemon_cppflags)
 cuse_ec_libchardev_la_CFLAGS = $(AM_CFLAGS) $(URCU_CFLAGS) $(UDEV_CFLAGS)
 cuse_ec_libchardev_la_LIBADD = $(UDEV_LIBS)

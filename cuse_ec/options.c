@@ -33,6 +33,8 @@ enum {
 	OPT_FOLLOW,
 	OPT_FOLLOW_MATCH,
 	OPT_VERSION,
+	OPT_LIST_PROFILES,
+	OPT_CHECK_PROFILE,
 };
 
 static const struct option cuse_ec_long_options[] = {
@@ -53,6 +55,8 @@ static const struct option cuse_ec_long_options[] = {
 	{ "follow-match", required_argument, NULL, OPT_FOLLOW_MATCH },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "list-profiles", no_argument, NULL, OPT_LIST_PROFILES },
+	{ "check-profile", required_argument, NULL, OPT_CHECK_PROFILE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -63,7 +67,12 @@ static void cuse_ec_usage(FILE *out, const char *prog)
 		"Serve an emulated ChromiumOS EC as the character device /dev/NAME (CUSE).\n"
 		"\n"
 		"  --name=NAME          device name, node /dev/NAME (default cros_ec)\n"
-		"  --profile=FILE       board profile (default: built-in laptop)\n"
+		"  --profile=NAME|FILE  board profile: a NAME without a slash is searched in\n"
+		"                       $CUSE_EC_PROFILE_PATH, then " CUSE_EC_PROFILES_DIR "\n"
+		"                       (default: built-in laptop)\n"
+		"  --list-profiles      list the profiles found by name, one a line\n"
+		"  --check-profile=NAME|FILE\n"
+		"                       validate a profile and print the board it describes\n"
 		"  --mode=OCTAL         permissions of the node once it appears (e.g. 0666)\n"
 		"  --owner=USER         owner of the node (name or uid)\n"
 		"  --group=GROUP        group of the node (name or gid)\n"
@@ -278,7 +287,7 @@ int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
 			break;
 		case OPT_PROFILE:
 			if (!optarg[0]) {
-				fprintf(err, "%s: --profile needs a file name\n", prog);
+				fprintf(err, "%s: --profile needs a profile name or file\n", prog);
 				return -EINVAL;
 			}
 			opts->profile = optarg;
@@ -352,6 +361,17 @@ int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
 				return -EINVAL;
 			opts->follow_match[opts->n_follow_match++] = optarg;
 			break;
+		case OPT_LIST_PROFILES:
+			opts->list_profiles = true;
+			break;
+		case OPT_CHECK_PROFILE:
+			if (!optarg[0]) {
+				fprintf(err, "%s: --check-profile needs a profile name or file\n",
+					prog);
+				return -EINVAL;
+			}
+			opts->check_profile = optarg;
+			break;
 		case 'h':
 			cuse_ec_usage(out, prog);
 			return CUSE_EC_OPTIONS_EXIT;
@@ -377,6 +397,11 @@ int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
 	}
 	if (opts->no_udev && (opts->follow || opts->n_follow_match)) {
 		fprintf(err, "%s: --no-udev contradicts --follow/--follow-match\n", prog);
+		return -EINVAL;
+	}
+	if (opts->list_profiles && opts->check_profile) {
+		fprintf(err, "%s: --list-profiles and --check-profile are separate commands\n",
+			prog);
 		return -EINVAL;
 	}
 	if (opts->n_send && !opts->control) {

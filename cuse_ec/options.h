@@ -20,7 +20,7 @@
 /**
  * struct cuse_ec_options - what the command line asked for.
  * @name:       device name: the node is /dev/@name
- * @profile:    board profile file, NULL for the built-in default
+ * @profile:    board profile name or file, NULL for the built-in default
  * @node_mode:  permissions for the node, or -1 to leave them
  * @owner:      uid for the node, or (uid_t)-1
  * @group:      gid for the node, or (gid_t)-1
@@ -36,6 +36,8 @@
  * @follow:     --follow: sysfs path of the device to follow, NULL for ours
  * @follow_match: --follow-match KEY=VALUE rules (checked when parsed)
  * @n_follow_match: how many
+ * @list_profiles: --list-profiles: print the profiles found and exit
+ * @check_profile: --check-profile: validate this profile, print it, exit
  */
 struct cuse_ec_options {
 	char name[CUSE_EC_NAME_MAX];
@@ -55,6 +57,8 @@ struct cuse_ec_options {
 	const char *follow;
 	const char *follow_match[UDEV_FOLLOW_MATCH_MAX];
 	unsigned int n_follow_match;
+	bool list_profiles;
+	const char *check_profile;
 };
 
 /* cuse_ec_parse_options() results besides 0. */

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct ec;
 struct ec_profile;
@@ -58,6 +59,17 @@ int ec_profile_default(struct ec_profile **out);
 
 /** ec_profile_free() - free a profile; NULL is ignored. */
 void ec_profile_free(struct ec_profile *profile);
+
+/**
+ * ec_profile_describe() - print a parsed profile for a human: identity,
+ * flash, protocol limits, battery, sensors, fans, USB-PD ports, keyboard,
+ * latency and faults, one area a line.
+ * @profile: the profile
+ * @out:     where to print
+ *
+ * Return: 0, or -EIO if writing failed.
+ */
+int ec_profile_describe(const struct ec_profile *profile, FILE *out);
 
 /**
  * ec_create() - build a powered-on EC from a profile.

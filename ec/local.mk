@@ -17,6 +17,7 @@ ec_model_sources = \
 	ec/ec_profile.c \
 	ec/ec_profile_file.c \
 	ec/ec_profile_keys.c \
+	ec/ec_profile_describe.c \
 	ec/ec_profile_keys.h \
 	ec/ec_profile.h \
 	ec/ec_cmd_system.c \

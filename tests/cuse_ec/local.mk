@@ -59,6 +59,6 @@ check_PROGRAMS += tests/cuse_ec/cuse_ec_probe
 tests_cuse_ec_cuse_ec_probe_SOURCES = tests/cuse_ec/cuse_ec_probe.c
 tests_cuse_ec_cuse_ec_probe_CFLAGS = $(AM_CFLAGS)
 
-cuse_ec_tests = tests/cuse_ec/cuse-ec-args.test
+cuse_ec_tests = tests/cuse_ec/cuse-ec-args.test tests/cuse_ec/cuse-ec-profiles.test
 TESTS += $(cuse_ec_tests)
 dist_noinst_SCRIPTS += $(cuse_ec_tests)
