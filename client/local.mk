@@ -6,12 +6,18 @@
 noinst_LTLIBRARIES += client/libecclient.la
 client_libecclient_la_SOURCES = \
 	client/ec_client.c \
-	client/ec_client_cmds.c \
-	client/ecctl_cli.c
+	client/ec_client_cmds.c
 client_libecclient_la_LIBADD = common/libcommon.la
 noinst_HEADERS += client/ec_client.h client/ecctl_cli.h
 
+# ecctl's parsing and commands, apart from main() so the tests drive them;
+# the client library itself needs no JSON writer.
+noinst_LTLIBRARIES += client/libecctl.la
+client_libecctl_la_SOURCES = client/ecctl_cli.c client/ecctl_run.c
+client_libecctl_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
+client_libecctl_la_LIBADD = client/libecclient.la common/libcommon.la $(JSONC_LIBS)
+
 bin_PROGRAMS += client/ecctl
 client_ecctl_SOURCES = client/ecctl.c
-client_ecctl_LDADD = client/libecclient.la
+client_ecctl_LDADD = client/libecctl.la
 dist_man_MANS += client/ecctl.1

@@ -2,7 +2,8 @@
 /*
  * common.h - what every program of the project needs once: parsers for
  * each kind of value a user types (integers, sizes, durations,
- * probabilities), with one set of rules and one style of error message.
+ * probabilities), with one set of rules and one style of error message,
+ * and text fields made fit for JSON output.
  *
  * libc only: the EC model links this too, and must stay free of CUSE,
  * udev and RCU libraries.
@@ -104,5 +105,25 @@ int parse_duration(const char *text, const char *what, uint64_t max_ns, uint64_t
  */
 int parse_probability(const char *text, const char *what, uint32_t *out_ppm,
 		      char *err, size_t errlen);
+
+/* Room text_to_utf8() needs for a field of @size bytes, at worst. */
+#define TEXT_UTF8_ROOM(size)	(3 * (size) + 1)
+
+/**
+ * text_to_utf8() - a C-string field as valid UTF-8 text.
+ * @field:  the field's bytes; the text ends at the first NUL, or at @size
+ * @size:   the field's size (fixed-size EC strings need not hold a NUL)
+ * @out:    receives the text, NUL-terminated
+ * @outlen: size of @out; TEXT_UTF8_ROOM(@size) always suffices
+ *
+ * Valid UTF-8 is copied as it is ("café" stays "café"); each byte that is
+ * not part of a valid sequence (a stray 0xff, an overlong form, a
+ * surrogate) becomes U+FFFD, the replacement character, so a JSON writer
+ * always gets valid text and every program shows a bad byte the same way.
+ * Control characters are left for the JSON writer to escape.
+ *
+ * Return: the length of the text in @out.
+ */
+size_t text_to_utf8(const char *field, size_t size, char *out, size_t outlen);
 
 #endif /* CUSE_EC_COMMON_H */

@@ -7,4 +7,5 @@
 noinst_LTLIBRARIES += common/libcommon.la
 common_libcommon_la_SOURCES = \
 	common/common.h \
-	common/parse.c
+	common/parse.c \
+	common/utf8.c

@@ -11,6 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <json-c/json.h>
+
+#include "common/common.h"
 #include "hs.h"
 
 static const char *trigger_name(enum hs_trigger t)
@@ -183,117 +186,159 @@ void hs_report_human(const struct hs_report *rep, const struct hs_config *cfg, F
 	fprintf(out, "verdict: %s\n", hs_report_verdict(rep, cfg) ? "FAIL" : "PASS");
 }
 
-/* JSON string: paths may hold anything, so escape what JSON requires. */
-static void json_string(FILE *out, const char *s)
+/* A number printed with @decimals digits after the point, as the report always was. */
+static json_object *jfixed(double v, int decimals)
 {
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
+	char text[40];
 
-		if (ch == '"' || ch == '\\')
-			fprintf(out, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(out, "\\u%04x", ch);
-		else
-			fputc(ch, out);
-	}
-	fputc('"', out);
+	snprintf(text, sizeof(text), "%.*f", decimals, v);
+	return json_object_new_double_s(v, text);
 }
 
-static void json_counts(FILE *out, const uint64_t (*count)[HS_OUTCOME_SLOTS])
+/*
+ * A text field as a JSON string: the device name and the roles may come
+ * from anywhere, so they go through text_to_utf8() like all of ecctl's.
+ */
+static void add_text(json_object *obj, const char *key, const char *field, size_t size)
 {
+	char text[TEXT_UTF8_ROOM(HS_NAME_MAX + 1)];
+
+	text_to_utf8(field, size, text, sizeof(text));
+	json_object_object_add(obj, key, json_object_new_string(text));
+}
+
+static json_object *json_counts(const uint64_t (*count)[HS_OUTCOME_SLOTS])
+{
+	json_object *all = json_object_new_object();
 	unsigned int op, slot;
 	char name[16];
 
-	fputc('{', out);
 	for (op = 0; op < HS_OP_COUNT; op++) {
-		bool first = true;
+		json_object *per_op = json_object_new_object();
 
-		fprintf(out, "%s\"%s\":{", op ? "," : "", hs_op_name(op));
-		for (slot = 0; slot < HS_OUTCOME_SLOTS; slot++) {
-			if (!count[op][slot])
-				continue;
-			fprintf(out, "%s\"%s\":%" PRIu64, first ? "" : ",",
-				hs_outcome_name(slot, name), count[op][slot]);
-			first = false;
-		}
-		fputc('}', out);
+		for (slot = 0; slot < HS_OUTCOME_SLOTS; slot++)
+			if (count[op][slot])
+				json_object_object_add(per_op, hs_outcome_name(slot, name),
+						       json_object_new_uint64(count[op][slot]));
+		json_object_object_add(all, hs_op_name(op), per_op);
 	}
-	fputc('}', out);
+	return all;
 }
 
-static void json_span(FILE *out, const char *key, const struct span_stats *s)
+static json_object *json_span(const struct span_stats *s)
 {
-	if (!s->n) {
-		fprintf(out, "\"%s\":null", key);
-		return;
+	json_object *span;
+
+	if (!s->n)
+		return NULL;	/* JSON null */
+	span = json_object_new_object();
+	json_object_object_add(span, "n", json_object_new_uint64(s->n));
+	json_object_object_add(span, "min_us", jfixed(s->min / 1e3, 1));
+	json_object_object_add(span, "mean_us", jfixed((double)s->sum / s->n / 1e3, 1));
+	json_object_object_add(span, "max_us", jfixed(s->max / 1e3, 1));
+	return span;
+}
+
+static json_object *json_revocation(const struct hs_report *rep)
+{
+	json_object *rev = json_object_new_object(), *events = json_object_new_array();
+	struct span_stats to_revoked, to_last_out;
+	uint64_t longest;
+	unsigned int i;
+
+	revocation_stats(rep, &to_revoked, &to_last_out, &longest);
+	json_object_object_add(rev, "trigger_to_revoked", json_span(&to_revoked));
+	json_object_object_add(rev, "trigger_to_last_out", json_span(&to_last_out));
+	json_object_object_add(rev, "longest_inflight_us", jfixed(longest / 1e3, 1));
+	for (i = 0; i < rep->nrevocations; i++) {
+		const struct hs_revocation *r = &rep->revocations[i];
+		json_object *ev = json_object_new_object();
+
+		json_object_object_add(ev, "trigger_us", jfixed(r->trigger_ns / 1e3, 1));
+		json_object_object_add(ev, "revoked_us", jfixed(r->revoked_ns / 1e3, 1));
+		json_object_object_add(ev, "last_out_us", jfixed(r->last_out_ns / 1e3, 1));
+		json_object_object_add(ev, "inflight", json_object_new_uint64(r->inflight));
+		json_object_object_add(ev, "longest_inflight_us",
+				       jfixed(r->longest_inflight_ns / 1e3, 1));
+		json_object_array_add(events, ev);
 	}
-	fprintf(out, "\"%s\":{\"n\":%u,\"min_us\":%.1f,\"mean_us\":%.1f,\"max_us\":%.1f}", key,
-		s->n, s->min / 1e3, (double)s->sum / s->n / 1e3, s->max / 1e3);
+	json_object_object_add(rev, "events", events);
+	return rev;
 }
 
 int hs_report_json(const struct hs_report *rep, const struct hs_config *cfg, FILE *out)
 {
-	struct span_stats to_revoked, to_last_out;
+	json_object *j = json_object_new_object(), *mix, *expect, *clients;
 	struct hs_totals tot;
-	uint64_t longest;
-	unsigned int c, slot, i;
+	unsigned int c, slot;
+	const char *text;
 	char name[16];
-	bool first = true;
+	int ret = 0;
 
+	if (!j)
+		return -ENOMEM;
 	hs_report_totals(rep, cfg->expect, &tot);
-	revocation_stats(rep, &to_revoked, &to_last_out, &longest);
-	fputs("{\"device\":", out);
-	json_string(out, cfg->device);
-	fprintf(out, ",\"trigger\":\"%s\",\"clients\":%u,\"readers\":%u,\"pollers\":%u"
-		",\"processes\":%s", trigger_name(cfg->trigger), cfg->clients, cfg->readers,
-		cfg->pollers, cfg->processes ? "true" : "false");
-	fprintf(out, ",\"mix\":{\"xcmd\":%u,\"readmem\":%u},\"seed\":%" PRIu64
-		",\"deadline_ms\":%.3f,\"elapsed_ms\":%.3f,\"expect\":[",
-		cfg->mix_xcmd, 100 - cfg->mix_xcmd, cfg->seed, cfg->deadline_ns / 1e6,
-		rep->elapsed_ns / 1e6);
-	for (slot = 0; slot < HS_OUTCOME_SLOTS; slot++) {
-		if (!cfg->expect[slot])
-			continue;
-		fprintf(out, "%s\"%s\"", first ? "" : ",", hs_outcome_name(slot, name));
-		first = false;
-	}
-	fprintf(out, "],\"calls\":%" PRIu64 ",\"unexpected\":%" PRIu64 ",\"totals\":",
-		tot.calls, tot.unexpected);
-	json_counts(out, (const uint64_t (*)[HS_OUTCOME_SLOTS])tot.count);
-	fputs(",\"per_client\":[", out);
+	add_text(j, "device", cfg->device, sizeof(cfg->device));
+	json_object_object_add(j, "trigger", json_object_new_string(trigger_name(cfg->trigger)));
+	json_object_object_add(j, "clients", json_object_new_uint64(cfg->clients));
+	json_object_object_add(j, "readers", json_object_new_uint64(cfg->readers));
+	json_object_object_add(j, "pollers", json_object_new_uint64(cfg->pollers));
+	json_object_object_add(j, "processes", json_object_new_boolean(cfg->processes));
+	mix = json_object_new_object();
+	json_object_object_add(mix, "xcmd", json_object_new_uint64(cfg->mix_xcmd));
+	json_object_object_add(mix, "readmem", json_object_new_uint64(100 - cfg->mix_xcmd));
+	json_object_object_add(j, "mix", mix);
+	json_object_object_add(j, "seed", json_object_new_uint64(cfg->seed));
+	json_object_object_add(j, "deadline_ms", jfixed(cfg->deadline_ns / 1e6, 3));
+	json_object_object_add(j, "elapsed_ms", jfixed(rep->elapsed_ns / 1e6, 3));
+	expect = json_object_new_array();
+	for (slot = 0; slot < HS_OUTCOME_SLOTS; slot++)
+		if (cfg->expect[slot])
+			json_object_array_add(expect,
+					      json_object_new_string(hs_outcome_name(slot, name)));
+	json_object_object_add(j, "expect", expect);
+	json_object_object_add(j, "calls", json_object_new_uint64(tot.calls));
+	json_object_object_add(j, "unexpected", json_object_new_uint64(tot.unexpected));
+	json_object_object_add(j, "totals",
+			       json_counts((const uint64_t (*)[HS_OUTCOME_SLOTS])tot.count));
+	clients = json_object_new_array();
 	for (c = 0; c < rep->nclients; c++) {
-		fprintf(out, "%s{\"client\":%u,\"role\":", c ? "," : "", c);
-		json_string(out, rep->roles ? rep->roles[c] : "client");
-		fputs(",\"counts\":", out);
-		json_counts(out, (const uint64_t (*)[HS_OUTCOME_SLOTS])rep->clients[c].count);
-		fputc('}', out);
-	}
-	fprintf(out, "],\"unplugs\":%u,\"plugs\":%u,\"trigger_errors\":%u,\"revocation\":{",
-		rep->nrevocations, rep->plugs, rep->trigger_errors);
-	json_span(out, "trigger_to_revoked", &to_revoked);
-	fputc(',', out);
-	json_span(out, "trigger_to_last_out", &to_last_out);
-	fprintf(out, ",\"longest_inflight_us\":%.1f,\"events\":[", longest / 1e3);
-	for (i = 0; i < rep->nrevocations; i++) {
-		const struct hs_revocation *r = &rep->revocations[i];
+		const char *role = rep->roles ? rep->roles[c] : "client";
+		json_object *one = json_object_new_object();
 
-		fprintf(out, "%s{\"trigger_us\":%.1f,\"revoked_us\":%.1f,\"last_out_us\":%.1f,"
-			"\"inflight\":%u,\"longest_inflight_us\":%.1f}", i ? "," : "",
-			r->trigger_ns / 1e3, r->revoked_ns / 1e3, r->last_out_ns / 1e3,
-			r->inflight, r->longest_inflight_ns / 1e3);
+		json_object_object_add(one, "client", json_object_new_uint64(c));
+		add_text(one, "role", role, strlen(role));
+		json_object_object_add(one, "counts",
+				       json_counts((const uint64_t (*)[HS_OUTCOME_SLOTS])
+						   rep->clients[c].count));
+		json_object_array_add(clients, one);
 	}
-	fprintf(out, "]},\"uevents_sent\":%u,\"uevents_seen\":%u,\"monitor\":%s,\"hung\":%u"
-		",\"workers_died\":%u", rep->uevents_sent, rep->uevents_seen,
-		rep->monitor_ok ? "true" : "false", rep->hung, rep->workers_died);
-	fprintf(out, ",\"daemon_alive\":%s", !rep->daemon_checked ? "null" :
-		rep->daemon_alive ? "true" : "false");
-	if (rep->have_zombies)
-		fprintf(out, ",\"zombie_accesses\":%" PRIu64, rep->zombie_accesses);
+	json_object_object_add(j, "per_client", clients);
+	json_object_object_add(j, "unplugs", json_object_new_uint64(rep->nrevocations));
+	json_object_object_add(j, "plugs", json_object_new_uint64(rep->plugs));
+	json_object_object_add(j, "trigger_errors", json_object_new_uint64(rep->trigger_errors));
+	json_object_object_add(j, "revocation", json_revocation(rep));
+	json_object_object_add(j, "uevents_sent", json_object_new_uint64(rep->uevents_sent));
+	json_object_object_add(j, "uevents_seen", json_object_new_uint64(rep->uevents_seen));
+	json_object_object_add(j, "monitor", json_object_new_boolean(rep->monitor_ok));
+	json_object_object_add(j, "hung", json_object_new_uint64(rep->hung));
+	json_object_object_add(j, "workers_died", json_object_new_uint64(rep->workers_died));
+	json_object_object_add(j, "daemon_alive", rep->daemon_checked ?
+			       json_object_new_boolean(rep->daemon_alive) : NULL);
+	json_object_object_add(j, "zombie_accesses", rep->have_zombies ?
+			       json_object_new_uint64(rep->zombie_accesses) : NULL);
+	json_object_object_add(j, "verdict", json_object_new_string(
+				       hs_report_verdict(rep, cfg) ? "fail" : "pass"));
+	text = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN |
+					      JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (!text)
+		ret = -ENOMEM;
 	else
-		fputs(",\"zombie_accesses\":null", out);
-	fprintf(out, ",\"verdict\":\"%s\"}\n", hs_report_verdict(rep, cfg) ? "fail" : "pass");
-	return ferror(out) ? -EIO : 0;
+		fprintf(out, "%s\n", text);
+	json_object_put(j);
+	if (!ret && ferror(out))
+		ret = -EIO;
+	return ret;
 }
 
 void hs_csv_header(FILE *out)

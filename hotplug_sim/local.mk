@@ -8,7 +8,8 @@ noinst_LTLIBRARIES += hotplug_sim/libhotplugsim.la
 hotplug_sim_libhotplugsim_la_SOURCES = \
 	hotplug_sim/hs_parse.c \
 	hotplug_sim/hs_report.c
-hotplug_sim_libhotplugsim_la_LIBADD = client/libecclient.la common/libcommon.la
+hotplug_sim_libhotplugsim_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
+hotplug_sim_libhotplugsim_la_LIBADD = client/libecclient.la common/libcommon.la $(JSONC_LIBS)
 noinst_HEADERS += hotplug_sim/hs.h hotplug_sim/hs_run.h
 
 bin_PROGRAMS += hotplug_sim/hotplug_sim

@@ -8,7 +8,7 @@
 # Build: toolchain and autotools.
 CUSE_EC_BUILD_PKGS="gcc make autoconf automake libtool pkg-config"
 # Libraries (headers + pkg-config files).
-CUSE_EC_LIB_PKGS="liburcu-dev libfuse3-dev libudev-dev check"
+CUSE_EC_LIB_PKGS="liburcu-dev libfuse3-dev libudev-dev libjson-c-dev check"
 # Running and testing: the user-mode-linux kernel with CUSE, insmod for
 # its modules, fusermount3, valgrind for the use-after-free lab, clang for
 # the libFuzzer target, gnuplot for latency histograms, mandoc to lint the

@@ -109,6 +109,7 @@ extern const struct ec_transport_ops fake_transport;
  * @fail_command:  a command that answers @fail_status (0 = none)
  * @hello_add:     what HELLO adds (EC_HELLO_MAGIC unless broken on purpose)
  * @text:          the read() version text
+ * @chip:          when set, GET_CHIP_INFO answers these 96 bytes verbatim
  */
 struct canned_ec {
 	uint8_t memmap[256];
@@ -128,6 +129,7 @@ struct canned_ec {
 	uint32_t fail_status;
 	uint32_t hello_add;
 	char text[128];
+	const struct ec_response_get_chip_info *chip;
 };
 
 /**

@@ -3,7 +3,7 @@
  * test_parse.c - the shared parsers: every bad input (empty, blank, sign,
  * overflow, junk suffix, out of range) for every kind of value, and the
  * exact message for each, so the programs using them need not test the
- * rules again.
+ * rules again; and text fields made valid UTF-8.
  */
 #include "config.h"
 
@@ -262,6 +262,42 @@ START_TEST(probability)
 }
 END_TEST
 
+START_TEST(text_utf8)
+{
+	static const struct {
+		const char *in;
+		size_t size;
+		const char *out;
+	} cases[] = {
+		{ "caf\xc3\xa9", 6, "caf\xc3\xa9" },
+		{ "\xe2\x82\xac \xf0\x9f\x98\x80", 8, "\xe2\x82\xac \xf0\x9f\x98\x80" },
+		{ "a\tb\x01", 4, "a\tb\x01" },			/* controls: the JSON writer's */
+		{ "ab\0cd", 5, "ab" },				/* ends at the NUL */
+		{ "abcdef", 3, "abc" },				/* or at the field's size */
+		{ "x\xffy", 3, "x\xef\xbf\xbdy" },		/* never valid */
+		{ "\xc0\xaf", 2, "\xef\xbf\xbd\xef\xbf\xbd" },	/* overlong '/' */
+		{ "\xed\xa0\x80", 3, "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd" },	/* surrogate */
+		{ "\xf4\x90\x80\x80", 4,				/* above U+10FFFF */
+		  "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd" },
+		{ "\xc3", 1, "\xef\xbf\xbd" },			/* cut by the field's end */
+		{ "\xe2\x82", 2, "\xef\xbf\xbd\xef\xbf\xbd" },
+	};
+	char out[64];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ck_assert_uint_eq(text_to_utf8(cases[i].in, cases[i].size, out, sizeof(out)),
+				  strlen(cases[i].out));
+		ck_assert_msg(!strcmp(out, cases[i].out), "case %zu", i);
+	}
+	/* Too little room: whole characters only, always terminated. */
+	ck_assert_uint_eq(text_to_utf8("caf\xc3\xa9", 6, out, 5), 3);
+	ck_assert_str_eq(out, "caf");
+	ck_assert_uint_eq(text_to_utf8(NULL, 4, out, sizeof(out)), 0);
+	ck_assert_str_eq(out, "");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("parse");
@@ -274,6 +310,7 @@ int main(void)
 	tcase_add_test(tc, size);
 	tcase_add_test(tc, duration);
 	tcase_add_test(tc, probability);
+	tcase_add_test(tc, text_utf8);
 	suite_add_tcase(s, tc);
 	return check_run_suite(s);
 }
