@@ -91,6 +91,7 @@ static const struct ec_cmd_entry ec_cmd_table[] = {
 	{ EC_CMD_HOST_EVENT, EC_VER_MASK(0), ec_cmd_host_event },
 	{ EC_CMD_HOST_SLEEP_EVENT, EC_VER_MASK(0) | EC_VER_MASK(1), ec_cmd_host_sleep_event },
 	{ EC_CMD_I2C_PASSTHRU_PROTECT, EC_VER_MASK(0), ec_cmd_i2c_passthru_protect },
+	{ EC_CMD_REBOOT_EC, EC_VER_MASK(0), ec_cmd_reboot_ec },
 	{ EC_CMD_GET_PANIC_INFO, EC_VER_MASK(0), ec_cmd_get_panic_info },
 	{ EC_CMD_RESEND_RESPONSE, EC_VER_MASK(0), ec_cmd_resend_response },
 	{ EC_CMD_USB_PD_CONTROL, EC_VER_MASK(0) | EC_VER_MASK(1) | EC_VER_MASK(2),
@@ -327,15 +328,8 @@ int ec_create(const struct ec_profile *profile, const struct ec_clock *clock, st
 	ec->batt_cycles = profile->batt_cycle_count;
 	ec->batt_level = 0;
 	ec->batt_full_reported = profile->batt_initial_percent >= 100;
-	ec->chg_mode = CHARGE_CONTROL_NORMAL;
-	ec->sustain_lower = -1;
-	ec->sustain_upper = -1;
 	for (i = 0; i < profile->n_temps; i++)
 		ec->temp_k[i] = profile->temps[i].ambient_k;
-	for (i = 0; i < profile->n_fans; i++)
-		ec->fan_auto[i] = true;
-	for (i = 0; i < profile->n_leds; i++)
-		ec->led_auto[i] = true;
 	for (i = 0; i < profile->n_gpios; i++)
 		ec->gpio_value[i] = profile->gpios[i].value;
 	for (i = 0; i < profile->n_pd_ports; i++) {
@@ -356,18 +350,11 @@ int ec_create(const struct ec_profile *profile, const struct ec_clock *clock, st
 		ec_pd_follow_ac(ec);
 	ec->flash_protect_flags = profile->flash_protect_flags;
 	ec_wp_apply(ec, profile->write_protect);
-	ec_keyboard_init(ec);
-	ec_port80_init(ec);
 	ec_cbi_init(ec);
 	if (ec_flash_init(ec))
 		goto err_sync;
-
-	ec_console_log(ec, "--- UART initialized after reboot ---");
-	ec_console_log(ec, "Board: %s, image %s", profile->board,
-		       profile->current_image == EC_IMAGE_RO ? profile->version_ro :
-		       profile->version_rw);
-	ec_console_log(ec, "lid %s, AC %s", ec->lid_open ? "open" : "closed",
-		       ec->ac_present ? "on" : "off");
+	/* What the EC itself sets up at every boot (ec_cmd_reboot.c). */
+	ec_boot(ec, EC_RESET_FLAG_POWER_ON);
 	ec_memmap_refresh(ec);
 	*out = ec;
 	return 0;

@@ -292,6 +292,15 @@ int ec_inject_panic(struct ec *ec, const void *blob, size_t len);
 /** ec_set_latency_ns() - override the latency every host command spends inside the EC. */
 void ec_set_latency_ns(struct ec *ec, uint64_t ns);
 
+/**
+ * ec_cold_resets() - cold resets of the EC (REBOOT_EC cold, cold-AP-off,
+ * hibernate) since ec_create(). On a real Chromebook such a reset takes the
+ * host's EC device away and brings it back; a daemon that compares this
+ * count after each command can show its clients the same.
+ * Return: the count.
+ */
+uint32_t ec_cold_resets(struct ec *ec);
+
 /* ---- Additions beyond the daemon's needs (tests, tools). ---- */
 
 /**

@@ -247,6 +247,31 @@ void ec_flash_settle(struct ec *ec)
 		ec_flash_digest(ec);
 }
 
+/**
+ * ec_flash_reboot() - the flash's part of an EC reset: an async erase the
+ * reset interrupts is finished (the simulated flash never tears), and the
+ * boot-time hash of RW starts over.
+ * @ec: the EC, locked
+ */
+void ec_flash_reboot(struct ec *ec)
+{
+	struct ec_flash_state *fl = &ec->flash;
+	uint32_t half = ec_flash_half(ec);
+
+	if (!fl->n_blocks)
+		return;
+	if (fl->erase_busy) {
+		ec_flash_erase_now(ec, fl->erase_offset, fl->erase_size);
+		fl->erase_busy = false;
+	}
+	fl->erase_result = EC_RES_SUCCESS;
+	fl->nonce_size = 0;
+	fl->hash_offset = half;
+	fl->hash_size = half;
+	fl->hash_status = EC_VBOOT_HASH_STATUS_BUSY;
+	fl->hash_done_ns = ec->last_ns + ec_hash_ns(half);
+}
+
 /* Offset and size inside the flash, both multiples of @block. */
 static bool ec_flash_range_ok(const struct ec *ec, uint32_t offset, uint32_t size,
 			      uint32_t block)

@@ -163,16 +163,16 @@ int ec_cmd_get_features(struct ec_cmd_args *args)
 	return EC_RES_SUCCESS;
 }
 
-/** ec_cmd_sysinfo() - SYSINFO: reset flags, running image, lock flags. */
+/** ec_cmd_sysinfo() - SYSINFO: reset flags, running image, lock and jump flags. */
 int ec_cmd_sysinfo(struct ec_cmd_args *args)
 {
 	struct ec_response_sysinfo *r = (void *)args->resp;
 	struct ec *ec = args->ec;
 
-	r->reset_flags = EC_RESET_FLAG_POWER_ON;
+	r->reset_flags = ec->sys.reset_flags;
 	r->current_image = ec->prof.current_image;
 	r->flags = (ec->flash_protect_flags & EC_FLASH_PROTECT_RO_NOW) ? SYSTEM_IS_LOCKED :
-		   SYSTEM_JUMP_ENABLED;
+		   ec->sys.jump_disabled ? 0 : SYSTEM_JUMP_ENABLED;
 	args->resp_size = sizeof(*r);
 	return EC_RES_SUCCESS;
 }
@@ -187,14 +187,18 @@ int ec_cmd_rtc_get_value(struct ec_cmd_args *args)
 	return EC_RES_SUCCESS;
 }
 
-/** ec_cmd_get_uptime_info() - GET_UPTIME_INFO: 44 bytes, no AP resets yet. */
+/**
+ * ec_cmd_get_uptime_info() - GET_UPTIME_INFO: 44 bytes; uptime since the
+ * last EC reset and why it reset. The EC never resets the simulated AP, so
+ * the AP reset log stays empty.
+ */
 int ec_cmd_get_uptime_info(struct ec_cmd_args *args)
 {
 	struct ec_response_uptime_info *r = (void *)args->resp;
 
 	r->time_since_ec_boot_ms = (uint32_t)ec_uptime_ms(args->ec);
 	r->ap_resets_since_ec_boot = 0;
-	r->ec_reset_flags = EC_RESET_FLAG_POWER_ON;
+	r->ec_reset_flags = args->ec->sys.reset_flags;
 	args->resp_size = sizeof(*r);
 	return EC_RES_SUCCESS;
 }

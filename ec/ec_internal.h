@@ -136,6 +136,7 @@ struct ec_board_state {
  * @pending_flags:  its EC_REBOOT_FLAG_*
  * @cold_resets:    cold resets since ec_create() (what the daemon watches)
  * @resets:         every EC reset since ec_create()
+ * @boot_image:     the image the EC runs after a reset
  */
 struct ec_sys_state {
 	uint8_t cbi[CBI_IMAGE_SIZE];
@@ -150,6 +151,7 @@ struct ec_sys_state {
 	uint8_t pending_flags;
 	uint32_t cold_resets;
 	uint32_t resets;
+	uint32_t boot_image;
 };
 
 /**
@@ -352,6 +354,9 @@ EC_DECLARE_HANDLER(ec_cmd_adc_read);
 EC_DECLARE_HANDLER(ec_cmd_locate_chip);
 EC_DECLARE_HANDLER(ec_cmd_i2c_passthru);
 EC_DECLARE_HANDLER(ec_cmd_i2c_passthru_protect);
+EC_DECLARE_HANDLER(ec_cmd_reboot_ec);
+/* ec_cmd_reboot.c */
+void ec_boot(struct ec *ec, uint32_t reset_flags);
 /* ec_cmd_adc_cbi.c, ec_cmd_i2c.c */
 void ec_cbi_init(struct ec *ec);
 void ec_cbi_eeprom_read(struct ec *ec, uint8_t *buf, size_t len);
@@ -367,6 +372,7 @@ void ec_port80_resume(struct ec *ec);
 int ec_flash_init(struct ec *ec);
 void ec_flash_free(struct ec *ec);
 void ec_flash_settle(struct ec *ec);
+void ec_flash_reboot(struct ec *ec);
 size_t ec_flash_footprint(const struct ec *ec);
 void ec_wp_apply(struct ec *ec, bool asserted);
 

@@ -209,6 +209,15 @@ raw_is "I2C_PASSTHRU_PROTECT STATUS port 0: unlocked" '00$' 0xb7 0 0000
 raw_is "RAND_NUM 8 bytes" '[0-9a-f]{16}$' 0x1a 0 0800
 raw_refused "RAND_NUM more than the response holds" OVERFLOW 0x1a 0 0010
 
+# --- REBOOT_EC: the EC resets, the device stays ---
+raw_refused "REBOOT_EC unknown command" INVALID_PARAM 0xd2 0 0300
+raw_is "REBOOT_EC cold" '' 0xd2 0 0400
+raw_is "GET_UPTIME_INFO: uptime restarted, reset flags HARD" '[0-9a-f]{4}000000000000000800' \
+	0x121 0
+raw_is "SYSINFO reset flags HARD" '00080000' 0x1c 0
+raw_is "HELLO answers after the reset" '05050505$' 0x01 0 01020304
+raw_is "the keyboard backlight starts over" '0000$' 0x22 0
+
 e2e_stop_daemon TERM
 e2e_check_status "daemon exits 0 on SIGTERM" 0 $?
 
