@@ -1,12 +1,26 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 
-# scripts/uml-run is a user feature too (see docs/uml.md) but stays
-# uninstalled: it is a development tool for this tree.
-dist_noinst_SCRIPTS += \
-	scripts/uml-run \
-	scripts/check
+dist_noinst_SCRIPTS += scripts/check
+EXTRA_DIST += scripts/deps.sh docs/uml.md
 
-EXTRA_DIST += scripts/deps.sh scripts/uml-xstate-shim.c docs/uml.md
+# ec-shell: a shell with a live /dev/cros_ec, here or in user-mode-linux.
+# Installed as cuse_ec-shell, told where the installed programs are; it
+# boots the guest with uml-run (and the AMX shim it compiles), installed
+# beside it in $(pkglibexecdir) because only ec-shell calls it there.
+EXTRA_DIST += scripts/ec-shell
+bin_SCRIPTS += scripts/cuse_ec-shell
+CLEANFILES += scripts/cuse_ec-shell scripts/cuse_ec-shell.tmp
+scripts/cuse_ec-shell: scripts/ec-shell Makefile
+	$(AM_V_GEN)$(MKDIR_P) scripts && sed \
+		-e 's|^ecs_installed=0$$|ecs_installed=1|' \
+		-e 's|^ecs_sbindir=$$|ecs_sbindir=$(sbindir)|' \
+		-e 's|^ecs_bindir=$$|ecs_bindir=$(bindir)|' \
+		-e 's|^ecs_libexecdir=$$|ecs_libexecdir=$(pkglibexecdir)|' \
+		-e 's|^prog=ec-shell$$|prog=cuse_ec-shell|' \
+		$(srcdir)/scripts/ec-shell > $@.tmp && chmod +x $@.tmp && mv -f $@.tmp $@
+ecshelldir = $(pkglibexecdir)
+dist_ecshell_SCRIPTS = scripts/uml-run
+dist_ecshell_DATA = scripts/uml-xstate-shim.c
 
 # hotplug experiments: the 3-mode teaching table, the latency histogram, the
 # end-to-end demo and the ready experiments (run from the source tree).

@@ -20,7 +20,8 @@ e2e_tests = \
 	tests/e2e/cuse-ec.test \
 	tests/e2e/cuse-ec-uaf.test \
 	tests/e2e/cuse-ec-udev.test \
-	tests/e2e/cuse-ec-udevd.test
+	tests/e2e/cuse-ec-udevd.test \
+	tests/e2e/ec-shell.test
 TESTS += $(e2e_tests)
 dist_noinst_SCRIPTS += $(e2e_tests)
 
