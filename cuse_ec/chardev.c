@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "chardev_internal.h"
@@ -67,7 +68,12 @@ int chardev_ctx_create(const struct chardev_config *config, struct chardev_ctx *
 	ctx = calloc(1, sizeof(*ctx));
 	if (!ctx)
 		return -ENOMEM;
+	if (chardev_trace_create(CHARDEV_TRACE_DEFAULT_EVENTS, &ctx->trace)) {
+		free(ctx);
+		return -ENOMEM;
+	}
 	if (pthread_mutex_init(&ctx->lock, NULL)) {
+		chardev_trace_destroy(ctx->trace);
 		free(ctx);
 		return -ENOMEM;
 	}
@@ -138,6 +144,7 @@ void chardev_ctx_destroy(struct chardev_ctx *ctx)
 		usleep(1000);
 	}
 	pthread_mutex_destroy(&ctx->lock);
+	chardev_trace_destroy(ctx->trace);
 	free(ctx);
 }
 
@@ -155,11 +162,12 @@ int chardev_plug(struct chardev_ctx *ctx)
 
 	chardev_reap(ctx);
 	ret = ec_create(ctx->config.profile, ctx->config.clock, &ec);
-	if (ret)
+	if (!ret)
+		ret = lifecycle_create(ctx->config.mode, ec, chardev_on_zombie, ctx, &lc);
+	if (ret) {
+		TRACE(ctx, PLUG, 0, 0, ret, 0);
 		return ret;
-	ret = lifecycle_create(ctx->config.mode, ec, chardev_on_zombie, ctx, &lc);
-	if (ret)
-		return ret;
+	}
 
 	pthread_mutex_lock(&ctx->lock);
 	if (ctx->latency_set)
@@ -170,11 +178,20 @@ int chardev_plug(struct chardev_ctx *ctx)
 		return -EBUSY;
 	}
 	ctx->current = lc;
+	TRACE(ctx, PLUG, 0, 0, 0, 0);
 	pthread_mutex_unlock(&ctx->lock);
 	STAT_INC(ctx, plugs);
 	chardev_log(ctx, CHARDEV_LOG_INFO, "EC plugged in (%s mode)",
 		    lifecycle_mode_name(ctx->config.mode));
 	return 0;
+}
+
+static uint64_t chardev_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /* Completion of an unplug, in whatever thread finished it. */
@@ -183,7 +200,23 @@ static void chardev_unplug_finish(struct chardev_retired *r, int result)
 	struct chardev_ctx *ctx = r->ctx;
 	void (*done)(void *, int) = r->done;
 	void *done_arg = r->done_arg;
+	struct lifecycle *expected = r->lc;
+	uint64_t waited = 0, wait_ns = chardev_now_ns() - r->start_ns;
+	bool last = !lifecycle_files_see_unplug(r->lc);
 
+	/*
+	 * The stats keep the last revoke's figures: an older revoke that
+	 * finishes after a newer one began leaves them alone.
+	 */
+	if (atomic_compare_exchange_strong(&ctx->revoking, &expected, NULL)) {
+		waited = atomic_load(&ctx->revoke_waited);
+		last = true;
+	}
+	if (last) {
+		STAT_SET(ctx, revoke_waited_accesses, waited);
+		STAT_SET(ctx, last_revoke_wait_ns, wait_ns);
+	}
+	TRACE(ctx, REVOKE_DONE, 0, 0, waited, wait_ns);
 	STAT_INC(ctx, revocations);
 	chardev_log(ctx, CHARDEV_LOG_INFO, "EC unplug complete");
 	if (done)
@@ -234,6 +267,17 @@ static int chardev_unplug_begin(struct chardev_ctx *ctx, void (*done)(void *, in
 	atomic_init(&r->complete, false);
 	r->next = ctx->retired;
 	ctx->retired = r;
+	r->start_ns = chardev_now_ns();
+	/*
+	 * Recorded before the revoke begins: accesses still inside the EC
+	 * from here on are ones it waits for, and they count themselves as
+	 * they leave (chardev_access_end()).
+	 */
+	if (lifecycle_files_see_unplug(lc)) {
+		atomic_store(&ctx->revoke_waited, 0);
+		atomic_store(&ctx->revoking, lc);
+	}
+	TRACE(ctx, REVOKE_START, 0, 0, STAT_GET(ctx, inflight_accesses), 0);
 
 	if (lifecycle_files_see_unplug(lc)) {
 		for (f = ctx->files; f; f = f->next) {
@@ -264,6 +308,7 @@ static void chardev_wake_dead(struct chardev_ctx *ctx, struct lifecycle *lc,
 {
 	struct chardev_parked *p;
 	struct chardev_file *f;
+	unsigned int n = 0;
 
 	if (!lifecycle_files_see_unplug(lc))
 		return;
@@ -277,9 +322,10 @@ static void chardev_wake_dead(struct chardev_ctx *ctx, struct lifecycle *lc,
 		p = woken;
 		woken = p->next;
 		STAT_INC(ctx, read_enodev);
-		ctx->config.ops.read_complete(p->token, -ENODEV, NULL, 0);
-		free(p);
+		chardev_parked_complete(ctx, p, -ENODEV, NULL, 0);
+		n++;
 	}
+	TRACE(ctx, READERS_WOKEN, 0, 0, n, 0);
 }
 
 /**
@@ -392,8 +438,7 @@ void chardev_shutdown(struct chardev_ctx *ctx)
 		struct chardev_parked *p = woken;
 
 		woken = p->next;
-		ctx->config.ops.read_complete(p->token, -ENODEV, NULL, 0);
-		free(p);
+		chardev_parked_complete(ctx, p, -ENODEV, NULL, 0);
 	}
 }
 
@@ -456,6 +501,29 @@ void chardev_stat_inc(struct chardev_ctx *ctx, enum chardev_stat stat)
 {
 	if ((unsigned int)stat < CHARDEV_STAT_COUNT)
 		atomic_fetch_add(&ctx->stats[stat], 1);
+}
+
+/**
+ * chardev_trace() - the context's lifecycle event log.
+ * @ctx: context
+ *
+ * Return: the log (lives as long as @ctx).
+ */
+struct chardev_trace *chardev_trace(struct chardev_ctx *ctx)
+{
+	return ctx->trace;
+}
+
+/**
+ * chardev_trace_uevent() - record a uevent the daemon acts on.
+ * @ctx:    context
+ * @action: CHARDEV_TRACE_UEVENT_*
+ * @seqnum: its SEQNUM (0 if it had none)
+ */
+void chardev_trace_uevent(struct chardev_ctx *ctx, unsigned int action,
+			  unsigned long long seqnum)
+{
+	TRACE(ctx, UEVENT, 0, action, seqnum, 0);
 }
 
 /**

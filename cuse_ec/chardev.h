@@ -26,6 +26,7 @@
 struct ec_clock;
 struct ec_profile;
 struct chardev_ctx;
+struct chardev_trace;
 struct chardev_file;
 
 /* read() never returns more than this: an MKBP event or the version text. */
@@ -206,6 +207,26 @@ void chardev_stats(struct chardev_ctx *ctx, struct chardev_stats *out);
  * @stat: which counter (CHARDEV_STAT_uevents_seen, ...)
  */
 void chardev_stat_inc(struct chardev_ctx *ctx, enum chardev_stat stat);
+
+/**
+ * chardev_trace() - the context's lifecycle event log (chardev_trace.h):
+ * every open, release, file access, parked read and its wake-up, unplug
+ * (revoke) and plug, numbered in the order they happened.
+ * @ctx: context
+ *
+ * Return: the log; it lives as long as @ctx.
+ */
+struct chardev_trace *chardev_trace(struct chardev_ctx *ctx);
+
+/**
+ * chardev_trace_uevent() - record a uevent the daemon acts on, ahead of the
+ * unplug or plug it causes.
+ * @ctx:    context
+ * @action: CHARDEV_TRACE_UEVENT_ADD, _REMOVE or _OTHER
+ * @seqnum: the uevent's SEQNUM, 0 if it had none
+ */
+void chardev_trace_uevent(struct chardev_ctx *ctx, unsigned int action,
+			  unsigned long long seqnum);
 
 /**
  * chardev_set_operator_hold() - record that the operator unplugged the EC.

@@ -21,6 +21,7 @@
  */
 int chardev_open(struct chardev_ctx *ctx, struct chardev_file **out)
 {
+	struct chardev_access acc;
 	struct chardev_file *file;
 	struct ec *ec;
 	int ret;
@@ -29,6 +30,7 @@ int chardev_open(struct chardev_ctx *ctx, struct chardev_file **out)
 	if (!file)
 		return -ENOMEM;
 	file->ctx = ctx;
+	file->id = atomic_fetch_add(&ctx->next_file_id, 1) + 1;
 	atomic_init(&file->event_mask, 0);
 	atomic_init(&file->version_done, false);
 
@@ -47,9 +49,9 @@ int chardev_open(struct chardev_ctx *ctx, struct chardev_file **out)
 	pthread_mutex_unlock(&ctx->lock);
 
 	/* The EC may vanish right here; then the access below says so. */
-	ec = lifecycle_access(file->ref);
+	ec = chardev_access_begin(file, CHARDEV_TRACE_OP_OPEN, &acc);
 	ret = ec ? ec_subscribe(ec, chardev_event_notify, file, &file->sub) : -ENODEV;
-	lifecycle_release(file->ref);
+	chardev_access_end(file, &acc, ret);
 	if (ret)
 		goto err_detach;
 
@@ -65,12 +67,14 @@ int chardev_open(struct chardev_ctx *ctx, struct chardev_file **out)
 
 	STAT_INC(ctx, opens);
 	STAT_INC(ctx, open_files);
+	TRACE(ctx, OPEN, file->id, 0, 0, 0);
 	*out = file;
 	return 0;
 
 err_detach:
 	lifecycle_detach(file->ref);
 err_free:
+	TRACE(ctx, OPEN, file->id, 0, ret, 0);
 	free(file);
 	if (ret == -ENODEV)
 		STAT_INC(ctx, open_enodev);
@@ -85,6 +89,7 @@ void chardev_release(struct chardev_file *file)
 {
 	struct chardev_ctx *ctx = file->ctx;
 	struct chardev_parked *woken = NULL, *p;
+	struct chardev_access acc;
 	struct chardev_retired *r;
 	void *poll_handle;
 	struct ec *ec;
@@ -109,8 +114,7 @@ void chardev_release(struct chardev_file *file)
 	while (woken) {
 		p = woken;
 		woken = p->next;
-		ctx->config.ops.read_complete(p->token, -EBADF, NULL, 0);
-		free(p);
+		chardev_parked_complete(ctx, p, -EBADF, NULL, 0);
 	}
 	if (poll_handle && ctx->config.ops.poll_destroy)
 		ctx->config.ops.poll_destroy(poll_handle);
@@ -119,10 +123,10 @@ void chardev_release(struct chardev_file *file)
 	 * Unsubscribe while the EC is still reachable. In unsafe mode after an
 	 * unplug this touches freed memory: the bug the mode exists to show.
 	 */
-	ec = lifecycle_access(file->ref);
+	ec = chardev_access_begin(file, CHARDEV_TRACE_OP_RELEASE, &acc);
 	if (ec)
 		ec_unsubscribe(ec, file->sub);
-	lifecycle_release(file->ref);
+	chardev_access_end(file, &acc, ec ? 0 : -ENODEV);
 
 	if (!ec) {
 		/*
@@ -144,6 +148,7 @@ void chardev_release(struct chardev_file *file)
 
 	STAT_INC(ctx, releases);
 	STAT_DEC(ctx, open_files);
+	TRACE(ctx, RELEASE, file->id, 0, 0, 0);
 	if (!orphaned) {
 		lifecycle_detach(file->ref);
 		free(file);

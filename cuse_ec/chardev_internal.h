@@ -26,6 +26,7 @@
 #include <stdbool.h>
 
 #include "chardev.h"
+#include "chardev_trace.h"
 
 /**
  * struct chardev_parked - a blocking read waiting for an event.
@@ -33,12 +34,14 @@
  * @file:  the file it reads from
  * @token: the front end's request
  * @len:   caller's buffer size
+ * @file_id: @file's id, for the trace once @file may be gone
  */
 struct chardev_parked {
 	struct chardev_parked *next;
 	struct chardev_file *file;
 	void *token;
 	size_t len;
+	uint64_t file_id;
 };
 
 /**
@@ -51,6 +54,7 @@ struct chardev_parked {
  * @orphans:  files released before @complete, kept allocated because a
  *            command still in flight may raise an event and notify them
  * @done:     the unplug requester's callback and its argument
+ * @start_ns: CLOCK_MONOTONIC when the unplug began (last_revoke_wait_ns)
  */
 struct chardev_retired {
 	struct chardev_retired *next;
@@ -60,11 +64,13 @@ struct chardev_retired {
 	struct chardev_file *orphans;
 	void (*done)(void *arg, int result);
 	void *done_arg;
+	uint64_t start_ns;
 };
 
 /**
  * struct chardev_file - one open file.
  * @ctx:          the daemon context
+ * @id:           its number in the trace (files count from 1 as they open)
  * @lc:           the EC instance this file was opened on (the ref holds it)
  * @ref:          this file's handle on that instance
  * @sub:          its MKBP event queue inside the EC
@@ -80,6 +86,7 @@ struct chardev_retired {
  */
 struct chardev_file {
 	struct chardev_ctx *ctx;
+	uint64_t id;
 	struct lifecycle *lc;
 	struct lifecycle_ref *ref;
 	struct ec_subscriber *sub;
@@ -106,6 +113,11 @@ struct chardev_file {
  * @stats:   counters, indexed by enum chardev_stat (atomics: updated
  *           without @lock)
  * @operator_hold: the control socket unplugged; uevent adds do not plug
+ * @trace:   the lifecycle event log (chardev_trace.h)
+ * @next_file_id: the last file id handed out
+ * @revoking: the instance of the last revoke still waiting, or NULL (a
+ *           files-see-unplug mode only: the others wait for nothing)
+ * @revoke_waited: accesses to @revoking that ended after its revoke began
  */
 struct chardev_ctx {
 	pthread_mutex_t lock;
@@ -118,11 +130,46 @@ struct chardev_ctx {
 	bool latency_set;
 	atomic_uint_fast64_t stats[CHARDEV_STAT_COUNT];
 	atomic_bool operator_hold;
+	struct chardev_trace *trace;
+	atomic_uint_fast64_t next_file_id;
+	_Atomic(struct lifecycle *) revoking;
+	atomic_uint_fast64_t revoke_waited;
+};
+
+/**
+ * struct chardev_access - one file access to the EC, as the trace sees it.
+ * @ec:        what lifecycle_access() gave (NULL: the EC is gone)
+ * @op:        EC command number or CHARDEV_TRACE_OP_*
+ * @begin_seq: the trace number of its access-begin
+ */
+struct chardev_access {
+	struct ec *ec;
+	uint32_t op;
+	uint64_t begin_seq;
 };
 
 #define STAT_INC(ctx, name) atomic_fetch_add(&(ctx)->stats[CHARDEV_STAT_##name], 1)
 #define STAT_DEC(ctx, name) atomic_fetch_sub(&(ctx)->stats[CHARDEV_STAT_##name], 1)
 #define STAT_GET(ctx, name) atomic_load(&(ctx)->stats[CHARDEV_STAT_##name])
+#define STAT_SET(ctx, name, v) atomic_store(&(ctx)->stats[CHARDEV_STAT_##name], (v))
+
+/* Record one event in the context's trace. */
+#define TRACE(ctx, event, file, cmd, a, b)					\
+	chardev_trace_record((ctx)->trace, CHARDEV_TRACE_##event, (file), (cmd),	\
+			     (int64_t)(a), (int64_t)(b))
+
+/*
+ * chardev_access.c: every file access to the EC goes through this pair
+ * (lifecycle_access()/lifecycle_release() plus its trace events and the
+ * inflight_accesses gauge). @op: EC command or CHARDEV_TRACE_OP_*.
+ */
+struct ec *chardev_access_begin(struct chardev_file *file, uint32_t op,
+				struct chardev_access *acc);
+void chardev_access_end(struct chardev_file *file, struct chardev_access *acc, int ret);
+
+/* chardev_access.c: complete a parked read (trace, gauge, callback, free). */
+void chardev_parked_complete(struct chardev_ctx *ctx, struct chardev_parked *p, int ret,
+			     const void *data, size_t len);
 
 /* chardev.c: free every retired instance whose unplug finished. */
 void chardev_reap(struct chardev_ctx *ctx);

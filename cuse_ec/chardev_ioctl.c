@@ -43,6 +43,7 @@ static void chardev_ioctl_xcmd(struct chardev_file *file, uint64_t arg, const vo
 {
 	const size_t hdr_len = CROS_EC_XCMD_HEADER_SIZE;
 	struct cros_ec_command_v2 hdr;
+	struct chardev_access acc;
 	size_t insize, reply_len;
 	uint32_t ec_status = 0;
 	unsigned char *reply;
@@ -78,7 +79,7 @@ static void chardev_ioctl_xcmd(struct chardev_file *file, uint64_t arg, const vo
 		return;
 	}
 
-	ec = lifecycle_access(file->ref);
+	ec = chardev_access_begin(file, hdr.command, &acc);
 	if (!ec) {
 		ret = -ENODEV;
 		goto out_release;
@@ -98,7 +99,7 @@ static void chardev_ioctl_xcmd(struct chardev_file *file, uint64_t arg, const vo
 	}
 	ret = ec_host_command(ec, hdr.command, hdr.version, (const unsigned char *)in + hdr_len,
 			      hdr.outsize, reply + hdr_len, insize, &ec_status);
-	lifecycle_release(file->ref);
+	chardev_access_end(file, &acc, ret);
 	if (ret < 0) {
 		free(reply);
 		chardev_ioctl_error(res, ret);
@@ -114,7 +115,7 @@ static void chardev_ioctl_xcmd(struct chardev_file *file, uint64_t arg, const vo
 	return;
 
 out_release:
-	lifecycle_release(file->ref);
+	chardev_access_end(file, &acc, ret);
 	chardev_ioctl_error(res, ret);
 }
 
@@ -124,6 +125,7 @@ static void chardev_ioctl_readmem(struct chardev_file *file, uint64_t arg, const
 {
 	const size_t arg_len = sizeof(struct cros_ec_readmem_v2);
 	struct cros_ec_readmem_v2 *mem;
+	struct chardev_access acc;
 	struct ec *ec;
 	int ret;
 
@@ -142,14 +144,14 @@ static void chardev_ioctl_readmem(struct chardev_file *file, uint64_t arg, const
 		return;
 	}
 	memcpy(mem, in, arg_len);
-	ec = lifecycle_access(file->ref);
+	ec = chardev_access_begin(file, CHARDEV_TRACE_OP_READMEM, &acc);
 	if (!ec)
 		ret = -ENODEV;
 	else if (mem->bytes > sizeof(mem->buffer))
 		ret = -EINVAL;
 	else
 		ret = ec_read_memmap(ec, mem->offset, mem->bytes, mem->buffer);
-	lifecycle_release(file->ref);
+	chardev_access_end(file, &acc, ret);
 	if (ret < 0) {
 		free(mem);
 		chardev_ioctl_error(res, ret);
@@ -170,15 +172,16 @@ static void chardev_ioctl_readmem(struct chardev_file *file, uint64_t arg, const
 static void chardev_ioctl_eventmask(struct chardev_file *file, uint64_t arg,
 				    struct chardev_ioctl_result *res)
 {
+	struct chardev_access acc;
 	struct ec *ec;
 	int ret = 0;
 
-	ec = lifecycle_access(file->ref);
+	ec = chardev_access_begin(file, CHARDEV_TRACE_OP_EVENTMASK, &acc);
 	if (ec)
 		ec_subscriber_set_mask(ec, file->sub, (uint32_t)arg);
 	else
 		ret = -ENODEV;
-	lifecycle_release(file->ref);
+	chardev_access_end(file, &acc, ret);
 	if (ret) {
 		chardev_ioctl_error(res, ret);
 		return;

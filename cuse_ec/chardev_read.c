@@ -20,12 +20,13 @@ static void chardev_deliver(struct chardev_file *file, struct chardev_parked *p)
 	struct chardev_ctx *ctx = file->ctx;
 	unsigned char buf[CHARDEV_READ_MAX];
 	size_t len = p->len < sizeof(buf) ? p->len : sizeof(buf);
+	struct chardev_access acc;
 	struct ec *ec;
 	int ret;
 
-	ec = lifecycle_access(file->ref);
+	ec = chardev_access_begin(file, CHARDEV_TRACE_OP_READ, &acc);
 	ret = ec ? ec_subscriber_pop(ec, file->sub, buf, len) : -ENODEV;
-	lifecycle_release(file->ref);
+	chardev_access_end(file, &acc, ret);
 
 	if (ret == -EAGAIN) {
 		/* Another reader took it first: wait again, unless the EC went. */
@@ -41,9 +42,7 @@ static void chardev_deliver(struct chardev_file *file, struct chardev_parked *p)
 	}
 	if (ret >= 0)
 		STAT_INC(ctx, events_delivered);
-	ctx->config.ops.read_complete(p->token, ret, ret > 0 ? buf : NULL,
-				      ret > 0 ? (size_t)ret : 0);
-	free(p);
+	chardev_parked_complete(ctx, p, ret, ret > 0 ? buf : NULL, ret > 0 ? (size_t)ret : 0);
 }
 
 /* Claim the oldest parked read of @file (ctx->lock held). */
@@ -99,6 +98,7 @@ int chardev_read(struct chardev_file *file, size_t len, bool nonblock, void *tok
 	struct chardev_parked *p;
 	size_t want = len < CHARDEV_READ_MAX ? len : CHARDEV_READ_MAX;
 	bool dead, pending = false;
+	struct chardev_access acc;
 	struct ec *ec;
 	int ret;
 
@@ -116,9 +116,9 @@ int chardev_read(struct chardev_file *file, size_t len, bool nonblock, void *tok
 		/* Kernel: version text at offset 0, then 0 (end of file). */
 		if (atomic_load(&file->version_done))
 			return 0;
-		ec = lifecycle_access(file->ref);
+		ec = chardev_access_begin(file, CHARDEV_TRACE_OP_READ, &acc);
 		ret = ec ? ec_get_version_text(ec, text, sizeof(text)) : -ENODEV;
-		lifecycle_release(file->ref);
+		chardev_access_end(file, &acc, ret);
 		if (ret < 0)
 			goto out;
 		if ((size_t)ret < want)
@@ -131,9 +131,9 @@ int chardev_read(struct chardev_file *file, size_t len, bool nonblock, void *tok
 
 	if (!len)
 		return 0;
-	ec = lifecycle_access(file->ref);
+	ec = chardev_access_begin(file, CHARDEV_TRACE_OP_READ, &acc);
 	ret = ec ? ec_subscriber_pop(ec, file->sub, buf, want) : -ENODEV;
-	lifecycle_release(file->ref);
+	chardev_access_end(file, &acc, ret);
 	if (ret >= 0) {
 		STAT_INC(ctx, events_delivered);
 		*outlen = (size_t)ret;
@@ -148,6 +148,7 @@ int chardev_read(struct chardev_file *file, size_t len, bool nonblock, void *tok
 	p->file = file;
 	p->token = token;
 	p->len = len;
+	p->file_id = file->id;
 	pthread_mutex_lock(&ctx->lock);
 	if (file->dead) {
 		ret = -ENODEV;
@@ -162,23 +163,26 @@ int chardev_read(struct chardev_file *file, size_t len, bool nonblock, void *tok
 			pp = &(*pp)->next;
 		*pp = p;
 		ret = CHARDEV_READ_PARKED;
+		/* Under the lock: nobody can complete it before it is counted. */
+		STAT_INC(ctx, reads_parked);
+		STAT_INC(ctx, parked_reads);
+		TRACE(ctx, READ_PARKED, file->id, 0, 0, 0);
 	}
 	pthread_mutex_unlock(&ctx->lock);
 	if (ret != CHARDEV_READ_PARKED) {
 		free(p);
 		goto out;
 	}
-	STAT_INC(ctx, parked_reads);
 
 	/*
 	 * An event queued between the pop above and parking found nobody to
 	 * wake: look again now that we are visible. From here on @token may
 	 * already be completed by another thread, so it is not touched.
 	 */
-	ec = lifecycle_access(file->ref);
+	ec = chardev_access_begin(file, CHARDEV_TRACE_OP_READ, &acc);
 	if (ec)
 		pending = ec_subscriber_pending(ec, file->sub);
-	lifecycle_release(file->ref);
+	chardev_access_end(file, &acc, pending);
 	if (pending)
 		chardev_event_notify(file);
 	return CHARDEV_READ_PARKED;
@@ -209,8 +213,7 @@ void chardev_read_cancel(struct chardev_ctx *ctx, void *token)
 	pthread_mutex_unlock(&ctx->lock);
 	if (!p)
 		return;
-	ctx->config.ops.read_complete(p->token, -EINTR, NULL, 0);
-	free(p);
+	chardev_parked_complete(ctx, p, -EINTR, NULL, 0);
 }
 
 /**
@@ -225,6 +228,7 @@ unsigned int chardev_poll(struct chardev_file *file, void *poll_handle)
 	struct chardev_ctx *ctx = file->ctx;
 	void *old = NULL;
 	bool dead, pending = false;
+	struct chardev_access acc;
 	struct ec *ec;
 
 	pthread_mutex_lock(&ctx->lock);
@@ -239,10 +243,10 @@ unsigned int chardev_poll(struct chardev_file *file, void *poll_handle)
 	if (dead)
 		return CHARDEV_POLLERR | CHARDEV_POLLHUP;
 
-	ec = lifecycle_access(file->ref);
+	ec = chardev_access_begin(file, CHARDEV_TRACE_OP_POLL, &acc);
 	if (ec)
 		pending = ec_subscriber_pending(ec, file->sub);
-	lifecycle_release(file->ref);
+	chardev_access_end(file, &acc, ec ? pending : -ENODEV);
 	if (!ec)
 		return CHARDEV_POLLERR | CHARDEV_POLLHUP;
 	return pending ? CHARDEV_POLLIN | CHARDEV_POLLRDNORM : 0;

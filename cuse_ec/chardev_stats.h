@@ -36,10 +36,14 @@
 	X(reads, "read()s")							\
 	X(read_enodev, "read()s failed with ENODEV")				\
 	X(events_delivered, "MKBP events handed to a read()")			\
-	X(parked_reads, "blocking read()s parked for an event")		\
+	X(reads_parked, "blocking read()s that had to park for an event")	\
+	X(parked_reads, "read()s parked now (a gauge)")			\
+	X(inflight_accesses, "file accesses inside the EC now (a gauge)")	\
 	X(plugs, "ECs plugged in")						\
 	X(unplugs, "unplugs started")						\
 	X(revocations, "unplugs completed (no access reaches the EC)")	\
+	X(revoke_waited_accesses, "accesses the last revoke waited for")	\
+	X(last_revoke_wait_ns, "how long the last revoke waited (ns)")	\
 	X(zombie_accesses, "file accesses that reached an unplugged EC")	\
 	X(uevents_seen, "distinct uevents (by SEQNUM) received")		\
 	X(uevent_unplugs, "unplugs a uevent started")				\

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "chardev.h"
+#include "chardev_trace.h"
 #include "control.h"
 
 #define CONTROL_MAX_CLIENTS 16
@@ -44,7 +45,8 @@ static const struct {
 
 static const char control_help[] =
 	"ok commands: unplug [wait], plug, status, stats, "
-	"inject lid-open|lid-close|power-button|ac-plug|ac-unplug|wp-assert|wp-deassert, latency <ns>, help";
+	"inject lid-open|lid-close|power-button|ac-plug|ac-unplug|wp-assert|wp-deassert, latency <ns>, "
+	"trace [clear], help";
 
 /* Split off the next space-separated word; returns NULL at the end. */
 static char *control_next_word(char **cursor)
@@ -118,6 +120,12 @@ int control_parse(const char *line, struct control_cmd *cmd, char *err, size_t e
 			return -EINVAL;
 		}
 		cmd->verb = arg ? CONTROL_UNPLUG_WAIT : CONTROL_UNPLUG;
+	} else if (!strcmp(verb, "trace")) {
+		if (arg && strcmp(arg, "clear")) {
+			snprintf(err, errlen, "usage: trace [clear]");
+			return -EINVAL;
+		}
+		cmd->verb = arg ? CONTROL_TRACE_CLEAR : CONTROL_TRACE;
 	} else if (!strcmp(verb, "plug") || !strcmp(verb, "status") ||
 		   !strcmp(verb, "stats") || !strcmp(verb, "help")) {
 		if (arg) {
@@ -242,7 +250,12 @@ int control_execute(struct chardev_ctx *ctx, const struct control_cmd *cmd,
 	case CONTROL_HELP:
 		snprintf(reply, len, "%s", control_help);
 		return 0;
+	case CONTROL_TRACE_CLEAR:
+		chardev_trace_clear(chardev_trace(ctx));
+		snprintf(reply, len, "ok trace cleared");
+		return 0;
 	case CONTROL_UNPLUG_WAIT:
+	case CONTROL_TRACE:
 		break;
 	}
 	snprintf(reply, len, "error command needs the server");
@@ -316,23 +329,73 @@ struct control_server {
 	struct control_client clients[CONTROL_MAX_CLIENTS];
 };
 
-static void control_send(struct control_client *cl, const char *reply)
+/* How long one reply may wait for a client that does not read it. */
+#define CONTROL_SEND_TIMEOUT_MS 5000
+
+/*
+ * Send @len bytes on the client's non-blocking socket, waiting (bounded)
+ * while its buffer is full: a trace is far larger than one socket buffer.
+ * Return: 0, or -1 when the client went away or stopped reading.
+ */
+static int control_send_bytes(struct control_client *cl, const char *buf, size_t len)
 {
-	char line[656];
-	size_t len, off = 0;
+	struct pollfd pfd = { .fd = cl->fd, .events = POLLOUT };
+	size_t off = 0;
 	ssize_t n;
 
-	len = (size_t)snprintf(line, sizeof(line), "%s\n", reply);
-	if (len >= sizeof(line))
-		len = sizeof(line) - 1;
 	while (off < len) {
-		n = send(cl->fd, line + off, len - off, MSG_NOSIGNAL);
+		n = send(cl->fd, buf + off, len - off, MSG_NOSIGNAL);
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (n < 0 && errno == EAGAIN) {
+			if (poll(&pfd, 1, CONTROL_SEND_TIMEOUT_MS) <= 0)
+				return -1;
+			continue;
+		}
 		if (n <= 0)
-			return;	/* the client went away; its next poll says so */
+			return -1;	/* the client went away; its next poll says so */
 		off += (size_t)n;
 	}
+	return 0;
+}
+
+static void control_send(struct control_client *cl, const char *reply)
+{
+	if (!control_send_bytes(cl, reply, strlen(reply)))
+		control_send_bytes(cl, "\n", 1);
+}
+
+/* "trace": the header, then one line per event, in chunks of many lines. */
+static void control_send_trace(struct control_server *srv, struct control_client *cl)
+{
+	struct chardev_trace *tr = chardev_trace(srv->ctx);
+	size_t cap = chardev_trace_capacity(tr), n, i, len, used = 0;
+	struct chardev_trace_entry *events;
+	char chunk[16384];
+	uint64_t dropped;
+
+	events = calloc(cap, sizeof(*events));
+	if (!events) {
+		control_send(cl, "error out of memory");
+		return;
+	}
+	n = chardev_trace_snapshot(tr, events, cap, &dropped);
+	used = (size_t)snprintf(chunk, sizeof(chunk),
+				CONTROL_TRACE_HEADER "%zu dropped=%" PRIu64 " capacity=%zu\n",
+				n, dropped, cap);
+	for (i = 0; i < n; i++) {
+		if (sizeof(chunk) - used < CHARDEV_TRACE_LINE_MAX + 1) {
+			if (control_send_bytes(cl, chunk, used))
+				goto out;
+			used = 0;
+		}
+		len = chardev_trace_format(&events[i], chunk + used, CHARDEV_TRACE_LINE_MAX);
+		used += len < CHARDEV_TRACE_LINE_MAX ? len : CHARDEV_TRACE_LINE_MAX - 1;
+		chunk[used++] = '\n';
+	}
+	control_send_bytes(cl, chunk, used);
+out:
+	free(events);
 }
 
 /*
@@ -388,6 +451,10 @@ static void control_handle_line(struct control_server *srv, int idx, const char 
 	if (control_parse(line, &cmd, err, sizeof(err))) {
 		snprintf(reply, sizeof(reply), "error %s", err);
 		control_send(cl, reply);
+		return;
+	}
+	if (cmd.verb == CONTROL_TRACE) {
+		control_send_trace(srv, cl);
 		return;
 	}
 	if (cmd.verb != CONTROL_UNPLUG_WAIT) {

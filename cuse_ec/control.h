@@ -12,9 +12,14 @@
  *   inject EVENT    lid-open | lid-close | power-button | ac-plug | ac-unplug
  *   latency NS      latency every host command spends inside the EC (this
  *                   EC and every later one)
+ *   trace           the lifecycle event log: a header line
+ *                   "ok trace events=N dropped=D capacity=C", then exactly N
+ *                   lines, one event each (chardev_trace.h), oldest first
+ *   trace clear     forget the events so far (numbers keep counting)
  *   help            the list above
  *
- * Replies are one line: "ok ..." or "error <reason>".
+ * Replies are one line, "ok ..." or "error <reason>", except the N event
+ * lines that follow "ok trace events=N".
  */
 #ifndef CUSE_EC_CONTROL_H
 #define CUSE_EC_CONTROL_H
@@ -43,7 +48,12 @@ enum control_verb {
 	CONTROL_INJECT,
 	CONTROL_LATENCY,
 	CONTROL_HELP,
+	CONTROL_TRACE,
+	CONTROL_TRACE_CLEAR,
 };
+
+/* The header of a "trace" reply, as a prefix: the event count follows. */
+#define CONTROL_TRACE_HEADER "ok trace events="
 
 /**
  * struct control_cmd - one parsed command line.
@@ -71,7 +81,8 @@ int control_parse(const char *line, struct control_cmd *cmd, char *err, size_t e
 /**
  * control_execute() - run a command that replies at once.
  * @ctx:   the daemon
- * @cmd:   a parsed command other than CONTROL_UNPLUG_WAIT
+ * @cmd:   a parsed command other than CONTROL_UNPLUG_WAIT and CONTROL_TRACE
+ *         (which need the server: a reply later, several lines)
  * @reply: the one-line reply, "ok ..." or "error ..." (no newline)
  * @len:   room in @reply
  *

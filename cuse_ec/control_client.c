@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -115,6 +116,22 @@ static int control_client_read_line(int fd, char *buf, size_t *used, char *line,
 	}
 }
 
+/* Copy @count more reply lines to @out (a trace's events). */
+static int control_client_copy_lines(int fd, char *buf, size_t *used,
+				     unsigned long long count, int timeout_ms, FILE *out)
+{
+	char line[CONTROL_CLIENT_REPLY_MAX];
+	int ret;
+
+	while (count--) {
+		ret = control_client_read_line(fd, buf, used, line, sizeof(line), timeout_ms);
+		if (ret)
+			return ret;
+		fprintf(out, "%s\n", line);
+	}
+	return 0;
+}
+
 /**
  * control_client_send() - send lines, print replies (see control_client.h).
  * @path:       control socket
@@ -165,6 +182,18 @@ int control_client_send(const char *path, const char *const *lines, size_t n_lin
 		fprintf(out, "%s\n", reply);
 		if (strncmp(reply, "ok", 2) || (reply[2] && reply[2] != ' '))
 			all_ok = false;
+		/* A trace: its header says how many event lines follow. */
+		if (!strncmp(reply, CONTROL_TRACE_HEADER, strlen(CONTROL_TRACE_HEADER))) {
+			ret = control_client_copy_lines(fd, buf, &used,
+							strtoull(reply + strlen(CONTROL_TRACE_HEADER),
+								 NULL, 10),
+							timeout_ms, out);
+			if (ret) {
+				fprintf(err, "cuse_ec: '%s' on %s: trace cut short: %s\n",
+					lines[i], path, strerror(-ret));
+				goto out_close;
+			}
+		}
 	}
 	fflush(out);
 	ret = all_ok ? 0 : 1;

@@ -12,6 +12,7 @@ cuse_ec_libchardev_la_SOURCES = \
 	cuse_ec/chardev_read.c \
 	cuse_ec/chardev_ioctl.c \
 	cuse_ec/chardev_trace.c \
+	cuse_ec/chardev_access.c \
 	cuse_ec/lifecycle.c \
 	cuse_ec/control.c \
 	cuse_ec/options.c \

@@ -30,6 +30,7 @@
 #include <libudev.h>
 
 #include "chardev.h"
+#include "chardev_trace.h"
 #include "udev_follow.h"
 
 /*
@@ -194,6 +195,7 @@ static void udev_follow_handle(struct udev_follow *uf, struct udev_device *dev,
 			    devpath, source);
 		return;
 	case UDEV_FOLLOW_UNPLUG:
+		chardev_trace_uevent(uf->ctx, CHARDEV_TRACE_UEVENT_REMOVE, seqnum);
 		/* Returns at once: the revoke completes when the last reader leaves. */
 		ret = chardev_unplug_async(uf->ctx, NULL, NULL);
 		if (!ret)
@@ -205,6 +207,7 @@ static void udev_follow_handle(struct udev_follow *uf, struct udev_device *dev,
 			    "unplug failed");
 		return;
 	case UDEV_FOLLOW_PLUG:
+		chardev_trace_uevent(uf->ctx, CHARDEV_TRACE_UEVENT_ADD, seqnum);
 		/* A coldplug replay must not undo an operator's unplug. */
 		if (chardev_operator_hold(uf->ctx)) {
 			chardev_stat_inc(uf->ctx, CHARDEV_STAT_uevent_adds_held);

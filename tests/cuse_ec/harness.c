@@ -63,6 +63,11 @@ struct chardev_ops harness_ops(void)
 
 struct chardev_ctx *harness_ctx(enum lifecycle_mode mode)
 {
+	return harness_ctx_clock(mode, NULL);
+}
+
+struct chardev_ctx *harness_ctx_clock(enum lifecycle_mode mode, const struct ec_clock *clock)
+{
 	struct chardev_config config = { 0 };
 	struct ec_profile *profile;
 	struct chardev_ctx *ctx;
@@ -70,6 +75,7 @@ struct chardev_ctx *harness_ctx(enum lifecycle_mode mode)
 	ck_assert_int_eq(ec_profile_default(&profile), 0);
 	config.mode = mode;
 	config.profile = profile;
+	config.clock = clock;
 	config.ops = harness_ops();
 	config.log_level = 0;
 	ck_assert_int_eq(chardev_ctx_create(&config, &ctx), 0);

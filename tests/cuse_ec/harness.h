@@ -54,6 +54,13 @@ struct chardev_ops harness_ops(void);
  */
 struct chardev_ctx *harness_ctx(enum lifecycle_mode mode);
 
+/**
+ * harness_ctx_clock() - harness_ctx() with the EC time source @clock.
+ * @mode:  lifecycle mode
+ * @clock: borrowed; must outlive the context (NULL: real time)
+ */
+struct chardev_ctx *harness_ctx_clock(enum lifecycle_mode mode, const struct ec_clock *clock);
+
 /** harness_ctx_free() - destroy the context and the profile it uses. */
 void harness_ctx_free(struct chardev_ctx *ctx);
 

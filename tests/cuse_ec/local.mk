@@ -13,6 +13,7 @@ daemon_unit_tests = \
 	tests/cuse_ec/test_chardev \
 	tests/cuse_ec/test_chardev_stress \
 	tests/cuse_ec/test_chardev_trace \
+	tests/cuse_ec/test_chardev_evidence \
 	tests/cuse_ec/test_control_options \
 	tests/cuse_ec/test_control_races \
 	tests/cuse_ec/test_udev_follow
@@ -35,6 +36,12 @@ tests_cuse_ec_test_chardev_trace_SOURCES = tests/cuse_ec/test_chardev_trace.c
 tests_cuse_ec_test_chardev_trace_CPPFLAGS = $(daemon_test_cppflags)
 tests_cuse_ec_test_chardev_trace_CFLAGS = $(daemon_test_cflags)
 tests_cuse_ec_test_chardev_trace_LDADD = $(daemon_test_ldadd)
+
+tests_cuse_ec_test_chardev_evidence_SOURCES = tests/cuse_ec/test_chardev_evidence.c \
+	tests/cuse_ec/harness.c
+tests_cuse_ec_test_chardev_evidence_CPPFLAGS = $(daemon_test_cppflags)
+tests_cuse_ec_test_chardev_evidence_CFLAGS = $(daemon_test_cflags)
+tests_cuse_ec_test_chardev_evidence_LDADD = $(daemon_test_ldadd)
 
 tests_cuse_ec_test_control_options_SOURCES = tests/cuse_ec/test_control_options.c \
 	tests/cuse_ec/harness.c

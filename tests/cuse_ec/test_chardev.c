@@ -597,89 +597,6 @@ START_TEST(test_poll_handle_replaced)
 }
 END_TEST
 
-static void count_done(void *arg, int result)
-{
-	__atomic_fetch_add((int *)arg, 1, __ATOMIC_SEQ_CST);
-}
-
-struct slow_cmd_arg {
-	struct chardev_file *file;
-	atomic_bool started;
-	long ret;
-};
-
-static void *slow_hello(void *p)
-{
-	struct slow_cmd_arg *sa = p;
-
-	atomic_store(&sa->started, true);
-	sa->ret = hello(sa->file, 5, NULL);
-	return NULL;
-}
-
-/* Start a slow HELLO and return once it is surely inside the EC. */
-static void start_slow_hello(pthread_t *t, struct slow_cmd_arg *sa)
-{
-	atomic_store(&sa->started, false);
-	sa->ret = -1;
-	ck_assert_int_eq(pthread_create(t, NULL, slow_hello, sa), 0);
-	while (!atomic_load(&sa->started))
-		usleep(1000);
-	usleep(200000);	/* of its 1 s inside the EC */
-}
-
-static int set_latency_cb(struct ec *ec, void *arg)
-{
-	ec_set_latency_ns(ec, *(uint64_t *)arg);
-	return 0;
-}
-
-START_TEST(test_unplug_waits_for_in_flight_command)
-{
-	struct chardev_ctx *ctx = harness_ctx(LIFECYCLE_REVOCABLE);
-	struct slow_cmd_arg sa = { .ret = -1 };
-	uint64_t ns = 1000000000;	/* 1 s inside the EC */
-	struct timespec t0, t1;
-	int done = 0;
-	pthread_t t;
-	double ms;
-
-	sa.file = open_ok(ctx);
-	ck_assert_int_eq(chardev_with_ec(ctx, set_latency_cb, &ns), 0);
-	start_slow_hello(&t, &sa);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	ck_assert_int_eq(chardev_unplug_async(ctx, count_done, &done), 0);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
-	/* Async: returns at once even though a command is in flight... */
-	ck_assert_msg(ms < 500, "async unplug blocked %.1f ms", ms);
-	pthread_join(t, NULL);
-	/* ... and the in-flight command finished normally. */
-	ck_assert_int_eq(sa.ret, 4);
-	while (!__atomic_load_n(&done, __ATOMIC_SEQ_CST))
-		usleep(1000);
-	ck_assert_int_eq(hello(sa.file, 5, NULL), -ENODEV);
-	chardev_release(sa.file);
-	ck_assert_int_eq(chardev_unplug_async(ctx, count_done, &done), -ENODEV);
-	ck_assert_int_eq(done, 1);
-
-	/* Sync unplug: returns only after the in-flight command ended. */
-	ck_assert_int_eq(chardev_plug(ctx), 0);
-	sa.file = open_ok(ctx);
-	ck_assert_int_eq(chardev_set_latency(ctx, ns), 0);
-	start_slow_hello(&t, &sa);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	ck_assert_int_eq(chardev_unplug(ctx), 0);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
-	ck_assert_msg(ms > 400, "sync unplug returned after %.1f ms, mid-command", ms);
-	pthread_join(t, NULL);
-	ck_assert_int_eq(sa.ret, 4);
-	chardev_release(sa.file);
-	harness_ctx_free(ctx);
-}
-END_TEST
-
 START_TEST(test_refcount_zombies)
 {
 	struct chardev_ctx *ctx = harness_ctx(LIFECYCLE_REFCOUNT);
@@ -954,7 +871,6 @@ static Suite *chardev_suite(void)
 	tcase_add_test(tc, test_text_read_after_unplug_is_enodev);
 	tcase_add_test(tc, test_read_cancel_and_interrupt);
 	tcase_add_test(tc, test_poll_handle_replaced);
-	tcase_add_test(tc, test_unplug_waits_for_in_flight_command);
 	tcase_add_test(tc, test_refcount_zombies);
 	tcase_add_test(tc, test_unsafe_mode_before_unplug);
 	tcase_add_test(tc, test_cached_clock);

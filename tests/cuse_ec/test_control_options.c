@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "chardev.h"
+#include "chardev_trace.h"
 #include "control.h"
 #include "control_client.h"
 #include "harness.h"
@@ -64,7 +65,7 @@ START_TEST(test_control_parse_bad)
 		"inject lid-open lid-close", "latency", "latency -1", "latency 1x",
 		"latency 0x10", "latency 99999999999999999999999", "latency 60000000001",
 		"latency abc", "frobnicate", "unplug\x01", "st\x7f" "atus", "plug\xff",
-		"\x1b[2J", "unplug\nplug",
+		"\x1b[2J", "unplug\nplug", "trace all", "trace clear now", "TRACE",
 	};
 	struct control_cmd cmd;
 	char err[128], longline[CONTROL_LINE_MAX + 10];
@@ -568,6 +569,53 @@ static void fake_server_stop(struct fake_server *fs, const char *path)
 	unlink(path);
 }
 
+/* Count the lines of @text that parse as trace events named @event. */
+static int count_events(const char *text, const char *event)
+{
+	char *copy = strdup(text), *line, *save = NULL;
+	struct chardev_trace_entry e;
+	int n = 0;
+
+	ck_assert_ptr_nonnull(copy);
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (!chardev_trace_parse(line, &e) &&
+		    !strcmp(chardev_trace_event_name(e.event), event))
+			n++;
+	}
+	free(copy);
+	return n;
+}
+
+/* "trace": a header with the count, then that many parseable events. */
+static void check_trace_replies(const char *path)
+{
+	unsigned long long events, dropped, cap;
+	const char *nl;
+	char *text;
+	int lines = 0;
+
+	ck_assert_int_eq(run_client(path, &text, 5000, 1, "trace"), 0);
+	ck_assert_msg(sscanf(text, "ok trace events=%llu dropped=%llu capacity=%llu",
+			     &events, &dropped, &cap) == 3, "%s", text);
+	for (nl = strchr(text, '\n'); nl && nl[1]; nl = strchr(nl + 1, '\n'))
+		lines++;
+	ck_assert_uint_eq(lines, events);
+	ck_assert_uint_eq(dropped, 0);
+	ck_assert_uint_ge(cap, 1000);
+	/* What the commands above did: two plugs, an unplug, its revoke done. */
+	ck_assert_int_eq(count_events(text, "plug"), 2);
+	ck_assert_int_eq(count_events(text, "revoke-start"), 1);
+	ck_assert_int_eq(count_events(text, "revoke-done"), 1);
+	free(text);
+	/* Cleared: an empty trace; numbers go on. */
+	ck_assert_int_eq(run_client(path, &text, 5000, 2, "trace clear", "trace"), 0);
+	ck_assert_str_eq(text, "ok trace cleared\nok trace events=0 dropped=0 capacity=4096\n");
+	free(text);
+	ck_assert_int_eq(run_client(path, &text, 5000, 1, "trace please"), 1);
+	ck_assert_str_eq(text, "error usage: trace [clear]\n");
+	free(text);
+}
+
 START_TEST(test_control_client)
 {
 	struct chardev_ctx *ctx = harness_ctx(LIFECYCLE_REVOCABLE);
@@ -609,6 +657,7 @@ START_TEST(test_control_client)
 	free(text);
 	ck_assert_int_eq(run_client(path, &text, 5000, 1, ""), -EINVAL);
 	free(text);
+	check_trace_replies(path);
 	control_server_stop(srv);
 
 	/* Servers that misbehave: closed early, silent, a line without end. */
