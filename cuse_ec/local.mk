@@ -58,3 +58,16 @@ cuse_ec_bench_cuse_null_LDADD = $(FUSE3_LIBS)
 cuse_ec_bench_cuse_ec_bench_SOURCES = cuse_ec/bench/cuse_ec_bench.c
 cuse_ec_bench_cuse_ec_bench_CFLAGS = $(AM_CFLAGS)
 dist_noinst_SCRIPTS += cuse_ec/bench/run-bench.sh
+
+# systemd units: the plain service and the template whose instance is the
+# board profile, with one hardening block shared by both.
+systemdunit_DATA = cuse_ec/cuse_ec.service cuse_ec/cuse_ec@.service
+CLEANFILES += $(systemdunit_DATA)
+EXTRA_DIST += cuse_ec/cuse_ec.service.in cuse_ec/cuse_ec@.service.in \
+	cuse_ec/cuse_ec-hardening.conf
+cuse_ec/cuse_ec.service cuse_ec/cuse_ec@.service: %: %.in \
+		cuse_ec/cuse_ec-hardening.conf Makefile
+	$(AM_V_GEN)$(MKDIR_P) cuse_ec && sed \
+		-e 's|@sbindir[@]|$(sbindir)|g' \
+		-e '/^@HARDENING@$$/{' -e 'r $(srcdir)/cuse_ec/cuse_ec-hardening.conf' -e 'd' -e '}' \
+		$(srcdir)/$@.in > $@-t && mv -f $@-t $@

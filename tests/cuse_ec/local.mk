@@ -66,6 +66,7 @@ check_PROGRAMS += tests/cuse_ec/cuse_ec_probe
 tests_cuse_ec_cuse_ec_probe_SOURCES = tests/cuse_ec/cuse_ec_probe.c
 tests_cuse_ec_cuse_ec_probe_CFLAGS = $(AM_CFLAGS)
 
-cuse_ec_tests = tests/cuse_ec/cuse-ec-args.test tests/cuse_ec/cuse-ec-profiles.test
+cuse_ec_tests = tests/cuse_ec/cuse-ec-args.test tests/cuse_ec/cuse-ec-profiles.test \
+	tests/cuse_ec/units.test
 TESTS += $(cuse_ec_tests)
 dist_noinst_SCRIPTS += $(cuse_ec_tests)
