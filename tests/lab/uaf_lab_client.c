@@ -6,15 +6,27 @@
  *
  * Stages the race from the seeds on purpose instead of by luck: it makes
  * every host command sleep inside the EC (control "latency"), starts an
- * XCMD HELLO on an open file, and while that command is in flight asks the
- * daemon to unplug the EC ("unplug wait"). Then it uses the same file
- * again. It prints what happened as key=value lines; the lab script
- * (scripts/uaf-lab) decides whether that is what the chosen lifecycle mode
- * promises, so this program judges nothing and works against every mode.
+ * XCMD HELLO on an open file, waits until the daemon reports the command
+ * inside the EC (stats: inflight_accesses >= 1), and then asks the daemon
+ * to unplug the EC ("unplug wait"). Then it uses the same file again.
+ *
+ * Whether the unplug waited for the command is not judged from the client's
+ * clocks: the ioctl reply and the control reply travel on different
+ * channels, so their arrival says nothing about the order inside the
+ * daemon. The daemon numbers its own events (control "trace"), and the
+ * client reads the order from there: the in-flight command's access-end
+ * against the revoke's revoke-done, and for the blocked reader read-parked,
+ * revoke-start and read-woken.
+ *
+ * It prints what happened as key=value lines, and the trace lines it used
+ * as "evidence:" lines; the lab script (scripts/uaf-lab) decides whether
+ * that is what the chosen lifecycle mode promises, so this program judges
+ * nothing and works against every mode.
  *
  * With --reader a second file blocks in read() on MKBP events across the
- * unplug (only sensible in revocable mode: the other modes never wake it,
- * and the client then reports reader=still-blocked after a bounded wait).
+ * unplug, parked before the unplug starts (stats: parked_reads >= 1); only
+ * sensible in revocable mode: the other modes never wake it, and the client
+ * then reports blocked_reader=still-blocked after a bounded wait.
  *
  * Exit status: 0 when the sequence ran (whatever the outcomes), 1 when it
  * could not be set up, 2 on bad usage.
@@ -26,6 +38,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,26 +49,30 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "chardev_stats.h"
+#include "chardev_trace.h"
 #include "cros_ec/cros_ec_dev.h"
 #include "cros_ec/ec_commands.h"
 
 /* How long the lab waits for a blocked reader to wake after the unplug. */
-#define LAB_READER_WAIT_MS 3000
-/* When the unplug is sent, as a fraction of the injected latency. */
-#define LAB_UNPLUG_AT_PERCENT 30
+#define LAB_READER_WAIT_MS 10000
+/*
+ * How long it waits for the daemon to report a condition (a command inside
+ * the EC, a parked read): generous, valgrind in user-mode-linux on a loaded
+ * machine is slow, but a daemon that never reports it has a bug.
+ */
+#define LAB_CONDITION_WAIT_MS 60000
+/* The trace holds at most this many events (the daemon's default). */
+#define LAB_TRACE_MAX CHARDEV_TRACE_DEFAULT_EVENTS
 
 /**
  * struct lab_inflight - the XCMD that is inside the EC when the unplug lands.
- * @fd:       the file it runs on
- * @ret:      0 for a correct HELLO answer, else -errno (-EBADMSG: wrong answer)
- * @start_ms: when it was issued
- * @end_ms:   when it returned
+ * @fd:  the file it runs on
+ * @ret: 0 for a correct HELLO answer, else -errno (-EBADMSG: wrong answer)
  */
 struct lab_inflight {
 	int fd;
 	long ret;
-	long long start_ms;
-	long long end_ms;
 };
 
 /**
@@ -73,14 +90,6 @@ struct lab_reader {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 };
-
-static long long lab_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* errno as its name: the doc and the script match on "ENODEV", not text. */
 static const char *lab_errname(long ret)
@@ -131,42 +140,302 @@ static long lab_readmem(int fd)
 	return ret == 2 && !memcmp(mem.buffer, "EC", 2) ? 0 : -EBADMSG;
 }
 
-/* One control command over the daemon's socket; the reply lands in @reply. */
-static int lab_control(const char *sock, const char *line, char *reply, size_t len)
+/**
+ * lab_control_open() - send one control line, return the reply stream.
+ * @sock:  the daemon's control socket
+ * @line:  the command
+ * @reply: the first reply line (newline stripped)
+ * @len:   room in @reply
+ *
+ * Return: the connection (read further lines from it; fclose() it), or NULL
+ * with @reply describing the failure.
+ */
+static FILE *lab_control_open(const char *sock, const char *line, char *reply, size_t len)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
-	size_t off = 0;
-	int fd, ret = -EIO;
+	FILE *f;
+	int fd;
 
-	reply[0] = '\0';
+	snprintf(reply, len, "cannot reach %s", sock);
 	if (strlen(sock) >= sizeof(addr.sun_path))
-		return -EINVAL;
+		return NULL;
 	strcpy(addr.sun_path, sock);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
-		return -errno;
-	if (connect(fd, (struct sockaddr *)&addr, sizeof(addr))) {
-		ret = -errno;
+		return NULL;
+	if (connect(fd, (struct sockaddr *)&addr, sizeof(addr)) || dprintf(fd, "%s\n", line) < 0) {
+		close(fd);
+		return NULL;
+	}
+	f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		return NULL;
+	}
+	if (!fgets(reply, (int)len, f)) {
+		snprintf(reply, len, "no reply to '%s'", line);
+		fclose(f);
+		return NULL;
+	}
+	reply[strcspn(reply, "\n")] = '\0';
+	return f;
+}
+
+/* One control command with a one-line reply: 0 on "ok ...", else -EIO. */
+static int lab_control(const char *sock, const char *line, char *reply, size_t len)
+{
+	FILE *f = lab_control_open(sock, line, reply, len);
+
+	if (!f)
+		return -EIO;
+	fclose(f);
+	return strncmp(reply, "ok", 2) ? -EIO : 0;
+}
+
+/* The daemon's counters now. */
+static int lab_stats(const char *sock, struct chardev_stats *st)
+{
+	char reply[CHARDEV_STATS_TEXT_MAX + 8];
+
+	if (lab_control(sock, "stats", reply, sizeof(reply)))
+		return -EIO;
+	return chardev_stats_parse(reply, st) < 0 ? -EPROTO : 0;
+}
+
+/*
+ * Wait until the daemon reports @name >= @min (polled over the control
+ * socket: the daemon, not a sleep, says when). False, after saying which
+ * condition failed, when it did not within LAB_CONDITION_WAIT_MS.
+ */
+#define LAB_WAIT_STAT(sock, name, min)						\
+	lab_wait_stat((sock), #name, (min), offsetof(struct chardev_stats, name))
+
+static bool lab_wait_stat(const char *sock, const char *name, uint64_t min, size_t offset)
+{
+	struct chardev_stats st;
+	uint64_t value = 0;
+	int waited;
+
+	for (waited = 0; waited < LAB_CONDITION_WAIT_MS; waited += 2) {
+		if (!lab_stats(sock, &st)) {
+			memcpy(&value, (const char *)&st + offset, sizeof(value));
+			if (value >= min)
+				return true;
+		}
+		usleep(2000);
+	}
+	fprintf(stderr, "uaf_lab_client: the daemon did not report %s >= %llu within %d ms "
+		"(last: %llu)\n", name, (unsigned long long)min, LAB_CONDITION_WAIT_MS,
+		(unsigned long long)value);
+	return false;
+}
+
+/* The same, for a gauge coming back down to @max. */
+static bool lab_wait_stat_le(const char *sock, const char *name, uint64_t max, size_t offset)
+{
+	struct chardev_stats st;
+	uint64_t value = 0;
+	int waited;
+
+	for (waited = 0; waited < LAB_CONDITION_WAIT_MS; waited += 2) {
+		if (!lab_stats(sock, &st)) {
+			memcpy(&value, (const char *)&st + offset, sizeof(value));
+			if (value <= max)
+				return true;
+		}
+		usleep(2000);
+	}
+	fprintf(stderr, "uaf_lab_client: the daemon did not report %s <= %llu within %d ms\n",
+		name, (unsigned long long)max, LAB_CONDITION_WAIT_MS);
+	return false;
+}
+
+/**
+ * struct lab_trace - the daemon's trace, as read by "trace".
+ * @e:   the events, oldest first
+ * @n:   how many
+ * @raw: their text, for the evidence lines
+ */
+struct lab_trace {
+	struct chardev_trace_entry e[LAB_TRACE_MAX];
+	size_t n;
+	char raw[LAB_TRACE_MAX][CHARDEV_TRACE_LINE_MAX + 2];
+};
+
+/* Read the whole trace; 0, or -errno with a message. */
+static int lab_read_trace(const char *sock, struct lab_trace *tr)
+{
+	char reply[256], line[CHARDEV_TRACE_LINE_MAX + 2];
+	unsigned long long events, i;
+	int ret = -EPROTO;
+	FILE *f;
+
+	tr->n = 0;
+	f = lab_control_open(sock, "trace", reply, sizeof(reply));
+	if (!f)
+		return -EIO;
+	if (sscanf(reply, "ok trace events=%llu", &events) != 1 || events > LAB_TRACE_MAX) {
+		fprintf(stderr, "uaf_lab_client: 'trace' -> '%s'\n", reply);
 		goto out;
 	}
-	if (dprintf(fd, "%s\n", line) < 0)
-		goto out;
-	while (off + 1 < len && read(fd, reply + off, 1) == 1 && reply[off] != '\n')
-		off++;
-	reply[off] = '\0';
-	ret = strncmp(reply, "ok", 2) ? -EIO : 0;
+	for (i = 0; i < events; i++) {
+		if (!fgets(line, sizeof(line), f)) {
+			fprintf(stderr, "uaf_lab_client: trace cut after %llu of %llu events\n",
+				i, events);
+			goto out;
+		}
+		line[strcspn(line, "\n")] = '\0';
+		if (chardev_trace_parse(line, &tr->e[tr->n])) {
+			fprintf(stderr, "uaf_lab_client: not a trace event: '%s'\n", line);
+			goto out;
+		}
+		snprintf(tr->raw[tr->n], sizeof(tr->raw[0]), "%s", line);
+		tr->n++;
+	}
+	ret = 0;
 out:
-	close(fd);
+	fclose(f);
 	return ret;
+}
+
+/* Index of the last @ev (for @file unless 0) before @before, or -1. */
+static long lab_trace_last(const struct lab_trace *tr, enum chardev_trace_event ev,
+			   uint64_t file, uint64_t before)
+{
+	long i;
+
+	for (i = (long)tr->n - 1; i >= 0; i--) {
+		if (tr->e[i].event == ev && tr->e[i].seq < before &&
+		    (!file || tr->e[i].file == file))
+			return i;
+	}
+	return -1;
+}
+
+/* Index of the first @ev (for @file unless 0) after @after, or -1. */
+static long lab_trace_first(const struct lab_trace *tr, enum chardev_trace_event ev,
+			    uint64_t file, uint64_t after)
+{
+	size_t i;
+
+	for (i = 0; i < tr->n; i++) {
+		if (tr->e[i].event == ev && tr->e[i].seq > after &&
+		    (!file || tr->e[i].file == file))
+			return (long)i;
+	}
+	return -1;
+}
+
+/* The access-end of the access whose access-begin is @begin, or -1. */
+static long lab_trace_end_of(const struct lab_trace *tr, uint64_t begin)
+{
+	size_t i;
+
+	for (i = 0; i < tr->n; i++) {
+		if (tr->e[i].event == CHARDEV_TRACE_ACCESS_END && tr->e[i].a == (int64_t)begin)
+			return (long)i;
+	}
+	return -1;
+}
+
+static void lab_evidence(const struct lab_trace *tr, long i)
+{
+	if (i >= 0)
+		printf("evidence: %s\n", tr->raw[i]);
+}
+
+/*
+ * What the trace says about the revoke and the command in flight:
+ * unplug_waited_for_inflight=yes when that command's access-end comes
+ * before the revoke's revoke-done, no when after.
+ */
+static void lab_report_inflight(const struct lab_trace *tr)
+{
+	long start, done, begin = -1, end = -1, i;
+
+	start = lab_trace_last(tr, CHARDEV_TRACE_REVOKE_START, 0, UINT64_MAX);
+	if (start < 0) {
+		printf("unplug_waited_for_inflight=unknown (no revoke-start in the trace)\n");
+		return;
+	}
+	done = lab_trace_first(tr, CHARDEV_TRACE_REVOKE_DONE, 0, tr->e[start].seq);
+	/* The HELLO that entered before the revoke and left after it began. */
+	for (i = 0; i < (long)tr->n && tr->e[i].seq < tr->e[start].seq; i++) {
+		long e;
+
+		if (tr->e[i].event != CHARDEV_TRACE_ACCESS_BEGIN || tr->e[i].cmd != EC_CMD_HELLO)
+			continue;
+		e = lab_trace_end_of(tr, tr->e[i].seq);
+		if (e < 0 || tr->e[e].seq > tr->e[start].seq) {
+			begin = i;
+			end = e;
+		}
+	}
+	lab_evidence(tr, begin);
+	lab_evidence(tr, start);
+	if (done >= 0 && end >= 0 && tr->e[done].seq < tr->e[end].seq) {
+		lab_evidence(tr, done);
+		lab_evidence(tr, end);
+	} else {
+		lab_evidence(tr, end);
+		lab_evidence(tr, done);
+	}
+	if (begin < 0 || end < 0 || done < 0) {
+		printf("unplug_waited_for_inflight=unknown (%s)\n",
+		       begin < 0 ? "no HELLO inside the EC at revoke-start" :
+		       end < 0 ? "the in-flight HELLO has no access-end" : "no revoke-done");
+		return;
+	}
+	printf("inflight_access=#%llu-#%llu\n", (unsigned long long)tr->e[begin].seq,
+	       (unsigned long long)tr->e[end].seq);
+	printf("revoke=#%llu-#%llu\n", (unsigned long long)tr->e[start].seq,
+	       (unsigned long long)tr->e[done].seq);
+	/* The heart of step 3: did the revoke wait for the command in flight? */
+	printf("unplug_waited_for_inflight=%s\n",
+	       tr->e[end].seq < tr->e[done].seq ? "yes" : "no");
+}
+
+/*
+ * What the trace says about the blocked reader: parked before the revoke
+ * began, woken after it (reader_order=parked<revoke-start<woken).
+ */
+static void lab_report_reader(const struct lab_trace *tr)
+{
+	long start, parked, woken;
+
+	start = lab_trace_last(tr, CHARDEV_TRACE_REVOKE_START, 0, UINT64_MAX);
+	if (start < 0) {
+		printf("reader_order=unknown (no revoke-start in the trace)\n");
+		return;
+	}
+	parked = lab_trace_last(tr, CHARDEV_TRACE_READ_PARKED, 0, tr->e[start].seq);
+	if (parked < 0) {
+		printf("reader_order=not-parked-before-revoke-start\n");
+		return;
+	}
+	woken = lab_trace_first(tr, CHARDEV_TRACE_READ_WOKEN, tr->e[parked].file,
+				tr->e[parked].seq);
+	lab_evidence(tr, parked);
+	if (woken >= 0 && tr->e[woken].seq < tr->e[start].seq) {
+		lab_evidence(tr, woken);
+		lab_evidence(tr, start);
+		printf("reader_order=woken-before-revoke-start\n");
+		return;
+	}
+	lab_evidence(tr, start);
+	lab_evidence(tr, woken);
+	if (woken < 0) {
+		printf("reader_order=never-woken\n");
+		return;
+	}
+	printf("reader_order=parked<revoke-start<woken\n");
 }
 
 static void *lab_inflight_thread(void *arg)
 {
 	struct lab_inflight *in = arg;
 
-	in->start_ms = lab_now_ms();
 	in->ret = lab_hello(in->fd);
-	in->end_ms = lab_now_ms();
 	return NULL;
 }
 
@@ -209,7 +478,7 @@ static bool lab_reader_wait(struct lab_reader *rd, int ms)
 static int lab_usage(void)
 {
 	fprintf(stderr, "usage: uaf_lab_client [--reader] [--latency-ms N] DEV SOCK\n"
-		"  N: 50..10000 ms a host command sleeps inside the EC (default 500)\n");
+		"  N: 50..10000 ms a host command sleeps inside the EC (default 1000)\n");
 	return 2;
 }
 
@@ -238,11 +507,12 @@ int main(int argc, char **argv)
 	struct lab_reader rd = { .fd = -1, .lock = PTHREAD_MUTEX_INITIALIZER,
 				 .cond = PTHREAD_COND_INITIALIZER };
 	struct lab_inflight in = { .fd = -1 };
+	struct chardev_stats st;
+	struct lab_trace *tr = NULL;
 	const char *dev, *sock;
-	char line[64], reply[512];
-	long latency_ms = 500, ret;
-	long long t0, unplug_sent, unplug_back;
-	bool want_reader = false, reader_started = false;
+	char line[64], reply[CHARDEV_STATS_TEXT_MAX + 8];
+	long latency_ms = 1000, ret;
+	bool want_reader = false, reader_started = false, inflight_started = false;
 	pthread_t inflight_thread, reader_thread;
 	int i, status = 1, fd;
 
@@ -264,9 +534,13 @@ int main(int argc, char **argv)
 	dev = argv[i];
 	sock = argv[i + 1];
 
+	tr = malloc(sizeof(*tr));
+	if (!tr)
+		return 1;
 	in.fd = open(dev, O_RDWR | O_CLOEXEC);
 	if (in.fd < 0) {
 		fprintf(stderr, "uaf_lab_client: open %s: %s\n", dev, strerror(errno));
+		free(tr);
 		return 1;
 	}
 	ret = lab_hello(in.fd);
@@ -281,6 +555,14 @@ int main(int argc, char **argv)
 		if (pthread_create(&reader_thread, NULL, lab_reader_thread, &rd))
 			goto out;
 		reader_started = true;
+		/*
+		 * Parked in the daemon before the unplug, and its last look at
+		 * the EC over: from here on only the HELLO below is inside.
+		 */
+		if (!LAB_WAIT_STAT(sock, parked_reads, 1) ||
+		    !lab_wait_stat_le(sock, "inflight_accesses", 0,
+				      offsetof(struct chardev_stats, inflight_accesses)))
+			goto out;
 	}
 
 	snprintf(line, sizeof(line), "latency %ld", latency_ms * 1000000);
@@ -288,23 +570,17 @@ int main(int argc, char **argv)
 		fprintf(stderr, "uaf_lab_client: '%s' -> '%s'\n", line, reply);
 		goto out;
 	}
-	t0 = lab_now_ms();
 	if (pthread_create(&inflight_thread, NULL, lab_inflight_thread, &in))
 		goto out;
-	/* Land the unplug while the HELLO sleeps inside the EC. */
-	usleep((useconds_t)(latency_ms * 1000 * LAB_UNPLUG_AT_PERCENT / 100));
-	unplug_sent = lab_now_ms();
+	inflight_started = true;
+	/* Unplug while the HELLO sleeps inside the EC, as the daemon reports. */
+	if (!LAB_WAIT_STAT(sock, inflight_accesses, 1))
+		goto out;
 	ret = lab_control(sock, "unplug wait", reply, sizeof(reply));
-	unplug_back = lab_now_ms();
 	pthread_join(inflight_thread, NULL);
+	inflight_started = false;
 	printf("unplug_reply=%s\n", reply);
 	printf("inflight_hello=%s\n", lab_errname(in.ret));
-	printf("inflight_ms=%lld\n", in.end_ms - in.start_ms);
-	printf("unplug_sent_ms=%lld\n", unplug_sent - t0);
-	printf("unplug_returned_ms=%lld\n", unplug_back - t0);
-	printf("inflight_done_ms=%lld\n", in.end_ms - t0);
-	/* The heart of step 3: did revoke wait for the command in flight? */
-	printf("unplug_waited_for_inflight=%s\n", unplug_back >= in.end_ms ? "yes" : "no");
 
 	ret = lab_hello(in.fd);
 	printf("after_unplug_hello=%s\n", lab_errname(ret));
@@ -320,13 +596,30 @@ int main(int argc, char **argv)
 		else
 			printf("blocked_reader=still-blocked\n");
 	}
-	if (!lab_control(sock, "stats", reply, sizeof(reply)))
+	if (!lab_control(sock, "stats", reply, sizeof(reply)) &&
+	    chardev_stats_parse(reply, &st) > 0) {
 		printf("stats=%s\n", reply + 3);
-	else
+		printf("revoke_waited_accesses=%llu\n",
+		       (unsigned long long)st.revoke_waited_accesses);
+	} else {
 		printf("stats=unavailable (%s)\n", reply);
+	}
+	/* The order, as the daemon recorded it. */
+	if (lab_read_trace(sock, tr)) {
+		printf("unplug_waited_for_inflight=unknown (no trace)\n");
+	} else {
+		lab_report_inflight(tr);
+		if (reader_started)
+			lab_report_reader(tr);
+		for (size_t k = 0; k < tr->n; k++)
+			printf("trace: %s\n", tr->raw[k]);
+	}
 	fflush(stdout);
 	status = 0;
 out:
+	if (inflight_started)
+		pthread_join(inflight_thread, NULL);
+	free(tr);
 	close(in.fd);
 	if (reader_started) {
 		/*
