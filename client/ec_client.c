@@ -39,6 +39,30 @@ struct ec_client {
 	char version_text[VERSION_READ_LEN + 1];
 };
 
+/*
+ * Every way a device can vanish under its client means the same to it, so
+ * every call reports it as one error (EC_CLIENT_GONE): the EC unplugged
+ * (ENODEV), the daemon dead during the call (ECONNABORTED) or before it
+ * (ENOTCONN), a connection torn down mid-answer (EIO). cuse_ec(8) lists
+ * them under DEVICE GONE.
+ */
+static int client_gone(int ret)
+{
+	switch (ret) {
+	case -ENODEV:
+	case -ECONNABORTED:
+	case -ENOTCONN:
+	case -EIO:
+		return EC_CLIENT_GONE;
+	}
+	return ret;
+}
+
+bool ec_client_err_is_gone(int err)
+{
+	return err == EC_CLIENT_GONE;
+}
+
 /* ---- the file-descriptor transport ---- */
 
 static int fd_ioctl(void *ctx, unsigned long request, unsigned long arg)
@@ -205,7 +229,7 @@ int ec_client_xcmd(struct ec_client *c, uint32_t command, uint32_t version,
 	if (req_len)
 		memcpy(cmd->data, req, req_len);
 
-	ret = c->ops->ioctl(c->ctx, CROS_EC_DEV_IOCXCMD_V2, (unsigned long)cmd);
+	ret = client_gone(c->ops->ioctl(c->ctx, CROS_EC_DEV_IOCXCMD_V2, (unsigned long)cmd));
 	if (ret < 0)
 		goto out;
 	/* The device clamps insize, so it can never report more than asked. */
@@ -306,7 +330,7 @@ int ec_client_readmem(struct ec_client *c, uint32_t offset, uint32_t bytes, void
 	memset(&rm, 0, sizeof(rm));
 	rm.offset = offset;
 	rm.bytes = bytes;
-	ret = c->ops->ioctl(c->ctx, CROS_EC_DEV_IOCRDMEM_V2, (unsigned long)&rm);
+	ret = client_gone(c->ops->ioctl(c->ctx, CROS_EC_DEV_IOCRDMEM_V2, (unsigned long)&rm));
 	if (ret < 0)
 		return ret;
 	if ((uint32_t)ret > sizeof(rm.buffer) || (bytes && (uint32_t)ret > bytes))
@@ -321,7 +345,7 @@ int ec_client_set_event_mask(struct ec_client *c, uint32_t mask)
 
 	if (!c)
 		return -EINVAL;
-	ret = c->ops->ioctl(c->ctx, CROS_EC_DEV_IOCEVENTMASK_V2, mask);
+	ret = client_gone(c->ops->ioctl(c->ctx, CROS_EC_DEV_IOCEVENTMASK_V2, mask));
 	return ret < 0 ? ret : 0;
 }
 
@@ -376,14 +400,14 @@ int ec_client_read_event(struct ec_client *c, void *buf, size_t len, int timeout
 		}
 		/*
 		 * POLLERR/POLLHUP mean the EC or the daemon went away: the
-		 * read below reports which (ENODEV, ENOTCONN, ...).
+		 * read below says so.
 		 */
-		got = c->ops->read(c->ctx, buf, len);
+		got = client_gone((int)c->ops->read(c->ctx, buf, len));
 		if (got == -EAGAIN || got == -EINTR) {
 			/* Another thread took the event first; wait again. */
 			if (!(revents & (POLLERR | POLLHUP | POLLNVAL)))
 				continue;
-			return -EIO;
+			return EC_CLIENT_GONE;
 		}
 		if (got < 0)
 			return (int)got;
@@ -419,7 +443,7 @@ static int startup_version_text(struct ec_client *c, struct ec_client_error *err
 	ssize_t got;
 	size_t first_len;
 
-	got = c->ops->read(c->ctx, c->version_text, VERSION_READ_LEN);
+	got = client_gone((int)c->ops->read(c->ctx, c->version_text, VERSION_READ_LEN));
 	if (got < 0)
 		return fail(error, EC_STEP_VERSION_TEXT, (int)got,
 			    "step 1: reading the version text failed: %s", strerror((int)-got));
@@ -467,7 +491,7 @@ static int startup_v1_probe(struct ec_client *c, struct ec_client_error *error)
 	};
 	int ret;
 
-	ret = c->ops->ioctl(c->ctx, CROS_EC_DEV_IOCXCMD_V1, (unsigned long)&probe);
+	ret = client_gone(c->ops->ioctl(c->ctx, CROS_EC_DEV_IOCXCMD_V1, (unsigned long)&probe));
 	if (ret == -ENOTTY)
 		return 0;
 	if (ret >= 0)

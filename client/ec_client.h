@@ -13,6 +13,7 @@
 #ifndef EC_CLIENT_H
 #define EC_CLIENT_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -173,7 +174,8 @@ const char *ec_client_version_text(const struct ec_client *c);
  *
  * Return: response bytes the EC produced (>= 0), or -errno for a transport
  * failure (-EMSGSIZE when @req_len exceeds the EC's max request, -EINVAL
- * when a size exceeds the ABI's 64 KiB limit).
+ * when a size exceeds the ABI's 64 KiB limit, EC_CLIENT_GONE once the
+ * device is gone).
  */
 int ec_client_xcmd(struct ec_client *c, uint32_t command, uint32_t version,
 		   const void *req, size_t req_len, void *resp, size_t resp_len,
@@ -212,7 +214,7 @@ int ec_client_set_event_mask(struct ec_client *c, uint32_t mask);
  * @timeout_ms: how long to wait; negative waits forever
  *
  * Return: bytes read, -ETIMEDOUT when nothing arrived in time, or -errno
- * (-ENODEV once the EC is gone).
+ * (EC_CLIENT_GONE once the EC or the daemon is gone).
  */
 int ec_client_read_event(struct ec_client *c, void *buf, size_t len, int timeout_ms);
 
@@ -279,6 +281,22 @@ const char *ec_client_step_name(enum ec_client_step step);
  */
 #define EC_CLIENT_EC_ERR_BASE	4096
 #define EC_CLIENT_EC_ERR(result)	(-(EC_CLIENT_EC_ERR_BASE + (int)(result)))
+
+/*
+ * What every call returns once the device is gone - the EC unplugged, or
+ * the daemon serving the node dead or exiting. The kernel tells those apart
+ * (ENODEV, ECONNABORTED, ENOTCONN, EIO: cuse_ec(8), DEVICE GONE); a client
+ * has one thing to do about all of them, so it sees one value.
+ */
+#define EC_CLIENT_GONE	(-ENODEV)
+
+/**
+ * ec_client_err_is_gone() - is @err the "device gone" error?
+ * @err: a negative return of any client function
+ *
+ * Return: true for EC_CLIENT_GONE.
+ */
+bool ec_client_err_is_gone(int err);
 
 /**
  * ec_client_err_is_ec() - does @err carry an EC status code?

@@ -6,7 +6,8 @@
 
 client_test_cflags = $(AM_CFLAGS) $(CHECK_CFLAGS)
 
-check_PROGRAMS += tests/client/test_client tests/client/test_client_model
+check_PROGRAMS += tests/client/test_client tests/client/test_client_model \
+	tests/client/test_client_gone
 tests_client_test_client_SOURCES = \
 	tests/client/test_client.c \
 	tests/client/fake_dev.c \
@@ -21,6 +22,13 @@ tests_client_test_client_model_SOURCES = \
 tests_client_test_client_model_CFLAGS = $(client_test_cflags)
 tests_client_test_client_model_LDADD = client/libecctl.la ec/libecmodel.la \
 	$(CHECK_LIBS) -lm
+
+tests_client_test_client_gone_SOURCES = \
+	tests/client/test_client_gone.c \
+	tests/client/fake_dev.c \
+	tests/client/fake_dev.h
+tests_client_test_client_gone_CFLAGS = $(client_test_cflags)
+tests_client_test_client_gone_LDADD = client/libecclient.la $(CHECK_LIBS)
 
 # ecctl-e2e.test boots user-mode-linux (or uses the host's /dev/cuse) and
 # drives the real daemon with the real ecctl; its guest half is sourced data.
@@ -38,6 +46,6 @@ tests_client_test_json_text_LDADD = client/libecctl.la hotplug_sim/libhotplugsim
 	$(JSONC_LIBS) $(CHECK_LIBS)
 
 TESTS += tests/client/test_client tests/client/test_client_model tests/client/test_json_text \
-	$(client_tests)
+	tests/client/test_client_gone $(client_tests)
 dist_noinst_SCRIPTS += $(client_tests)
 EXTRA_DIST += tests/client/ecctl-e2e-guest.sh tests/client/ecctl-areas-guest.sh
