@@ -12,13 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cros_ec/cros_ec_dev.h>
 #include <cros_ec/ec_commands.h>
 
 #include "client/ec_client.h"
+#include "common/common.h"
 
 /*
  * Length of the first read a real client does; the version text is longer
@@ -32,7 +32,6 @@
 struct ec_client {
 	const struct ec_transport_ops *ops;
 	void *ctx;
-	int fd;			/* ctx points here for the fd transport */
 	bool direct_memmap;
 	size_t max_request;
 	size_t max_response;
@@ -65,27 +64,38 @@ bool ec_client_err_is_gone(int err)
 
 /* ---- the file-descriptor transport ---- */
 
+/*
+ * ec_client_open()'s transport. Its context is its own allocation, so the
+ * fd never appears in struct ec_client and nothing outside this transport
+ * can read, poll or close it behind the client's back.
+ */
+struct fd_ctx {
+	int fd;
+};
+
 static int fd_ioctl(void *ctx, unsigned long request, unsigned long arg)
 {
-	int fd = *(int *)ctx;
+	struct fd_ctx *f = ctx;
 	int ret;
 
 	do {
-		ret = ioctl(fd, request, arg);
+		ret = ioctl(f->fd, request, arg);
 	} while (ret < 0 && errno == EINTR);
 	return ret < 0 ? -errno : ret;
 }
 
 static ssize_t fd_read(void *ctx, void *buf, size_t len)
 {
-	ssize_t ret = read(*(int *)ctx, buf, len);
+	struct fd_ctx *f = ctx;
+	ssize_t ret = read(f->fd, buf, len);
 
 	return ret < 0 ? -errno : ret;
 }
 
 static int fd_poll(void *ctx, int timeout_ms)
 {
-	struct pollfd pfd = { .fd = *(int *)ctx, .events = POLLIN | POLLRDNORM };
+	struct fd_ctx *f = ctx;
+	struct pollfd pfd = { .fd = f->fd, .events = POLLIN | POLLRDNORM };
 	int ret = poll(&pfd, 1, timeout_ms);
 
 	if (ret < 0)
@@ -95,11 +105,10 @@ static int fd_poll(void *ctx, int timeout_ms)
 
 static void fd_close(void *ctx)
 {
-	int *fd = ctx;
+	struct fd_ctx *f = ctx;
 
-	if (*fd >= 0)
-		close(*fd);
-	*fd = -1;
+	close(f->fd);
+	free(f);
 }
 
 static const struct ec_transport_ops fd_transport_ops = {
@@ -108,11 +117,6 @@ static const struct ec_transport_ops fd_transport_ops = {
 	.poll = fd_poll,
 	.close = fd_close,
 };
-
-const struct ec_transport_ops *ec_client_fd_transport(void)
-{
-	return &fd_transport_ops;
-}
 
 /* ---- names ---- */
 
@@ -142,36 +146,6 @@ const char *ec_result_name(uint32_t result)
 	    !ec_result_names[result])
 		return "UNKNOWN";
 	return ec_result_names[result];
-}
-
-int ec_result_to_errno(uint32_t result)
-{
-	switch (result) {
-	case EC_RES_SUCCESS:
-		return 0;
-	case EC_RES_INVALID_COMMAND:
-		return -EOPNOTSUPP;
-	case EC_RES_INVALID_VERSION:
-		return -EPROTONOSUPPORT;
-	case EC_RES_INVALID_PARAM:
-		return -EINVAL;
-	case EC_RES_ACCESS_DENIED:
-		return -EACCES;
-	case EC_RES_IN_PROGRESS:
-	case EC_RES_BUSY:
-		return -EBUSY;
-	case EC_RES_UNAVAILABLE:
-		return -ENODATA;
-	case EC_RES_TIMEOUT:
-		return -ETIMEDOUT;
-	case EC_RES_OVERFLOW:
-	case EC_RES_RESPONSE_TOO_BIG:
-		return -EOVERFLOW;
-	case EC_RES_REQUEST_TRUNCATED:
-		return -EMSGSIZE;
-	default:
-		return -EIO;
-	}
 }
 
 const char *ec_client_step_name(enum ec_client_step step)
@@ -242,7 +216,7 @@ int ec_client_xcmd(struct ec_client *c, uint32_t command, uint32_t version,
 	if (ec_result)
 		*ec_result = cmd->result;
 	else if (cmd->result != EC_RES_SUCCESS)
-		ret = -EREMOTEIO;
+		ret = EC_CLIENT_EC_ERR(cmd->result);
 out:
 	if (cmd != (struct cros_ec_command_v2 *)stack_buf)
 		free(cmd);
@@ -264,7 +238,7 @@ static int read_memmap_cmd(struct ec_client *c, uint32_t offset, uint32_t want, 
 	if (ret < 0)
 		return ret;
 	if (result != EC_RES_SUCCESS)
-		return ec_result_to_errno(result);
+		return EC_CLIENT_EC_ERR(result);
 	return (uint32_t)ret == want ? ret : -EPROTO;
 }
 
@@ -356,17 +330,28 @@ int ec_client_poll(struct ec_client *c, int timeout_ms)
 	return c->ops->poll(c->ctx, timeout_ms);
 }
 
-int ec_client_fd(const struct ec_client *c)
+/*
+ * Without a timeout, wait where a blocking reader waits: in read(), inside
+ * the driver (what an unplug must wake). A non-blocking file polls first.
+ */
+static int read_event_blocking(struct ec_client *c, void *buf, size_t len)
 {
-	return c ? c->fd : -1;
-}
+	ssize_t got;
+	int revents;
 
-static int64_t monotonic_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	for (;;) {
+		got = c->ops->read(c->ctx, buf, len);
+		if (got == -EINTR)
+			continue;
+		if (got != -EAGAIN)
+			break;
+		revents = c->ops->poll(c->ctx, -1);
+		if (revents < 0 && revents != -EINTR)
+			return revents;
+	}
+	if (got < 0)
+		return (int)got;
+	return got ? (int)got : -ENODATA;
 }
 
 int ec_client_read_event(struct ec_client *c, void *buf, size_t len, int timeout_ms)
@@ -377,24 +362,21 @@ int ec_client_read_event(struct ec_client *c, void *buf, size_t len, int timeout
 
 	if (!c || !buf || !len)
 		return -EINVAL;
-	if (timeout_ms >= 0)
-		deadline = monotonic_ms() + timeout_ms;
+	if (timeout_ms < 0)
+		return read_event_blocking(c, buf, len);
+	deadline = (int64_t)(mono_now_ns() / 1000000) + timeout_ms;
 
 	for (;;) {
-		int wait_ms = -1;
+		int64_t left = deadline - (int64_t)(mono_now_ns() / 1000000);
+		int wait_ms = left > 0 ? (int)(left > INT_MAX ? INT_MAX : left) : 0;
 
-		if (timeout_ms >= 0) {
-			int64_t left = deadline - monotonic_ms();
-
-			wait_ms = left > 0 ? (int)(left > INT_MAX ? INT_MAX : left) : 0;
-		}
 		revents = c->ops->poll(c->ctx, wait_ms);
 		if (revents == -EINTR)
 			continue;
 		if (revents < 0)
 			return revents;
 		if (revents == 0) {
-			if (timeout_ms >= 0 && monotonic_ms() >= deadline)
+			if ((int64_t)(mono_now_ns() / 1000000) >= deadline)
 				return -ETIMEDOUT;
 			continue;
 		}
@@ -506,7 +488,7 @@ static int startup_v1_probe(struct ec_client *c, struct ec_client_error *error)
 static int startup_memmap_id(struct ec_client *c, unsigned int flags,
 			     struct ec_client_error *error)
 {
-	char id[2];
+	char id[2], why[96];
 	int ret;
 
 	c->direct_memmap = !(flags & EC_CLIENT_NO_MEMMAP);
@@ -518,7 +500,8 @@ static int startup_memmap_id(struct ec_client *c, unsigned int flags,
 	if (ret < 0)
 		return fail(error, EC_STEP_MEMMAP_ID, ret,
 			    "step 3: reading the memory-map id (%s) failed: %s",
-			    c->direct_memmap ? "READMEM" : "READ_MEMMAP", strerror(-ret));
+			    c->direct_memmap ? "READMEM" : "READ_MEMMAP",
+			    ec_client_strerror(ret, why, sizeof(why)));
 	if (ret != (int)sizeof(id) || id[0] != 'E' || id[1] != 'C')
 		return fail(error, EC_STEP_MEMMAP_ID, -EPROTO,
 			    "step 3: memory-map id is %d byte(s) 0x%02x 0x%02x; expected \"EC\"",
@@ -572,7 +555,6 @@ int ec_client_attach(const struct ec_transport_ops *ops, void *ctx, unsigned int
 		return fail(error, EC_STEP_OPEN, -ENOMEM, "out of memory");
 	c->ops = ops;
 	c->ctx = ctx;
-	c->fd = -1;
 	c->direct_memmap = !(flags & EC_CLIENT_NO_MEMMAP);
 	c->max_request = EC_CLIENT_DEFAULT_MAX_PAYLOAD;
 	c->max_response = EC_CLIENT_DEFAULT_MAX_PAYLOAD;
@@ -598,9 +580,9 @@ int ec_client_open_diag(const char *name_or_path, unsigned int flags,
 			struct ec_client_error *error, struct ec_client **out)
 {
 	char path[PATH_MAX];
-	struct ec_client *c;
+	struct fd_ctx *f;
 	int open_flags = O_RDWR | O_CLOEXEC;
-	int fd, ret;
+	int ret;
 
 	if (error)
 		memset(error, 0, sizeof(*error));
@@ -614,28 +596,22 @@ int ec_client_open_diag(const char *name_or_path, unsigned int flags,
 	if (ret < 0 || (size_t)ret >= sizeof(path))
 		return fail(error, EC_STEP_OPEN, -ENAMETOOLONG, "device path too long");
 
+	f = malloc(sizeof(*f));
+	if (!f)
+		return fail(error, EC_STEP_OPEN, -ENOMEM, "out of memory");
 	if (flags & EC_CLIENT_NONBLOCK)
 		open_flags |= O_NONBLOCK;
-	fd = open(path, open_flags);
-	if (fd < 0) {
+	f->fd = open(path, open_flags);
+	if (f->fd < 0) {
 		ret = -errno;
+		free(f);
 		return fail(error, EC_STEP_OPEN, ret, "cannot open %s: %s", path,
 			    strerror(-ret));
 	}
-
-	/*
-	 * The ctx must point into the client, which does not exist until
-	 * attach succeeds: run start-up on a local fd, then move it in.
-	 */
-	ret = ec_client_attach(&fd_transport_ops, &fd, flags, error, &c);
-	if (ret) {
-		close(fd);
-		return ret;
-	}
-	c->fd = fd;
-	c->ctx = &c->fd;
-	*out = c;
-	return 0;
+	ret = ec_client_attach(&fd_transport_ops, f, flags, error, out);
+	if (ret)
+		fd_close(f);
+	return ret;
 }
 
 int ec_client_open(const char *name_or_path, unsigned int flags, struct ec_client **out)

@@ -158,6 +158,17 @@ bool ec_client_has_direct_memmap(const struct ec_client *c);
  */
 const char *ec_client_version_text(const struct ec_client *c);
 
+/*
+ * "The EC said no" has one spelling everywhere in this library: every call
+ * returns -errno when the device or the transport failed and
+ * EC_CLIENT_EC_ERR(result) when the EC answered with a status other than
+ * SUCCESS (ec_client_xcmd() too, unless it is handed @ec_result to fill),
+ * so a caller can tell the two apart. Linux errnos stay below 4096, so the
+ * two ranges never meet.
+ */
+#define EC_CLIENT_EC_ERR_BASE	4096
+#define EC_CLIENT_EC_ERR(result)	(-(EC_CLIENT_EC_ERR_BASE + (int)(result)))
+
 /**
  * ec_client_xcmd() - run one host command through the XCMD ioctl.
  * @c:         the client
@@ -168,7 +179,7 @@ const char *ec_client_version_text(const struct ec_client *c);
  * @resp:      response buffer (may be NULL when @resp_len is 0)
  * @resp_len:  room in @resp (the insize asked for)
  * @ec_result: the EC status code (EC_RES_*); when NULL, a non-zero status
- *             is turned into -EREMOTEIO
+ *             is returned as EC_CLIENT_EC_ERR(status), like every helper
  *
  * Only min(return, @resp_len) bytes of @resp are written.
  *
@@ -191,8 +202,9 @@ int ec_client_xcmd(struct ec_client *c, uint32_t command, uint32_t version,
  * Uses READMEM, or host command READ_MEMMAP when the device has no direct
  * memory-map access (as ectool does).
  *
- * Return: bytes read (for a string, including its NUL), or -errno (-EINVAL
- * for a range outside the 256-byte map).
+ * Return: bytes read (for a string, including its NUL), -errno (-EINVAL
+ * for a range outside the 256-byte map), or EC_CLIENT_EC_ERR() when
+ * READ_MEMMAP is refused by the EC.
  */
 int ec_client_readmem(struct ec_client *c, uint32_t offset, uint32_t bytes, void *buf);
 
@@ -229,39 +241,12 @@ int ec_client_read_event(struct ec_client *c, void *buf, size_t len, int timeout
 int ec_client_poll(struct ec_client *c, int timeout_ms);
 
 /**
- * ec_client_fd() - the file descriptor behind a client from ec_client_open().
- * @c: the client
- *
- * For callers that multiplex many clients in their own poll loop.
- *
- * Return: the fd, or -1 for a client made by ec_client_attach().
- */
-int ec_client_fd(const struct ec_client *c);
-
-/**
- * ec_client_fd_transport() - the file-descriptor transport ec_client_open() uses.
- *
- * Its ctx is a pointer to an int holding the fd; close() closes that fd.
- * Return: the ops table (static, read-only).
- */
-const struct ec_transport_ops *ec_client_fd_transport(void);
-
-/**
  * ec_result_name() - the EC_RES_* name of an EC status code.
  * @result: the status code
  *
  * Return: e.g. "INVALID_PARAM", or "UNKNOWN" for codes the ABI does not name.
  */
 const char *ec_result_name(uint32_t result);
-
-/**
- * ec_result_to_errno() - a -errno that best matches an EC status code.
- * @result: the status code
- *
- * Return: 0 for SUCCESS, else a negative errno (e.g. -EOPNOTSUPP for
- * INVALID_COMMAND, -EBUSY for BUSY).
- */
-int ec_result_to_errno(uint32_t result);
 
 /**
  * ec_client_step_name() - a short name for a start-up step.
@@ -273,14 +258,6 @@ const char *ec_client_step_name(enum ec_client_step step);
 
 /* ---- typed helpers: the commands of ecctl, as ectool issues them ---- */
 
-/*
- * Typed helpers return -errno for transport failures and
- * EC_CLIENT_EC_ERR(result) for an EC status other than SUCCESS, so a caller
- * can tell "the device failed" from "the EC said no". Linux errnos stay
- * below 4096, so the two ranges never meet.
- */
-#define EC_CLIENT_EC_ERR_BASE	4096
-#define EC_CLIENT_EC_ERR(result)	(-(EC_CLIENT_EC_ERR_BASE + (int)(result)))
 
 /*
  * What every call returns once the device is gone - the EC unplugged, or

@@ -46,8 +46,11 @@ int main(int argc, char **argv)
 	ret = ec_client_open_diag(opts.device, 0, &error, &c);
 	if (ret) {
 		/* The step's message already names the system call and its errno text. */
-		fprintf(stderr, "ecctl: %s: %s [%s]\n", opts.device, error.message,
-			ec_errno_name(-ret));
+		if (ec_client_err_is_ec(ret, NULL))
+			fprintf(stderr, "ecctl: %s: %s\n", opts.device, error.message);
+		else
+			fprintf(stderr, "ecctl: %s: %s [%s]\n", opts.device, error.message,
+				ec_errno_name(-ret));
 		return ECCTL_EXIT_DEVICE;
 	}
 	ret = ecctl_run(c, &opts, stdout, stderr);

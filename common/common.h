@@ -2,8 +2,10 @@
 /*
  * common.h - what every program of the project needs once: parsers for
  * each kind of value a user types (integers, sizes, durations,
- * probabilities), with one set of rules and one style of error message,
- * and text fields made fit for JSON output.
+ * probabilities), with one set of rules and one style of error message;
+ * text fields made fit for JSON output; the monotonic clock and a sleep;
+ * one small seedable random generator; and the client of the daemon's
+ * control socket.
  *
  * libc only: the EC model links this too, and must stay free of CUSE,
  * udev and RCU libraries.
@@ -21,6 +23,7 @@
 #ifndef CUSE_EC_COMMON_H
 #define CUSE_EC_COMMON_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -125,5 +128,110 @@ int parse_probability(const char *text, const char *what, uint32_t *out_ppm,
  * Return: the length of the text in @out.
  */
 size_t text_to_utf8(const char *field, size_t size, char *out, size_t outlen);
+
+/* ---- time ---- */
+
+/**
+ * mono_now_ns() - CLOCK_MONOTONIC in nanoseconds.
+ *
+ * Return: the time; it never goes backwards.
+ */
+uint64_t mono_now_ns(void);
+
+/**
+ * mono_sleep_ns() - sleep at least @ns nanoseconds, resuming after signals.
+ * @ns: how long
+ *
+ * For pacing and back-off only: a sleep never proves that something else
+ * has happened.
+ */
+void mono_sleep_ns(uint64_t ns);
+
+/* ---- random numbers ---- */
+
+/**
+ * xorshift64s_next() - the next number of a xorshift64* sequence.
+ * @state: the generator; any value, 0 included, is a valid seed
+ *
+ * Small, fast and reproducible from its seed (fault injection, workload
+ * mixes, jitter); not for anything that must be unpredictable.
+ *
+ * Return: 64 pseudo-random bits.
+ */
+uint64_t xorshift64s_next(uint64_t *state);
+
+/* ---- the daemon's control socket, client side ---- */
+
+/* Replies are one line; the server caps them well below this. */
+#define CTL_REPLY_MAX 4096
+
+/**
+ * struct ctl_conn - one connection to a control socket.
+ * @fd:   the socket, -1 when closed
+ * @used: bytes of @buf received but not yet returned as a reply
+ * @buf:  what arrived after the last newline
+ */
+struct ctl_conn {
+	int fd;
+	size_t used;
+	char buf[CTL_REPLY_MAX];
+};
+
+/**
+ * ctl_open() - connect to the control socket at @path.
+ * @conn: the connection to set up (closed on failure)
+ * @path: the socket's path
+ *
+ * Return: 0, -EINVAL for an empty or too long path, or what socket() or
+ * connect() failed with.
+ */
+int ctl_open(struct ctl_conn *conn, const char *path);
+
+/**
+ * ctl_request() - send one command line and wait for its one reply line.
+ * @conn:       an open connection
+ * @line:       the command, without a newline
+ * @reply:      receives the reply, newline stripped, cut to @room - 1 bytes
+ * @room:       size of @reply
+ * @timeout_ms: the longest wait for the reply
+ *
+ * The line goes out in one send(): a server that answers and closes must
+ * not see half a line. A reply is an answer whatever it says; the caller
+ * decides what "ok" and "error" mean.
+ *
+ * Return: 0; -EINVAL for an empty line or one holding a newline (nothing is
+ * sent); -ETIMEDOUT; -ECONNRESET when the server closed before replying;
+ * -EPROTO for a reply longer than CTL_REPLY_MAX; or what send()/recv()
+ * failed with.
+ */
+int ctl_request(struct ctl_conn *conn, const char *line, char *reply, size_t room,
+		int timeout_ms);
+
+/**
+ * ctl_read_line() - wait for one more line from the server.
+ * @conn:       an open connection
+ * @line:       receives it, newline stripped, cut to @room - 1 bytes
+ * @room:       size of @line
+ * @timeout_ms: the longest wait
+ *
+ * For replies that announce more lines after their first (a trace).
+ *
+ * Return: 0, or -ETIMEDOUT, -ECONNRESET, -EPROTO or -errno as ctl_request().
+ */
+int ctl_read_line(struct ctl_conn *conn, char *line, size_t room, int timeout_ms);
+
+/**
+ * ctl_reply_is_ok() - does a reply say "ok" (alone or followed by a space)?
+ * @reply: the reply line
+ *
+ * Return: true for "ok" and "ok ...".
+ */
+bool ctl_reply_is_ok(const char *reply);
+
+/**
+ * ctl_close() - close the connection; closing a closed one does nothing.
+ * @conn: the connection
+ */
+void ctl_close(struct ctl_conn *conn);
 
 #endif /* CUSE_EC_COMMON_H */

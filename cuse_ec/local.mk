@@ -37,7 +37,7 @@ daemon_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/cuse_ec -I$(top_srcdir)/revocab
 	-DCUSE_EC_PROFILES_DIR='"$(profilesdir)"'
 cuse_ec_libchardev_la_CPPFLAGS = $(daemon_cppflags)
 cuse_ec_libchardev_la_CFLAGS = $(AM_CFLAGS) $(URCU_CFLAGS) $(UDEV_CFLAGS)
-cuse_ec_libchardev_la_LIBADD = $(UDEV_LIBS)
+cuse_ec_libchardev_la_LIBADD = common/libcommon.la $(UDEV_LIBS)
 
 sbin_PROGRAMS += cuse_ec/cuse_ec
 cuse_ec_cuse_ec_SOURCES = cuse_ec/cuse_main.c

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "common/common.h"
 #include "ec.h"
 
 #define TICK_NS 1000000ULL	/* publish the time every millisecond... */
@@ -40,14 +41,6 @@ struct cached_clock {
 	pthread_t thread;
 };
 
-static uint64_t monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 /* Publish @t unless a later reading is already there: never go backwards. */
 static uint64_t cached_clock_publish(struct cached_clock *c, uint64_t t)
 {
@@ -69,7 +62,7 @@ static uint64_t cached_clock_now(void *ctx)
 		return atomic_load(&c->now_ns);
 
 	/* The ticker is parked: read the real time and wake it up. */
-	t = cached_clock_publish(c, monotonic_ns());
+	t = cached_clock_publish(c, mono_now_ns());
 	pthread_mutex_lock(&c->lock);
 	atomic_store(&c->parked, false);
 	pthread_cond_signal(&c->wake);
@@ -79,24 +72,17 @@ static uint64_t cached_clock_now(void *ctx)
 
 static void cached_clock_sleep(void *ctx, uint64_t ns)
 {
-	struct timespec ts = {
-		.tv_sec = (time_t)(ns / 1000000000ULL),
-		.tv_nsec = (long)(ns % 1000000000ULL),
-	};
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
+	mono_sleep_ns(ns);
 }
 
 static void *cached_clock_ticker(void *arg)
 {
 	struct cached_clock *c = arg;
-	const struct timespec tick = { .tv_nsec = (long)TICK_NS };
 
 	while (!atomic_load(&c->stop)) {
-		cached_clock_publish(c, monotonic_ns());
+		cached_clock_publish(c, mono_now_ns());
 		if (atomic_fetch_add(&c->idle_ticks, 1) < IDLE_TICKS) {
-			nanosleep(&tick, NULL);
+			mono_sleep_ns(TICK_NS);
 			continue;
 		}
 		pthread_mutex_lock(&c->lock);
@@ -127,7 +113,7 @@ int cached_clock_create(struct cached_clock **out)
 	c->ops.now_ns = cached_clock_now;
 	c->ops.sleep_ns = cached_clock_sleep;
 	c->ops.ctx = c;
-	atomic_init(&c->now_ns, monotonic_ns());
+	atomic_init(&c->now_ns, mono_now_ns());
 	atomic_init(&c->idle_ticks, 0);
 	atomic_init(&c->parked, false);
 	atomic_init(&c->stop, false);

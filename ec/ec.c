@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/common.h"
 #include "cros_ec/cros_ec_dev.h"
 #include "ec_internal.h"
 
@@ -225,21 +226,12 @@ uint32_t ec_cmd_table_versions(uint32_t command)
 
 static uint64_t ec_real_now_ns(void *ctx)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * NS_PER_SEC + (uint64_t)ts.tv_nsec;
+	return mono_now_ns();
 }
 
 static void ec_real_sleep_ns(void *ctx, uint64_t ns)
 {
-	struct timespec ts = {
-		.tv_sec = (time_t)(ns / NS_PER_SEC),
-		.tv_nsec = (long)(ns % NS_PER_SEC),
-	};
-
-	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
-		;
+	mono_sleep_ns(ns);
 }
 
 uint64_t ec_now(const struct ec *ec)
@@ -436,11 +428,8 @@ size_t ec_max_response(const struct ec *ec)
 
 static uint64_t ec_rand(struct ec *ec)
 {
-	/* xorshift64*: tiny, seedable, good enough to draw fault decisions. */
-	ec->rng ^= ec->rng >> 12;
-	ec->rng ^= ec->rng << 25;
-	ec->rng ^= ec->rng >> 27;
-	return ec->rng * 0x2545F4914F6CDD1Dull;
+	/* Tiny, seedable, good enough to draw fault decisions. */
+	return xorshift64s_next(&ec->rng);
 }
 
 static bool ec_draw(struct ec *ec, uint32_t ppm)

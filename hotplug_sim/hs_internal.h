@@ -13,12 +13,13 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
-#include <time.h>
 
+#include "common/common.h"
 #include "hs.h"
 
 #define OPEN_BACKOFF_NS		1000000ull	/* between failed opens: no busy loop */
 #define STATUS_POLL_NS		1000000ull	/* daemon state polls: often, not hogging one CPU */
+#define POLL_SLICE_MS		50		/* pollers look at the stop flag this often */
 #define MAX_UUIDS		4096		/* sent UUIDs remembered for the monitor */
 #define HELLO_VALUE		0x12345678u
 
@@ -84,17 +85,17 @@ struct worker {
  * struct hs_runner - the whole run's state (no globals).
  * @cfg:          the configuration
  * @rep:          the report being filled
- * @t0:           CLOCK_MONOTONIC at start; the run clock counts from it (+1 ns
+ * @t0_ns:        mono_now_ns() at start; the run clock counts from it (+1 ns
  *                so that 0 can mean "not in a call")
  * @stop:         workers should finish
- * @stop_pipe:    readable once @stop is set: wakes pollers and the monitor
+ * @stop_pipe:    readable once @stop is set: wakes the monitor
  * @workers:      every worker
  * @counts:       what the workers count into (copied to the report at
  *                the end, so a worker left behind never writes the report)
  * @nworkers:     how many started
  * @revoke_gen:   bumped at every unplug trigger
  * @revoke_trigger: run-clock time of the latest unplug trigger
- * @ctl_fd:       control-socket connection (-1: none)
+ * @ctl:          control-socket connection (fd -1: none)
  * @plugged:      the player's idea of the EC state
  * @rng:          the player's random state (from --seed)
  * @udev:         libudev context (monitor)
@@ -110,7 +111,7 @@ struct worker {
 struct hs_runner {
 	const struct hs_config *cfg;
 	struct hs_report *rep;
-	struct timespec t0;
+	uint64_t t0_ns;
 	atomic_bool stop;
 	int stop_pipe[2];
 	struct worker *workers;
@@ -118,7 +119,7 @@ struct hs_runner {
 	unsigned int nworkers;
 	atomic_uint_fast64_t revoke_gen;
 	atomic_uint_fast64_t revoke_trigger;
-	int ctl_fd;
+	struct ctl_conn ctl;
 	bool plugged;
 	uint64_t rng;
 	struct udev *udev;
@@ -134,31 +135,7 @@ struct hs_runner {
 
 static inline uint64_t run_now(const struct hs_runner *run)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)(ts.tv_sec - run->t0.tv_sec) * 1000000000ull +
-	       (uint64_t)ts.tv_nsec - (uint64_t)run->t0.tv_nsec + 1;
-}
-
-static inline void sleep_ns(uint64_t ns)
-{
-	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000ull),
-			       .tv_nsec = (long)(ns % 1000000000ull) };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
-static inline uint64_t xorshift(uint64_t *state)
-{
-	uint64_t x = *state ? *state : 0x9e3779b97f4a7c15ull;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	*state = x;
-	return x;
+	return mono_now_ns() - run->t0_ns + 1;
 }
 
 /* hs_worker.c: start, collect and reap the client workers. */

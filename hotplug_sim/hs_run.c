@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -26,9 +27,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/random.h>
-#include <sys/socket.h>
-#include <sys/un.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <libudev.h>
@@ -42,75 +40,25 @@
 
 static int ctl_connect(struct hs_runner *run)
 {
-	struct sockaddr_un addr = { .sun_family = AF_UNIX };
-	struct timeval tv = {
-		.tv_sec = (time_t)(run->cfg->deadline_ns / 1000000000ull),
-		.tv_usec = (suseconds_t)(run->cfg->deadline_ns % 1000000000ull / 1000),
-	};
-	int fd, ret;
-
-	if (strlen(run->cfg->control) >= sizeof(addr.sun_path))
-		return -ENAMETOOLONG;
-	strcpy(addr.sun_path, run->cfg->control);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	/* A stuck daemon must not hang the simulator: replies are bounded. */
-	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) ||
-	    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) ||
-	    connect(fd, (struct sockaddr *)&addr, sizeof(addr))) {
-		ret = -errno;
-		close(fd);
-		return ret;
-	}
-	run->ctl_fd = fd;
-	return 0;
+	return ctl_open(&run->ctl, run->cfg->control);
 }
 
-/* One command, one reply line. Return 0 for "ok ...", -EREMOTEIO for "error ...". */
+/*
+ * One command, one reply line, waited for at most the deadline so a stuck
+ * daemon cannot hang the simulator. Return 0 for "ok ...", -EREMOTEIO for
+ * any other reply; on a broken connection it is closed and @reply says why.
+ */
 static int ctl_cmd(struct hs_runner *run, const char *cmd, char *reply, size_t len)
 {
-	char line[256];
-	size_t used = 0;
-	ssize_t n;
+	uint64_t ms = run->cfg->deadline_ns / 1000000ull;
 	int ret;
 
-	if (run->ctl_fd < 0)
+	if (run->ctl.fd < 0)
 		return -ENOTCONN;
-	n = snprintf(line, sizeof(line), "%s\n", cmd);
-	if (write(run->ctl_fd, line, (size_t)n) != n)
-		goto broken;
-	/*
-	 * The daemon answers each request with exactly one line and says nothing
-	 * unasked, so reading in chunks never swallows a later reply. (Reading a
-	 * byte per read() cost ~10 ms of CPU per `stats` poll inside UML, which
-	 * starved the very daemon being measured.)
-	 */
-	for (;;) {
-		char *nl;
-
-		if (used + 1 >= len) {
-			/* A reply that does not fit would desynchronise the stream. */
-			ret = -EMSGSIZE;
-			goto close_fd;
-		}
-		n = read(run->ctl_fd, reply + used, len - 1 - used);
-		if (n <= 0)
-			goto broken;
-		nl = memchr(reply + used, '\n', (size_t)n);
-		used += (size_t)n;
-		if (nl) {
-			used = (size_t)(nl - reply);
-			break;
-		}
-	}
-	reply[used] = '\0';
-	return strncmp(reply, "ok", 2) ? -EREMOTEIO : 0;
-broken:
-	ret = n < 0 ? -errno : -ECONNRESET;
-close_fd:
-	close(run->ctl_fd);
-	run->ctl_fd = -1;
+	ret = ctl_request(&run->ctl, cmd, reply, len, ms > INT_MAX ? INT_MAX : (int)ms);
+	if (!ret)
+		return ctl_reply_is_ok(reply) ? 0 : -EREMOTEIO;
+	ctl_close(&run->ctl);
 	snprintf(reply, len, "control socket: %s", strerror(-ret));
 	return ret;
 }
@@ -219,7 +167,7 @@ static int write_uevent(struct hs_runner *run, const char *action)
 
 	if (getrandom(rnd, sizeof(rnd), 0) != sizeof(rnd))
 		for (unsigned int i = 0; i < sizeof(rnd); i++)
-			rnd[i] = (uint8_t)xorshift(&run->rng);
+			rnd[i] = (uint8_t)xorshift64s_next(&run->rng);
 	hs_format_uuid(rnd, uuid);
 	len = hs_format_uevent(action, uuid, cfg->uevent_args, cfg->nuevent_args, line,
 			       sizeof(line));
@@ -308,7 +256,7 @@ static void watch_sleep(struct hs_runner *run, uint64_t ns)
 	while ((now = run_now(run)) < end) {
 		uint64_t left = end - now;
 
-		sleep_ns(left < 5000000ull ? left : 5000000ull);
+		mono_sleep_ns(left < 5000000ull ? left : 5000000ull);
 		check_hung(run);
 	}
 }
@@ -348,7 +296,7 @@ static int do_unplug(struct hs_runner *run)
 	 * "Revoked" means the daemon's revocation completed (its counter
 	 * moved), not merely that the unplug started: ask before the trigger.
 	 */
-	if (run->ctl_fd < 0 || ctl_stats(run, &st))
+	if (run->ctl.fd < 0 || ctl_stats(run, &st))
 		revoked_before = UINT64_MAX;
 	else
 		revoked_before = st.revocations;
@@ -372,7 +320,7 @@ static int do_unplug(struct hs_runner *run)
 	run->plugged = false;
 
 	limit = trig + deadline;
-	if (run->ctl_fd >= 0 && revoked_before != UINT64_MAX) {
+	if (run->ctl.fd >= 0 && revoked_before != UINT64_MAX) {
 		while (run_now(run) < limit) {
 			if (ctl_stats(run, &st))
 				break;
@@ -380,7 +328,7 @@ static int do_unplug(struct hs_runner *run)
 				rev->revoked_ns = run_now(run);
 				break;
 			}
-			sleep_ns(STATUS_POLL_NS);
+			mono_sleep_ns(STATUS_POLL_NS);
 		}
 		if (!rev->revoked_ns)
 			fprintf(stderr, "hotplug_sim: daemon did not complete the revocation within the deadline%s\n",
@@ -417,7 +365,7 @@ static int do_unplug(struct hs_runner *run)
 			inside[i] = false;
 		}
 		if (waiting) {
-			sleep_ns(100000ull);
+			mono_sleep_ns(100000ull);
 			check_hung(run);
 		}
 	} while (waiting && run_now(run) < limit);
@@ -435,9 +383,9 @@ static int do_plug(struct hs_runner *run)
 	run->plugged = true;
 	run->rep->plugs++;
 	/* Let the daemon finish the plug before the next step races it. */
-	if (run->ctl_fd >= 0)
+	if (run->ctl.fd >= 0)
 		while (run_now(run) < limit && ctl_is(run, "plugged") == 0)
-			sleep_ns(STATUS_POLL_NS);
+			mono_sleep_ns(STATUS_POLL_NS);
 	return 0;
 }
 
@@ -445,7 +393,7 @@ static uint64_t jittered(struct hs_runner *run, uint64_t base, uint64_t jitter)
 {
 	uint64_t span = jitter * 2 + 1;
 
-	return base - jitter + xorshift(&run->rng) % span;
+	return base - jitter + xorshift64s_next(&run->rng) % span;
 }
 
 /* Unplug while an XCMD is sleeping inside the EC: the race, on purpose. */
@@ -476,7 +424,7 @@ static int do_inflight(struct hs_runner *run, uint64_t latency_ns)
 				found = true;
 		}
 		if (!found)
-			sleep_ns(latency_ns / 20 ? latency_ns / 20 : 1000);
+			mono_sleep_ns(latency_ns / 20 ? latency_ns / 20 : 1000);
 	}
 	if (!found)
 		fprintf(stderr, "hotplug_sim: inflight: no XCMD in flight (need --clients and an xcmd mix)\n");
@@ -520,9 +468,9 @@ static int play_step(struct hs_runner *run, const struct hs_step *s)
 	case HS_STEP_RANDOM:
 		for (i = 0; i < s->count && !ret; i++) {
 			/* Toggle half the time, otherwise just let the load run. */
-			if (xorshift(&run->rng) & 1)
+			if (xorshift64s_next(&run->rng) & 1)
 				ret = run->plugged ? do_unplug(run) : do_plug(run);
-			watch_sleep(run, xorshift(&run->rng) % (s->period_ns + 1));
+			watch_sleep(run, xorshift64s_next(&run->rng) % (s->period_ns + 1));
 		}
 		return ret;
 	}
@@ -545,7 +493,7 @@ static void check_daemon(struct hs_runner *run)
 	}
 	if (cfg->control[0]) {
 		rep->daemon_checked = true;
-		if (run->ctl_fd < 0)
+		if (run->ctl.fd < 0)
 			ctl_connect(run);
 		if (ctl_cmd(run, "status", reply, sizeof(reply)))
 			rep->daemon_alive = false;
@@ -570,7 +518,7 @@ static void release_workers(struct hs_runner *run)
 				all = false;
 		if (all)
 			break;
-		if (run->ctl_fd >= 0 && run->plugged)
+		if (run->ctl.fd >= 0 && run->plugged)
 			ctl_cmd(run, "inject power-button", reply, sizeof(reply));
 		watch_sleep(run, 5000000ull);
 	} while (run_now(run) < limit);
@@ -598,11 +546,11 @@ int hs_run(const struct hs_config *cfg, struct hs_report *rep)
 		return -ENOMEM;
 	run->cfg = cfg;
 	run->rep = rep;
-	run->ctl_fd = -1;
+	run->ctl.fd = -1;
 	run->plugged = true;
 	run->rng = cfg->seed;
 	run->stop_pipe[0] = run->stop_pipe[1] = -1;
-	clock_gettime(CLOCK_MONOTONIC, &run->t0);
+	run->t0_ns = mono_now_ns();
 	pthread_mutex_init(&run->uuid_lock, NULL);
 	signal(SIGPIPE, SIG_IGN);	/* a dead daemon must give EPIPE, not kill us */
 	rep->clients = calloc(n, sizeof(*rep->clients));
@@ -679,7 +627,7 @@ int hs_run(const struct hs_config *cfg, struct hs_report *rep)
 			pthread_mutex_unlock(&run->uuid_lock);
 			if (seen >= rep->uevents_sent)
 				break;
-			sleep_ns(1000000ull);
+			mono_sleep_ns(1000000ull);
 		}
 		pthread_join(run->mon_thread, NULL);	/* the stop pipe woke it */
 		rep->uevents_seen = run->seen;
@@ -705,8 +653,7 @@ out:
 		udev_monitor_unref(run->mon);
 	if (run->udev)
 		udev_unref(run->udev);
-	if (run->ctl_fd >= 0)
-		close(run->ctl_fd);
+	ctl_close(&run->ctl);
 	/* Threads left behind may still touch the runner: keep it all. */
 	if (run->rep->threads_left)
 		return ret;

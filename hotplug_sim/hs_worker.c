@@ -85,7 +85,7 @@ static struct ec_client *worker_open(struct worker *w)
 	}
 	call_end(w, HS_OP_OPEN, ret);
 	if (ret)
-		sleep_ns(OPEN_BACKOFF_NS);
+		mono_sleep_ns(OPEN_BACKOFF_NS);
 	return ret ? NULL : c;
 }
 
@@ -95,7 +95,8 @@ static int client_call(struct worker *w, struct ec_client *c)
 	enum hs_op op;
 	int ret;
 
-	op = xorshift(&w->rng) % 100 < w->run->cfg->mix_xcmd ? HS_OP_XCMD : HS_OP_READMEM;
+	op = xorshift64s_next(&w->rng) % 100 < w->run->cfg->mix_xcmd ? HS_OP_XCMD :
+								       HS_OP_READMEM;
 	call_begin(w, op);
 	if (op == HS_OP_XCMD)
 		ret = ec_client_hello(c, HELLO_VALUE, NULL);
@@ -109,46 +110,44 @@ static int client_call(struct worker *w, struct ec_client *c)
 static int reader_call(struct worker *w, struct ec_client *c)
 {
 	uint8_t buf[64];
-	ssize_t got;
 	int ret;
 
 	call_begin(w, HS_OP_EVENT);
-	got = read(ec_client_fd(c), buf, sizeof(buf));
-	ret = got < 0 ? -errno : 0;
-	call_end(w, HS_OP_EVENT, ret);
-	return ret;
+	ret = ec_client_read_event(c, buf, sizeof(buf), -1);
+	call_end(w, HS_OP_EVENT, ret < 0 ? ret : 0);
+	return ret < 0 ? ret : 0;
 }
 
 /*
- * A poller: poll() on the device and on the stop pipe, so the end of the
- * run can wake it. POLLERR/POLLHUP are resolved to an errno with a read().
+ * A poller: poll() on the device, in slices so that the end of the run is
+ * noticed; POLLERR/POLLHUP are resolved to an errno by reading.
  */
 static int poller_call(struct worker *w, struct ec_client *c)
 {
-	struct pollfd pfd[2] = {
-		{ .fd = ec_client_fd(c), .events = POLLIN },
-		{ .fd = w->run->stop_pipe[0], .events = POLLIN },
-	};
 	uint8_t buf[64];
-	int ret, n;
+	int ret, revents;
 
 	call_begin(w, HS_OP_POLL);
-	n = poll(pfd, 2, -1);
-	if (n < 0) {
-		ret = -errno;
-	} else if (pfd[1].revents && !pfd[0].revents) {
+	do {
+		revents = ec_client_poll(c, POLL_SLICE_MS);
+	} while ((!revents || revents == -EINTR) && !atomic_load(&w->run->stop));
+	if (!revents || revents == -EINTR) {
 		/* Our own stop, not the device: do not count it. */
 		atomic_store(&w->call_start, 0);
 		return -ECANCELED;
-	} else if (pfd[0].revents & (POLLERR | POLLHUP | POLLNVAL)) {
-		ssize_t got = read(pfd[0].fd, buf, sizeof(buf));
-
-		ret = got < 0 ? -errno : -EIO;
+	}
+	if (revents < 0) {
+		ret = revents;
 	} else {
-		/* POLLIN: take the event so the next poll blocks again. */
-		ssize_t got = read(pfd[0].fd, buf, sizeof(buf));
-
-		ret = got < 0 ? -errno : 0;
+		/*
+		 * POLLIN: take the event so the next poll blocks again. After
+		 * POLLERR/POLLHUP the read reports the errno the device gives.
+		 */
+		ret = ec_client_read_event(c, buf, sizeof(buf), 0);
+		if (revents & (POLLERR | POLLHUP | POLLNVAL))
+			ret = ret >= 0 || ret == -ETIMEDOUT ? -EIO : ret;
+		else if (ret > 0)
+			ret = 0;
 	}
 	call_end(w, HS_OP_POLL, ret);
 	return ret;

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ctl_client.c - the one client of the daemon's control socket (common.h):
+ * `cuse_ec --send` and hotplug_sim both speak through it.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "common/common.h"
+
+int ctl_open(struct ctl_conn *conn, const char *path)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	int ret;
+
+	conn->fd = -1;
+	conn->used = 0;
+	if (!path || !path[0] || strlen(path) >= sizeof(addr.sun_path))
+		return -EINVAL;
+	strcpy(addr.sun_path, path);
+	conn->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (conn->fd < 0)
+		return -errno;
+	if (connect(conn->fd, (struct sockaddr *)&addr, sizeof(addr))) {
+		ret = -errno;
+		ctl_close(conn);
+		return ret;
+	}
+	return 0;
+}
+
+void ctl_close(struct ctl_conn *conn)
+{
+	if (conn->fd >= 0)
+		close(conn->fd);
+	conn->fd = -1;
+	conn->used = 0;
+}
+
+bool ctl_reply_is_ok(const char *reply)
+{
+	return !strncmp(reply, "ok", 2) && (!reply[2] || reply[2] == ' ');
+}
+
+static int send_all(int fd, const char *buf, size_t len)
+{
+	ssize_t n;
+
+	while (len) {
+		/* MSG_NOSIGNAL: a daemon that went away is an error, not a SIGPIPE. */
+		n = send(fd, buf, len, MSG_NOSIGNAL);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Move the first line of @conn->buf into @reply; false if none has arrived. */
+static bool take_line(struct ctl_conn *conn, char *reply, size_t room)
+{
+	char *nl = memchr(conn->buf, '\n', conn->used);
+	size_t len, whole;
+
+	if (!nl)
+		return false;
+	len = whole = (size_t)(nl - conn->buf);
+	if (len >= room)
+		len = room - 1;
+	memcpy(reply, conn->buf, len);
+	reply[len] = '\0';
+	whole++;
+	memmove(conn->buf, conn->buf + whole, conn->used - whole);
+	conn->used -= whole;
+	return true;
+}
+
+int ctl_read_line(struct ctl_conn *conn, char *reply, size_t room, int timeout_ms)
+{
+	uint64_t deadline = mono_now_ns() + (uint64_t)timeout_ms * 1000000ull;
+	struct pollfd pfd = { .fd = conn->fd, .events = POLLIN };
+	uint64_t now;
+	ssize_t n;
+	int ret;
+
+	while (!take_line(conn, reply, room)) {
+		if (conn->used >= sizeof(conn->buf) - 1)
+			return -EPROTO;	/* a "line" longer than any reply can be */
+		now = mono_now_ns();
+		if (now >= deadline)
+			return -ETIMEDOUT;
+		ret = poll(&pfd, 1, (int)((deadline - now + 999999) / 1000000));
+		if (ret < 0 && errno == EINTR)
+			continue;
+		if (ret < 0)
+			return -errno;
+		if (!ret)
+			return -ETIMEDOUT;
+		n = recv(conn->fd, conn->buf + conn->used, sizeof(conn->buf) - 1 - conn->used, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (!n)
+			return -ECONNRESET;
+		conn->used += (size_t)n;
+	}
+	return 0;
+}
+
+int ctl_request(struct ctl_conn *conn, const char *line, char *reply, size_t room,
+		int timeout_ms)
+{
+	char request[CTL_REPLY_MAX + 1];
+	size_t len = line ? strlen(line) : 0;
+	int ret;
+
+	if (!room || !reply)
+		return -EINVAL;
+	reply[0] = '\0';
+	if (!len || len >= sizeof(request) - 1 || strpbrk(line, "\r\n"))
+		return -EINVAL;
+	if (conn->fd < 0)
+		return -ENOTCONN;
+	memcpy(request, line, len);
+	request[len++] = '\n';
+	ret = send_all(conn->fd, request, len);
+	if (ret)
+		return ret;
+	return ctl_read_line(conn, reply, room, timeout_ms);
+}
