@@ -7,6 +7,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,26 +95,21 @@ static int bad(char *err, size_t errlen, const char *fmt, ...)
 	return -EINVAL;
 }
 
-/* Parse "--opt VALUE" or "--opt=VALUE"; *i moves past what was used. */
-static int option_value(int argc, char *const argv[], int *i, const char *opt,
-			const char **value)
-{
-	const char *arg = argv[*i];
-	size_t len = strlen(opt);
+/*
+ * Options come before the command ('+': getopt stops at the first word that
+ * is not one), so a command argument such as the events timeout -1 is never
+ * taken for an option.
+ */
+static const char short_options[] = "+:hVjn:d:";
 
-	if (strncmp(arg, opt, len))
-		return 0;
-	if (arg[len] == '=') {
-		*value = arg + len + 1;
-		return 1;
-	}
-	if (arg[len])
-		return 0;
-	if (*i + 1 >= argc)
-		return -1;
-	*value = argv[++*i];
-	return 1;
-}
+static const struct option long_options[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "name", required_argument, NULL, 'n' },
+	{ "device", required_argument, NULL, 'd' },
+	{ NULL, 0, NULL, 0 },
+};
 
 /* A command argument in [@min, @max], by the shared rules and message. */
 static int arg_uint(const char *text, const char *what, uint32_t min, uint32_t max,
@@ -198,9 +194,8 @@ static int parse_command_args(const char *name, int nargs, char *const args[],
 int ecctl_parse_args(int argc, char *const argv[], struct ecctl_opts *opts,
 		     char *err, size_t errlen)
 {
-	const char *value;
 	size_t k;
-	int i, r;
+	int i, c;
 
 	memset(opts, 0, sizeof(*opts));
 	opts->device = DEFAULT_DEVICE;
@@ -209,51 +204,41 @@ int ecctl_parse_args(int argc, char *const argv[], struct ecctl_opts *opts,
 	opts->timeout_ms = DEFAULT_EVENT_TIMEOUT_MS;
 	opts->port = -1;
 
-	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-		const char *arg = argv[i];
-
-		if (!strcmp(arg, "--")) {
-			i++;
-			break;
-		}
-		if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+	/* 0 (not 1) makes glibc start over, so tests may parse many times. */
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, short_options, long_options, NULL)) != -1) {
+		switch (c) {
+		case 'h':
 			opts->help = true;
 			return 0;
-		}
-		if (!strcmp(arg, "-V") || !strcmp(arg, "--version")) {
+		case 'V':
 			opts->version = true;
 			return 0;
-		}
-		if (!strcmp(arg, "-j") || !strcmp(arg, "--json")) {
+		case 'j':
 			opts->json = true;
-			continue;
-		}
-		bool is_name = true;
-
-		r = option_value(argc, argv, &i, "--name", &value);
-		if (!r)
-			r = option_value(argc, argv, &i, "-n", &value);
-		if (!r) {
-			is_name = false;
-			r = option_value(argc, argv, &i, "--device", &value);
-		}
-		if (!r)
-			r = option_value(argc, argv, &i, "-d", &value);
-		if (r < 0)
-			return bad(err, errlen, "option '%s' needs a value", arg);
-		if (r > 0) {
-			if (!*value)
-				return bad(err, errlen, "option '%s' needs a non-empty value", arg);
+			break;
+		case 'n':
+		case 'd':
+			if (!*optarg)
+				return bad(err, errlen, "option '%s' needs a non-empty value",
+					   argv[optind - 1]);
 			/* A name must be a bare name: the node lives directly under /dev. */
-			if (is_name && strchr(value, '/'))
+			if (c == 'n' && strchr(optarg, '/'))
 				return bad(err, errlen, "--name '%s' must not contain '/' (use --device)",
-					   value);
-			opts->device = value;
-			opts->device_is_path = !is_name;
-			continue;
+					   optarg);
+			opts->device = optarg;
+			opts->device_is_path = c == 'd';
+			break;
+		case ':':
+			return bad(err, errlen, "option '%s' needs a value", argv[optind - 1]);
+		default:
+			if (optopt)
+				return bad(err, errlen, "unknown option '-%c'", optopt);
+			return bad(err, errlen, "unknown option '%s'", argv[optind - 1]);
 		}
-		return bad(err, errlen, "unknown option '%s'", arg);
 	}
+	i = optind;
 
 	if (i >= argc)
 		return bad(err, errlen, "no command given (try --help)");

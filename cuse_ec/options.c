@@ -32,7 +32,6 @@ enum {
 	OPT_NO_UDEV,
 	OPT_FOLLOW,
 	OPT_FOLLOW_MATCH,
-	OPT_VERSION,
 	OPT_LIST_PROFILES,
 	OPT_CHECK_PROFILE,
 };
@@ -54,7 +53,7 @@ static const struct option cuse_ec_long_options[] = {
 	{ "follow", required_argument, NULL, OPT_FOLLOW },
 	{ "follow-match", required_argument, NULL, OPT_FOLLOW_MATCH },
 	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "version", no_argument, NULL, 'V' },
 	{ "list-profiles", no_argument, NULL, OPT_LIST_PROFILES },
 	{ "check-profile", required_argument, NULL, OPT_CHECK_PROFILE },
 	{ NULL, 0, NULL, 0 },
@@ -92,7 +91,7 @@ static void cuse_ec_usage(FILE *out, const char *prog)
 		"                       property (repeatable: all must match)\n"
 		"  --no-udev            ignore uevents (control socket only)\n"
 		"  -h, --help           this text\n"
-		"  --version            version\n"
+		"  -V, --version        version\n"
 		"\n"
 		"Exit status: 0 on success and on SIGTERM/SIGINT, 1 on a runtime error,\n"
 		"2 on bad usage.\n", prog);
@@ -274,7 +273,7 @@ int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
 	/* 0 (not 1) makes glibc reinitialise getopt, so tests may call us again. */
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":fdh", cuse_ec_long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":fdhV", cuse_ec_long_options, NULL)) != -1) {
 		switch (c) {
 		case OPT_NAME:
 			if (cuse_ec_check_name(optarg)) {
@@ -375,7 +374,7 @@ int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
 		case 'h':
 			cuse_ec_usage(out, prog);
 			return CUSE_EC_OPTIONS_EXIT;
-		case OPT_VERSION:
+		case 'V':
 			fprintf(out, "cuse_ec %s\n", PACKAGE_VERSION);
 			return CUSE_EC_OPTIONS_EXIT;
 		case ':':

@@ -582,7 +582,6 @@ enum {
 	OPT_SYSFS = 256, OPT_CONTROL, OPT_TRIGGER, OPT_MIX, OPT_READERS, OPT_POLLERS,
 	OPT_CYCLES, OPT_PERIOD, OPT_JITTER, OPT_LATENCY, OPT_SEED, OPT_DEADLINE, OPT_JSON,
 	OPT_CSV, OPT_EXPECT, OPT_UEVENT_ARG, OPT_DAEMON_PID, OPT_NO_MONITOR, OPT_PROCESSES,
-	OPT_VERSION,
 };
 
 static const struct option long_options[] = {
@@ -611,7 +610,7 @@ static const struct option long_options[] = {
 	{ "processes", no_argument, NULL, OPT_PROCESSES },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -644,7 +643,8 @@ static const char usage_text[] =
 	"      --daemon-pid=PID     check that this daemon survives\n"
 	"      --no-monitor         do not watch uevents with libudev\n"
 	"  -q, --quiet              no summary on stdout\n"
-	"  -h, --help, --version\n"
+	"  -h, --help               this text\n"
+	"  -V, --version            the version\n"
 	"\n"
 	"Durations: N{ns|us|ms|s|m}, e.g. 20ms; only 0 needs no unit.\n"
 	"Exit status: 0 all outcomes expected, 1 unexpected outcome / hang / crash, 2 usage.\n";
@@ -683,7 +683,7 @@ int hs_parse_args(struct hs_config *cfg, int argc, char **argv, char *err)
 	hs_config_init(cfg);
 	optind = 0;	/* getopt_long must restart: the tests call this many times */
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":n:k:s:f:qh", long_options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":n:k:s:f:qhV", long_options, NULL)) != -1) {
 		ret = 0;
 		switch (opt) {
 		case 'n':
@@ -790,7 +790,7 @@ int hs_parse_args(struct hs_config *cfg, int argc, char **argv, char *err)
 		case 'h':
 			fputs(usage_text, stdout);
 			return 1;
-		case OPT_VERSION:
+		case 'V':
 			printf("hotplug_sim (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
 			return 1;
 		case ':':
