@@ -68,7 +68,7 @@ int ec_cmd_pwm_set_keyboard_backlight(struct ec_cmd_args *args)
 
 static uint32_t ec_kb_switches(const struct ec *ec)
 {
-	return ec->lid_open ? 1u << EC_MKBP_LID_OPEN : 0;
+	return ec_lid_reported(ec) ? 1u << EC_MKBP_LID_OPEN : 0;
 }
 
 static int ec_put_u32_answer(struct ec_cmd_args *args, uint32_t v)

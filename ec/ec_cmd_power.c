@@ -75,7 +75,7 @@ static int ec_charge_param(const struct ec *ec, uint32_t param, uint32_t *value)
 		*value = ec->batt_ma > 0 ? ec->prof.batt_design_mv * 108 / 100 : 0;
 		return 0;
 	case CS_PARAM_CHG_CURRENT:
-		*value = ec->prof.batt_charge_ma;
+		*value = (uint32_t)ec_charge_current_max(ec);
 		return 0;
 	case CS_PARAM_CHG_INPUT_CURRENT:
 		*value = ec->ac_present ? ec->prof.adapter_watts * 1000 / 20 : 0;

@@ -75,7 +75,7 @@ static void ec_raise_switches(struct ec *ec)
 {
 	uint8_t payload[4];
 
-	ec_put_le32(payload, ec->lid_open ? 1u << EC_MKBP_LID_OPEN : 0);
+	ec_put_le32(payload, ec_lid_reported(ec) ? 1u << EC_MKBP_LID_OPEN : 0);
 	ec_queue_event(ec, EC_MKBP_EVENT_SWITCH, payload, sizeof(payload));
 }
 
@@ -336,6 +336,8 @@ int ec_apply_stimulus(struct ec *ec, enum ec_stimulus stim)
 			break;
 		ec->lid_open = open;
 		ec_console_log(ec, "lid %s", open ? "open" : "closed");
+		if (ec->ctl.force_lid_open)
+			break;	/* FORCE_LID_OPEN: the EC reports no change */
 		ec_raise_switches(ec);
 		ec_raise_host_event(ec, open ? EC_HOST_EVENT_LID_OPEN : EC_HOST_EVENT_LID_CLOSED);
 		break;

@@ -51,6 +51,7 @@ static const struct ec_feature_backing ec_feature_table[] = {
 				    EC_CMD_HOST_EVENT_CLEAR_B, EC_CMD_HOST_SLEEP_EVENT } },
 	{ EC_FEATURE_GPIO, { EC_CMD_GPIO_GET } },
 	{ EC_FEATURE_I2C, { EC_CMD_I2C_PASSTHRU, EC_CMD_I2C_PASSTHRU_PROTECT } },
+	{ EC_FEATURE_HANG_DETECT, { EC_CMD_HANG_DETECT } },
 	{ EC_FEATURE_CHARGER, { EC_CMD_CHARGE_STATE, EC_CMD_CHARGE_CONTROL } },
 	{ EC_FEATURE_BATTERY, { EC_CMD_BATTERY_GET_STATIC, EC_CMD_BATTERY_GET_DYNAMIC } },
 	{ EC_FEATURE_USB_PD, { EC_CMD_USB_PD_CONTROL, EC_CMD_USB_PD_PORTS,
@@ -132,6 +133,9 @@ static bool ec_no_backlight(const struct ec_profile *p) { return !p->kb_backligh
 static bool ec_no_cbi(const struct ec_profile *p) { return !p->has_cbi; }
 static bool ec_no_adc(const struct ec_profile *p) { return !p->n_adcs; }
 static bool ec_no_trng(const struct ec_profile *p) { return !p->rand_num; }
+static bool ec_no_battery(const struct ec_profile *p) { return !p->has_battery; }
+static bool ec_no_usb_a(const struct ec_profile *p) { return !p->usb_a_ports; }
+static bool ec_no_spi_flash(const struct ec_profile *p) { return !p->flash_spi_jedec; }
 
 static const struct ec_hw_cmds ec_hw_table[] = {
 	{ ec_no_backlight, { EC_CMD_PWM_GET_KEYBOARD_BACKLIGHT,
@@ -139,6 +143,10 @@ static const struct ec_hw_cmds ec_hw_table[] = {
 	{ ec_no_cbi, { EC_CMD_GET_CROS_BOARD_INFO, EC_CMD_SET_CROS_BOARD_INFO } },
 	{ ec_no_adc, { EC_CMD_ADC_READ } },
 	{ ec_no_trng, { EC_CMD_RAND_NUM } },
+	{ ec_no_battery, { EC_CMD_BATTERY_CUT_OFF, EC_CMD_CHARGE_CURRENT_LIMIT,
+			   EC_CMD_EXTERNAL_POWER_LIMIT } },
+	{ ec_no_usb_a, { EC_CMD_USB_CHARGE_SET_MODE } },
+	{ ec_no_spi_flash, { EC_CMD_FLASH_SPI_INFO } },
 };
 
 /**

@@ -155,6 +155,46 @@ struct ec_sys_state {
 };
 
 /**
+ * struct ec_ctl_state - what the host set on the power side and switches
+ * (ec_cmd_power_ctl.c); RAM of the EC, set up again at every boot.
+ * @temps_boot:         the profile's sensors, restored at an EC reset
+ * @charge_limit_ma:    CHARGE_CURRENT_LIMIT, UINT32_MAX = none
+ * @ext_current_ma:     EXTERNAL_POWER_LIMIT, EC_POWER_LIMIT_NONE = none
+ * @ext_voltage_mv:     likewise
+ * @hibernate_delay_s:  HIBERNATION_DELAY
+ * @wireless_now:       EC_WIRELESS_SWITCH_* on now
+ * @wireless_suspend:   ... and left on in suspend
+ * @force_lid_open:     FORCE_LID_OPEN
+ * @hang_flags:         HANG_DETECT flags
+ * @hang_host_ms:       timeout to the host event
+ * @hang_reboot_ms:     timeout to the warm reboot
+ * @hang_running:       the timer runs since @hang_start_ns
+ * @hang_start_ns:      EC clock at START_NOW
+ * @hang_event_sent:    HANG_DETECT raised for this run
+ * @cutoff_at_shutdown: BATTERY_CUT_OFF waits for the AP to shut down
+ * @cutoff_saw_unplug:  AC was away since the cut-off (a plug wakes the pack)
+ * @usb_mode:           USB_CHARGE_SET_MODE per USB-A port
+ * @usb_inhibit:        ... no charging in suspend
+ */
+struct ec_ctl_state {
+	struct ec_temp_profile temps_boot[EC_MAX_TEMPS];
+	uint32_t charge_limit_ma;
+	uint16_t ext_current_ma, ext_voltage_mv;
+	uint32_t hibernate_delay_s;
+	uint8_t wireless_now, wireless_suspend;
+	bool force_lid_open;
+	uint32_t hang_flags;
+	uint16_t hang_host_ms, hang_reboot_ms;
+	bool hang_running;
+	uint64_t hang_start_ns;
+	bool hang_event_sent;
+	bool cutoff_at_shutdown;
+	bool cutoff_saw_unplug;
+	uint8_t usb_mode[EC_USB_A_PORTS_MAX];
+	bool usb_inhibit[EC_USB_A_PORTS_MAX];
+};
+
+/**
  * struct ec - one simulated EC. All mutable state lives here, under @lock.
  */
 struct ec {
@@ -201,6 +241,7 @@ struct ec {
 	struct ec_keyboard_state kb;
 	struct ec_board_state board;
 	struct ec_sys_state sys;
+	struct ec_ctl_state ctl;
 
 	/* console: a ring; positions are absolute byte counts */
 	char console[EC_CONSOLE_SIZE];
@@ -355,6 +396,25 @@ EC_DECLARE_HANDLER(ec_cmd_locate_chip);
 EC_DECLARE_HANDLER(ec_cmd_i2c_passthru);
 EC_DECLARE_HANDLER(ec_cmd_i2c_passthru_protect);
 EC_DECLARE_HANDLER(ec_cmd_reboot_ec);
+EC_DECLARE_HANDLER(ec_cmd_flash_spi_info);
+EC_DECLARE_HANDLER(ec_cmd_pwm_set_duty);
+EC_DECLARE_HANDLER(ec_cmd_pwm_get_duty);
+EC_DECLARE_HANDLER(ec_cmd_force_lid_open);
+EC_DECLARE_HANDLER(ec_cmd_usb_charge_set_mode);
+EC_DECLARE_HANDLER(ec_cmd_thermal_set_threshold);
+EC_DECLARE_HANDLER(ec_cmd_switch_enable_wireless);
+EC_DECLARE_HANDLER(ec_cmd_battery_cut_off);
+EC_DECLARE_HANDLER(ec_cmd_hang_detect);
+EC_DECLARE_HANDLER(ec_cmd_charge_current_limit);
+EC_DECLARE_HANDLER(ec_cmd_external_power_limit);
+EC_DECLARE_HANDLER(ec_cmd_hibernation_delay);
+/* ec_cmd_power_ctl.c */
+void ec_ctl_boot(struct ec *ec);
+void ec_ctl_settle(struct ec *ec);
+void ec_ctl_host_command(struct ec *ec);
+bool ec_lid_reported(const struct ec *ec);
+double ec_charge_current_max(const struct ec *ec);
+bool ec_battery_cutoff_settle(struct ec *ec);
 /* ec_cmd_reboot.c */
 void ec_boot(struct ec *ec, uint32_t reset_flags);
 /* ec_cmd_adc_cbi.c, ec_cmd_i2c.c */

@@ -50,6 +50,7 @@
 #define EC_I2C_ADDR_BATTERY	0x0B
 #define EC_I2C_ADDR_CBI_EEPROM	0x50
 #define EC_I2C_PORTS_MAX	8
+#define EC_USB_A_PORTS_MAX	4
 
 struct ec_temp_profile {
 	char name[EC_NAME_LEN];
@@ -201,6 +202,9 @@ struct ec_profile {
 	struct ec_adc_profile adcs[EC_MAX_ADCS];
 
 	uint32_t batt_i2c_port;		/* the smart battery's bus */
+	uint32_t usb_a_ports;		/* USB-A ports with charge modes */
+	uint32_t flash_spi_jedec;	/* SPI flash JEDEC ID; 0 = no SPI flash */
+	uint32_t flash_spi_mfr_dev;
 	bool rand_num;			/* [ec] rand_num: the EC has a TRNG */
 };
 

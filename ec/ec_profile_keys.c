@@ -96,6 +96,7 @@ static const struct key_desc ec_keys[] = {
 	{ "features", KT_FEATURES, P(features), 0, 0, 0, NULL },
 	{ "disable_commands", KT_CMDLIST, P(disabled), 0, 0, 0, NULL },
 	NUM("rand_num", KT_BOOL, P(rand_num), 0, 1),
+	NUM("usb_a_ports", KT_U32, P(usb_a_ports), 0, EC_USB_A_PORTS_MAX),
 };
 
 static const struct key_desc chip_keys[] = {
@@ -113,6 +114,8 @@ static const struct key_desc flash_keys[] = {
 	NUM("flags", KT_U32, P(flash_flags), 0, 3),
 	NUM("protect_flags", KT_U32, P(flash_protect_flags), 0, 0xFFF),
 	NUM("write_protect", KT_BOOL, P(write_protect), 0, 1),
+	NUM("spi_jedec", KT_U32, P(flash_spi_jedec), 0, 0xFFFFFF),
+	NUM("spi_mfr_dev", KT_U32, P(flash_spi_mfr_dev), 0, 0xFFFF),
 };
 
 static const struct key_desc protocol_keys[] = {

@@ -57,7 +57,7 @@ uint32_t ec_battery_flags(const struct ec *ec)
 {
 	uint32_t flags = ec->ac_present ? EC_BATT_FLAG_AC_PRESENT : 0;
 
-	if (!ec->prof.has_battery)
+	if (!ec->prof.has_battery || ec->sys.batt_cut_off)
 		return flags;
 	flags |= EC_BATT_FLAG_BATT_PRESENT;
 	if (ec->batt_ma > 0.0)
@@ -199,14 +199,20 @@ static void ec_step_battery(struct ec *ec, double dt)
 
 	if (!p->has_battery)
 		return;
+	if (ec_battery_cutoff_settle(ec)) {
+		ec->batt_ma = 0.0;	/* in ship mode: no current either way */
+		return;
+	}
 	if (ec->ac_present && ec->chg_mode == CHARGE_CONTROL_NORMAL) {
 		if (soc < limit) {
-			ma = p->batt_charge_ma;
+			double cap = ec_charge_current_max(ec);
+
+			ma = cap;
 			/* Constant-voltage phase: the current tapers near full. */
 			if (soc > 90.0)
 				ma *= (100.0 - soc) / 10.0;
 			if (ma < 50.0)
-				ma = 50.0;
+				ma = cap < 50.0 ? cap : 50.0;
 		} else {
 			ma = 0.0;
 		}
@@ -280,6 +286,7 @@ void ec_advance(struct ec *ec)
 		dt -= this_step;
 	}
 	ec_rtc_settle(ec);
+	ec_ctl_settle(ec);
 }
 
 /* ---- memory map ---- */
@@ -338,7 +345,7 @@ void ec_memmap_refresh(struct ec *ec)
 	m[EC_MEMMAP_SWITCHES_VERSION] = 1;
 	m[EC_MEMMAP_EVENTS_VERSION] = 2;
 	m[EC_MEMMAP_HOST_CMD_FLAGS] = EC_HOST_CMD_FLAG_VERSION_3;
-	m[EC_MEMMAP_SWITCHES] = (ec->lid_open ? EC_SWITCH_LID_OPEN : 0) |
+	m[EC_MEMMAP_SWITCHES] = (ec_lid_reported(ec) ? EC_SWITCH_LID_OPEN : 0) |
 				(ec->wp_asserted ? 0 : EC_SWITCH_WRITE_PROTECT_DISABLED);
 	ec_memmap_put32(ec, EC_MEMMAP_HOST_EVENTS, (uint32_t)ec->host_events);
 	ec_memmap_put32(ec, EC_MEMMAP_HOST_EVENTS + 4, (uint32_t)(ec->host_events >> 32));

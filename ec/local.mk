@@ -36,6 +36,7 @@ ec_model_sources = \
 	ec/ec_cmd_adc_cbi.c \
 	ec/ec_cmd_i2c.c \
 	ec/ec_cmd_reboot.c \
+	ec/ec_cmd_power_ctl.c \
 	ec/ec_features.c \
 	ec/sha256.c \
 	ec/sha256.h \

@@ -13,8 +13,9 @@ current_image = rw
 build_info = laptop_v2.0.1234-rw 2026-01-15 10:00:00 builder@cuse-ec
 board_version = 3
 memmap_direct = yes
-features = flash, pwm_fan, pwm_keyb, led, keyb, port80, thermal, host_events, gpio, i2c, charger, battery, usb_pd, usb_mux, rtc, unified_wake_masks, host_event64, efs2
+features = flash, pwm_fan, pwm_keyb, led, keyb, port80, thermal, host_events, gpio, i2c, charger, battery, hang_detect, usb_pd, usb_mux, rtc, unified_wake_masks, host_event64, efs2
 rand_num = yes
+usb_a_ports = 2
 
 [chip]
 vendor = nuvoton
@@ -30,6 +31,9 @@ write_ideal = 256
 flags = 0
 protect_flags = 0
 write_protect = no
+# A 512 KiB SPI NOR part (JEDEC ef 30 13, manufacturer/device ef 12).
+spi_jedec = 0xef3013
+spi_mfr_dev = 0xef12
 
 # CrOS board info in the EEPROM at 0x50 on I2C port 0.
 [cbi]

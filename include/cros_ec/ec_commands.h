@@ -1109,6 +1109,128 @@ struct ec_response_battery_dynamic_info {
 	int16_t desired_current;	/* mA */
 } EC_PACKED;
 
+/* ---- 0x18 FLASH_SPI_INFO ---- */
+#define EC_CMD_FLASH_SPI_INFO		0x0018
+struct ec_response_flash_spi_info {
+	uint8_t jedec[3];		/* JEDEC ID (SPI command 0x9F) */
+	uint8_t reserved0;
+	uint8_t mfr_dev_id[2];		/* SPI command 0x90 */
+	uint8_t sr1, sr2;		/* status registers (0x05, 0x35) */
+} EC_PACKED;
+
+/* ---- 0x25 / 0x26 PWM_SET_DUTY / PWM_GET_DUTY ---- */
+#define EC_CMD_PWM_SET_DUTY		0x0025
+#define EC_CMD_PWM_GET_DUTY		0x0026
+#define EC_PWM_MAX_DUTY			0xffff
+enum ec_pwm_type {
+	EC_PWM_TYPE_GENERIC = 0,	/* indexed by the board's PWM channel */
+	EC_PWM_TYPE_KB_LIGHT,
+	EC_PWM_TYPE_DISPLAY_LIGHT,
+	EC_PWM_TYPE_COUNT,
+};
+struct ec_params_pwm_set_duty {
+	uint16_t duty;
+	uint8_t pwm_type;
+	uint8_t index;
+} EC_PACKED;
+struct ec_params_pwm_get_duty {
+	uint8_t pwm_type;
+	uint8_t index;
+} EC_PACKED;
+struct ec_response_pwm_get_duty {
+	uint16_t duty;
+} EC_PACKED;
+
+/* ---- 0x2C FORCE_LID_OPEN ---- */
+#define EC_CMD_FORCE_LID_OPEN		0x002C
+struct ec_params_force_lid_open {
+	uint8_t enabled;
+} EC_PACKED;
+
+/* ---- 0x30 USB_CHARGE_SET_MODE ---- */
+#define EC_CMD_USB_CHARGE_SET_MODE	0x0030
+enum usb_charge_mode {
+	USB_CHARGE_MODE_DISABLED,
+	USB_CHARGE_MODE_SDP2,
+	USB_CHARGE_MODE_CDP,
+	USB_CHARGE_MODE_DCP_SHORT,
+	USB_CHARGE_MODE_ENABLED,
+	USB_CHARGE_MODE_DEFAULT,
+	USB_CHARGE_MODE_COUNT,
+};
+struct ec_params_usb_charge_set_mode {
+	uint8_t usb_port_id;
+	uint8_t mode_inhibit;		/* bits 0-6 mode, bit 7 inhibit charge in suspend */
+} EC_PACKED;
+
+/* ---- 0x50 THERMAL_SET_THRESHOLD v1 (its config: see THERMAL_GET_THRESHOLD) ---- */
+#define EC_CMD_THERMAL_SET_THRESHOLD	0x0050
+struct ec_params_thermal_set_threshold_v1 {
+	uint32_t sensor_num;
+	struct ec_thermal_config cfg;
+} EC_PACKED;
+
+/* ---- 0x91 SWITCH_ENABLE_WIRELESS ---- */
+#define EC_CMD_SWITCH_ENABLE_WIRELESS	0x0091
+#define EC_WIRELESS_SWITCH_WLAN		0x01
+#define EC_WIRELESS_SWITCH_BLUETOOTH	0x02
+#define EC_WIRELESS_SWITCH_WWAN		0x04
+#define EC_WIRELESS_SWITCH_WLAN_POWER	0x08
+struct ec_params_switch_enable_wireless_v1 {
+	uint8_t now_flags;
+	uint8_t now_mask;
+	uint8_t suspend_flags;
+	uint8_t suspend_mask;
+} EC_PACKED;
+struct ec_response_switch_enable_wireless_v1 {
+	uint8_t now_flags;
+	uint8_t suspend_flags;
+} EC_PACKED;
+
+/* ---- 0x99 BATTERY_CUT_OFF ---- */
+#define EC_CMD_BATTERY_CUT_OFF		0x0099
+#define EC_BATTERY_CUTOFF_FLAG_AT_SHUTDOWN	(1u << 0)
+
+/* ---- 0x9F HANG_DETECT ---- */
+#define EC_CMD_HANG_DETECT		0x009F
+#define EC_HANG_START_ON_POWER_PRESS	(1u << 0)
+#define EC_HANG_START_ON_LID_CLOSE	(1u << 1)
+#define EC_HANG_START_ON_LID_OPEN	(1u << 2)
+#define EC_HANG_START_ON_RESUME		(1u << 3)
+#define EC_HANG_STOP_ON_POWER_RELEASE	(1u << 8)
+#define EC_HANG_STOP_ON_HOST_COMMAND	(1u << 9)
+#define EC_HANG_STOP_ON_SUSPEND		(1u << 10)
+#define EC_HANG_START_NOW		(1u << 30)
+#define EC_HANG_STOP_NOW		(1u << 31)
+struct ec_params_hang_detect {
+	uint32_t flags;
+	uint16_t host_event_timeout_msec;
+	uint16_t warm_reboot_timeout_msec;
+} EC_PACKED;
+
+/* ---- 0xA1 CHARGE_CURRENT_LIMIT, 0xA2 EXTERNAL_POWER_LIMIT ---- */
+#define EC_CMD_CHARGE_CURRENT_LIMIT	0x00A1
+struct ec_params_current_limit {
+	uint32_t limit;			/* mA */
+} EC_PACKED;
+#define EC_CMD_EXTERNAL_POWER_LIMIT	0x00A2
+#define EC_POWER_LIMIT_NONE		0xffff
+struct ec_params_external_power_limit_v1 {
+	uint16_t current_lim;		/* mA, or EC_POWER_LIMIT_NONE */
+	uint16_t voltage_lim;		/* mV, or EC_POWER_LIMIT_NONE */
+} EC_PACKED;
+
+/* ---- 0xA8 HIBERNATION_DELAY ---- */
+#define EC_CMD_HIBERNATION_DELAY	0x00A8
+struct ec_params_hibernation_delay {
+	uint32_t seconds;		/* 0: only read */
+} EC_PACKED;
+struct ec_response_hibernation_delay {
+	uint32_t time_g3;
+	uint32_t time_remaining;
+	uint32_t hibernate_delay;
+} EC_PACKED;
+
 /* ---- 0x1A RAND_NUM ---- */
 #define EC_CMD_RAND_NUM			0x001A
 struct ec_params_rand_num {
@@ -1301,6 +1423,16 @@ _Static_assert(sizeof(struct ec_response_battery_static_info) == 40, "BATTERY_GE
 _Static_assert(sizeof(struct ec_response_battery_static_info_v1) == 56, "BATTERY_GET_STATIC v1");
 _Static_assert(sizeof(struct ec_response_battery_dynamic_info) == 14, "BATTERY_GET_DYNAMIC");
 _Static_assert(sizeof(struct ec_params_rand_num) == 2, "RAND_NUM");
+_Static_assert(sizeof(struct ec_response_flash_spi_info) == 8, "FLASH_SPI_INFO");
+_Static_assert(sizeof(struct ec_params_pwm_set_duty) == 4, "PWM_SET_DUTY");
+_Static_assert(sizeof(struct ec_params_pwm_get_duty) == 2, "PWM_GET_DUTY");
+_Static_assert(sizeof(struct ec_params_usb_charge_set_mode) == 2, "USB_CHARGE_SET_MODE");
+_Static_assert(sizeof(struct ec_params_switch_enable_wireless_v1) == 4, "WIRELESS v1");
+_Static_assert(sizeof(struct ec_response_switch_enable_wireless_v1) == 2, "WIRELESS v1 resp");
+_Static_assert(sizeof(struct ec_params_hang_detect) == 8, "HANG_DETECT");
+_Static_assert(sizeof(struct ec_params_thermal_set_threshold_v1) == 36, "THERMAL_SET v1");
+_Static_assert(sizeof(struct ec_params_external_power_limit_v1) == 4, "EXTERNAL_POWER_LIMIT");
+_Static_assert(sizeof(struct ec_response_hibernation_delay) == 12, "HIBERNATION_DELAY");
 _Static_assert(sizeof(struct ec_params_i2c_passthru) == 2, "I2C_PASSTHRU header");
 _Static_assert(sizeof(struct ec_params_i2c_passthru_msg) == 4, "I2C_PASSTHRU msg");
 _Static_assert(sizeof(struct ec_response_i2c_passthru) == 2, "I2C_PASSTHRU resp");

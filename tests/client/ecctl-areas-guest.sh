@@ -75,9 +75,9 @@ e2e_wait_for_node "/dev/$name" "$e2e_node_timeout" ||
 	e2e_fatal "/dev/$name did not appear within $e2e_node_timeout s"
 
 # GET_FEATURES: flash, pwm_fan, pwm_keyb, led, keyb, port80, thermal,
-# host_events, gpio, i2c, charger, battery, usb_pd, usb_mux, rtc /
+# host_events, gpio, i2c, charger, hang_detect, battery, usb_pd, usb_mux, rtc /
 # unified_wake_masks, host_event64, efs2.
-raw_is "GET_FEATURES advertises only backed features" 'aee6c30843000000$' 0x0d 0
+raw_is "GET_FEATURES advertises only backed features" 'aee6cb0843000000$' 0x0d 0
 
 # --- write protect: one truth, three views ---
 wp_l=$(printf 'EC_WP_L' | od -An -tx1 | tr -d ' \n')
@@ -208,6 +208,28 @@ raw_refused "I2C_PASSTHRU unknown port" INVALID_PARAM 0x9e 0 07020b0001000b80020
 raw_is "I2C_PASSTHRU_PROTECT STATUS port 0: unlocked" '00$' 0xb7 0 0000
 raw_is "RAND_NUM 8 bytes" '[0-9a-f]{16}$' 0x1a 0 0800
 raw_refused "RAND_NUM more than the response holds" OVERFLOW 0x1a 0 0010
+
+# --- power side and switches ---
+raw_is "FLASH_SPI_INFO: JEDEC ef 30 13" 'ef301300ef12' 0x18 0
+raw_is "PWM_SET_DUTY keyboard light 50 %" '' 0x25 0 ff7f0100
+raw_is "PWM_GET_KEYBOARD_BACKLIGHT follows it" '3201$' 0x22 0
+raw_refused "PWM_SET_DUTY display light (none)" INVALID_PARAM 0x25 0 ffff0200
+raw_is "CHARGE_CURRENT_LIMIT 500 mA" '' 0xa1 0 f4010000
+raw_is "CHARGE_STATE charge current now 500 mA" 'f4010000$' 0xa0 0 010000000100000000000000
+raw_is "EXTERNAL_POWER_LIMIT lifted" '' 0xa2 1 ffffffff
+raw_is "HIBERNATION_DELAY read: 3600 s" '0000000000000000100e0000$' 0xa8 0 00000000
+raw_is "SWITCH_ENABLE_WIRELESS v1 WLAN off" '0e00$' 0x91 1 00010000
+raw_is "THERMAL_SET_THRESHOLD v1 sensor 0" '' 0x50 1 \
+	00000000"$(printf '%064d' 0)"
+raw_refused "THERMAL_SET_THRESHOLD sensor 9" INVALID_PARAM 0x50 1 \
+	09000000"$(printf '%064d' 0)"
+raw_is "HANG_DETECT configure 1 s / 3 s" '' 0x9f 0 00000000e803b80b
+raw_is "FORCE_LID_OPEN on" '' 0x2c 0 01
+raw_is "USB_CHARGE_SET_MODE port 1 CDP" '' 0x30 0 0102
+raw_refused "USB_CHARGE_SET_MODE port 5" INVALID_PARAM 0x30 0 0502
+raw_is "BATTERY_CUT_OFF" '' 0x99 0
+raw_is "memory map: battery not present after the cut-off" '01$' 0x07 0 4c01
+raw_is "I2C_PASSTHRU: the cut-off battery NAKs" '0100$' 0x9e 0 01020b0001000b80020018
 
 # --- REBOOT_EC: the EC resets, the device stays ---
 raw_refused "REBOOT_EC unknown command" INVALID_PARAM 0xd2 0 0300
