@@ -52,6 +52,58 @@ static void chardev_on_zombie(void *arg)
 }
 
 /**
+ * chardev_unplug_wakeups_parse() - map an --unplug-wakeups value.
+ * @name: "upstream" or "v3"
+ * @out:  the value
+ *
+ * Return: 0 or -EINVAL.
+ */
+int chardev_unplug_wakeups_parse(const char *name, enum chardev_unplug_wakeups *out)
+{
+	if (!name)
+		return -EINVAL;
+	if (!strcmp(name, "upstream"))
+		*out = CHARDEV_WAKEUPS_UPSTREAM;
+	else if (!strcmp(name, "v3"))
+		*out = CHARDEV_WAKEUPS_V3;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * chardev_wakes_on_unplug() - does an unplug of @lc wake its files' waiters?
+ * @ctx: context
+ * @lc:  the EC instance
+ *
+ * Return: true in revocable mode unless the seed's v3 behaviour was chosen.
+ */
+bool chardev_wakes_on_unplug(const struct chardev_ctx *ctx, const struct lifecycle *lc)
+{
+	return lifecycle_files_see_unplug(lc) &&
+	       ctx->config.unplug_wakeups == CHARDEV_WAKEUPS_UPSTREAM;
+}
+
+static int chardev_tick_ec(struct ec *ec, void *arg)
+{
+	(void)arg;
+	return ec_tick(ec);
+}
+
+/**
+ * chardev_tick() - advance the current EC, raising its time-driven events.
+ * @ctx: context
+ *
+ * The simulated EC advances lazily; a real one raises battery and thermal
+ * events on its own. A poll or a blocking read asks for it here, through
+ * the daemon's handle, which never reaches an unplugged EC in any mode.
+ */
+void chardev_tick(struct chardev_ctx *ctx)
+{
+	chardev_with_ec(ctx, chardev_tick_ec, NULL);
+}
+
+/**
  * chardev_ctx_create() - make a context with no EC present.
  * @config: configuration (copied)
  * @out:    the context
@@ -63,7 +115,8 @@ int chardev_ctx_create(const struct chardev_config *config, struct chardev_ctx *
 	struct chardev_ctx *ctx;
 
 	if (!config || !config->profile || !config->ops.read_complete ||
-	    (unsigned int)config->mode > LIFECYCLE_UNSAFE)
+	    (unsigned int)config->mode > LIFECYCLE_UNSAFE ||
+	    (unsigned int)config->unplug_wakeups > CHARDEV_WAKEUPS_V3)
 		return -EINVAL;
 	ctx = calloc(1, sizeof(*ctx));
 	if (!ctx)
@@ -109,6 +162,7 @@ void chardev_reap(struct chardev_ctx *ctx)
 
 			r->orphans = f->next_orphan;
 			lifecycle_detach(f->ref);
+			chardev_file_events_free(f);
 			free(f);
 		}
 		lifecycle_put(r->lc);
@@ -234,10 +288,11 @@ static void chardev_unplug_complete(void *arg)
 }
 
 /*
- * Detach the current EC; in revocable mode also mark its files dead and take
- * their parked reads (completed by the caller once the revoke has started,
- * so that a woken reader's next call already fails). In the teaching modes
- * nothing tells the old files, which is the point.
+ * Detach the current EC; where the unplug wakes waiters also mark its files
+ * dead and take their parked reads (completed by the caller once the revoke
+ * has started, so that a woken reader's next call already fails). In the
+ * teaching modes, and with the seed's v3 behaviour, nothing tells the old
+ * files, which is the point.
  */
 static int chardev_unplug_begin(struct chardev_ctx *ctx, void (*done)(void *, int), void *arg,
 				struct chardev_retired **out, struct chardev_parked **woken)
@@ -279,7 +334,7 @@ static int chardev_unplug_begin(struct chardev_ctx *ctx, void (*done)(void *, in
 	}
 	TRACE(ctx, REVOKE_START, 0, 0, STAT_GET(ctx, inflight_accesses), 0);
 
-	if (lifecycle_files_see_unplug(lc)) {
+	if (chardev_wakes_on_unplug(ctx, lc)) {
 		for (f = ctx->files; f; f = f->next) {
 			if (f->lc == lc)
 				f->dead = true;
@@ -302,7 +357,7 @@ static int chardev_unplug_begin(struct chardev_ctx *ctx, void (*done)(void *, in
 	return 0;
 }
 
-/* Wake blocked readers (ENODEV) and pollers (POLLERR|POLLHUP) of @lc. */
+/* Wake blocked readers (ENODEV) and pollers (POLLERR) of @lc. */
 static void chardev_wake_dead(struct chardev_ctx *ctx, struct lifecycle *lc,
 			      struct chardev_parked *woken)
 {
@@ -310,7 +365,7 @@ static void chardev_wake_dead(struct chardev_ctx *ctx, struct lifecycle *lc,
 	struct chardev_file *f;
 	unsigned int n = 0;
 
-	if (!lifecycle_files_see_unplug(lc))
+	if (!chardev_wakes_on_unplug(ctx, lc))
 		return;
 	pthread_mutex_lock(&ctx->lock);
 	for (f = ctx->files; f; f = f->next) {

@@ -75,12 +75,35 @@ struct chardev_ops {
 };
 
 /**
+ * enum chardev_unplug_wakeups - blocked readers and pollers at an unplug.
+ * @CHARDEV_WAKEUPS_UPSTREAM: woken: a blocked read fails with ENODEV, poll
+ *                            reports POLLERR (later upstream work; default)
+ * @CHARDEV_WAKEUPS_V3:       left alone, as seed v3's fixed driver does: a
+ *                            reader sleeps until a signal, poll answers 0
+ */
+enum chardev_unplug_wakeups {
+	CHARDEV_WAKEUPS_UPSTREAM,
+	CHARDEV_WAKEUPS_V3,
+};
+
+/**
+ * chardev_unplug_wakeups_parse() - map "upstream" or "v3" to its value.
+ * @name: the option's value
+ * @out:  the value on success
+ *
+ * Return: 0, or -EINVAL for anything else (including NULL).
+ */
+int chardev_unplug_wakeups_parse(const char *name, enum chardev_unplug_wakeups *out);
+
+/**
  * struct chardev_config - what a chardev context is made from.
  * @mode:    lifecycle mode for every EC instance
  * @profile: board profile for each new EC; borrowed, must outlive the context
  * @clock:   EC time source, NULL for real time; borrowed
  * @ops:     front-end callbacks (copied)
  * @log_level: messages above this level are dropped
+ * @unplug_wakeups: what an unplug does to blocked readers and pollers in
+ *           the revocable mode
  */
 struct chardev_config {
 	enum lifecycle_mode mode;
@@ -88,6 +111,7 @@ struct chardev_config {
 	const struct ec_clock *clock;
 	struct chardev_ops ops;
 	int log_level;
+	enum chardev_unplug_wakeups unplug_wakeups;
 };
 
 /* The result of one ioctl step (see chardev_ioctl()). */
@@ -158,8 +182,9 @@ int chardev_plug(struct chardev_ctx *ctx);
  * @ctx: context
  *
  * Revocable mode: returns after every in-flight command has finished; blocked
- * readers get ENODEV, pollers POLLERR|POLLHUP. Must not be called from inside
- * a file operation.
+ * readers get ENODEV and pollers POLLERR, unless the configuration asks for
+ * the seed's CHARDEV_WAKEUPS_V3. Must not be called from inside a file
+ * operation.
  *
  * Return: 0, or -ENODEV when no EC is present.
  */
@@ -173,7 +198,8 @@ int chardev_unplug(struct chardev_ctx *ctx);
  *        EC is gone, -errno when it failed; may be NULL
  * @arg:  passed to @done
  *
- * Blocked readers and pollers are woken before this returns.
+ * Blocked readers and pollers, where the mode wakes them, are woken before
+ * this returns.
  *
  * Return: 0, or -ENODEV when no EC is present.
  */
@@ -310,9 +336,13 @@ void chardev_release(struct chardev_file *file);
  * @buf:      at least CHARDEV_READ_MAX bytes; receives the data
  * @outlen:   bytes placed in @buf on success
  *
+ * Events already queued for the file are delivered whether or not the EC
+ * is still there, as in the kernel.
+ *
  * Return: 0 with @outlen set; CHARDEV_READ_PARKED when it will complete
  * later through ops->read_complete(); -EAGAIN (nonblock, no event), -EINTR
- * (already interrupted), -ENODEV (EC gone), other -errno.
+ * (already interrupted), -ENODEV (the version text, or a blocking read of
+ * an empty queue, when the EC is gone and the mode says so), other -errno.
  */
 int chardev_read(struct chardev_file *file, size_t len, bool nonblock, void *token,
 		 void *buf, size_t *outlen);
@@ -333,8 +363,11 @@ void chardev_read_cancel(struct chardev_ctx *ctx, void *token);
  * @poll_handle: the front end's handle to notify later, or NULL; the chardev
  *               owns it from now on (ops->poll_destroy())
  *
- * Return: CHARDEV_POLLIN|CHARDEV_POLLRDNORM when an event is queued,
- * CHARDEV_POLLERR|CHARDEV_POLLHUP when the EC is gone, else 0.
+ * Touches only the file's own state, like the kernel's poll.
+ *
+ * Return: CHARDEV_POLLIN|CHARDEV_POLLRDNORM when an event is queued, plus
+ * CHARDEV_POLLERR when the EC is gone and the mode wakes waiters (or the
+ * daemon is exiting); else 0.
  */
 unsigned int chardev_poll(struct chardev_file *file, void *poll_handle);
 

@@ -29,8 +29,14 @@ int chardev_open(struct chardev_ctx *ctx, struct chardev_file **out)
 	file = calloc(1, sizeof(*file));
 	if (!file)
 		return -ENOMEM;
+	if (pthread_mutex_init(&file->events_lock, NULL)) {
+		free(file);
+		return -ENOMEM;
+	}
 	file->ctx = ctx;
 	file->id = atomic_fetch_add(&ctx->next_file_id, 1) + 1;
+	file->notifier.call = chardev_event_notify;
+	ec_event_queue_init(&file->events);
 	atomic_init(&file->event_mask, 0);
 	atomic_init(&file->version_done, false);
 
@@ -48,9 +54,12 @@ int chardev_open(struct chardev_ctx *ctx, struct chardev_file **out)
 	file->lc = ctx->current;
 	pthread_mutex_unlock(&ctx->lock);
 
-	/* The EC may vanish right here; then the access below says so. */
+	/*
+	 * The driver's blocking_notifier_chain_register() on the device's
+	 * event_notifier. The EC may vanish right here; then the access says so.
+	 */
 	ec = chardev_access_begin(file, CHARDEV_TRACE_OP_OPEN, &acc);
-	ret = ec ? ec_subscribe(ec, chardev_event_notify, file, &file->sub) : -ENODEV;
+	ret = ec ? ec_notifier_register(ec, &file->notifier) : -ENODEV;
 	chardev_access_end(file, &acc, ret);
 	if (ret)
 		goto err_detach;
@@ -61,7 +70,7 @@ int chardev_open(struct chardev_ctx *ctx, struct chardev_file **out)
 		ctx->files->prev = file;
 	ctx->files = file;
 	/* An unplug that ran meanwhile did not see this file: mark it now. */
-	if (lifecycle_files_see_unplug(file->lc) && ctx->current != file->lc)
+	if (chardev_wakes_on_unplug(ctx, file->lc) && ctx->current != file->lc)
 		file->dead = true;
 	pthread_mutex_unlock(&ctx->lock);
 
@@ -75,6 +84,7 @@ err_detach:
 	lifecycle_detach(file->ref);
 err_free:
 	TRACE(ctx, OPEN, file->id, 0, ret, 0);
+	chardev_file_events_free(file);
 	free(file);
 	if (ret == -ENODEV)
 		STAT_INC(ctx, open_enodev);
@@ -120,19 +130,22 @@ void chardev_release(struct chardev_file *file)
 		ctx->config.ops.poll_destroy(poll_handle);
 
 	/*
-	 * Unsubscribe while the EC is still reachable. In unsafe mode after an
-	 * unplug this touches freed memory: the bug the mode exists to show.
+	 * The driver's blocking_notifier_chain_unregister() on
+	 * ec_dev->event_notifier: it follows the EC pointer. The fixed driver
+	 * skips it when the access fails (006 lines 164-172); in unsafe mode
+	 * after an unplug it touches freed memory, the pre-fix driver's bug.
 	 */
 	ec = chardev_access_begin(file, CHARDEV_TRACE_OP_RELEASE, &acc);
 	if (ec)
-		ec_unsubscribe(ec, file->sub);
+		ec_notifier_unregister(ec, &file->notifier);
 	chardev_access_end(file, &acc, ec ? 0 : -ENODEV);
 
 	if (!ec) {
 		/*
-		 * Revoked: the EC (with our subscriber) is freed by the revoke's
-		 * release callback. Until the revoke is complete a command still
-		 * in flight may notify us, so keep the file until then.
+		 * Revoked: our entry stays on the chain of an EC that is being
+		 * retired. Until the revoke is complete a command still in
+		 * flight may raise an event and call it, so keep the file until
+		 * then; the EC's destruction ends the chain.
 		 */
 		pthread_mutex_lock(&ctx->lock);
 		for (r = ctx->retired; r; r = r->next) {
@@ -151,6 +164,7 @@ void chardev_release(struct chardev_file *file)
 	TRACE(ctx, RELEASE, file->id, 0, 0, 0);
 	if (!orphaned) {
 		lifecycle_detach(file->ref);
+		chardev_file_events_free(file);
 		free(file);
 	}
 	chardev_reap(ctx);

@@ -27,6 +27,7 @@
 
 #include "chardev.h"
 #include "chardev_trace.h"
+#include "ec/ec.h"
 
 /**
  * struct chardev_parked - a blocking read waiting for an event.
@@ -68,16 +69,21 @@ struct chardev_retired {
 };
 
 /**
- * struct chardev_file - one open file.
+ * struct chardev_file - one open file: what the kernel keeps in its
+ * per-file chardev_priv. Everything here belongs to the file and outlives
+ * the EC; only @ref leads to the EC, through the lifecycle.
  * @ctx:          the daemon context
  * @id:           its number in the trace (files count from 1 as they open)
  * @lc:           the EC instance this file was opened on (the ref holds it)
- * @ref:          this file's handle on that instance
- * @sub:          its MKBP event queue inside the EC
+ * @ref:          this file's handle on that instance (priv->ec_dev_rev)
+ * @notifier:     its entry on the EC's event notifier chain (priv->notifier)
+ * @events_lock:  protects @events (priv->wait_event.lock)
+ * @events:       the MKBP events queued for this file (priv->events)
  * @event_mask:   last EVENTMASK value (0: read() returns the version text)
  * @version_done: the version text was read once ("offset" is non-zero now)
- * @dead:         unplugged in a mode whose files see it (or daemon exit):
- *                reads/polls fail at once
+ * @dead:         waiters are to be told the EC is gone: set under ctx->lock
+ *                by an unplug that wakes waiters, or by the daemon's exit,
+ *                so a read cannot park after the wake-up went by
  * @released:     release ran; a late notify must not touch anything else
  * @poll_handle:  who to wake when an event arrives or the EC goes
  * @next:         ctx->files link
@@ -89,7 +95,9 @@ struct chardev_file {
 	uint64_t id;
 	struct lifecycle *lc;
 	struct lifecycle_ref *ref;
-	struct ec_subscriber *sub;
+	struct ec_notifier notifier;
+	pthread_mutex_t events_lock;
+	struct ec_event_queue events;
 	atomic_uint event_mask;
 	atomic_bool version_done;
 	bool dead;
@@ -174,8 +182,23 @@ void chardev_parked_complete(struct chardev_ctx *ctx, struct chardev_parked *p, 
 /* chardev.c: free every retired instance whose unplug finished. */
 void chardev_reap(struct chardev_ctx *ctx);
 
-/* chardev_read.c: the EC queued an event for a file (struct chardev_file *). */
-void chardev_event_notify(void *arg);
+/* chardev_read.c: the EC's notifier call for a file (its chain entry). */
+void chardev_event_notify(struct ec_notifier *nb, const struct ec_event *ev);
+
+/* chardev_read.c: free what the file's event state holds. */
+void chardev_file_events_free(struct chardev_file *file);
+
+/*
+ * chardev.c: whether an unplug of @lc wakes the files' blocked readers and
+ * pollers (the mode's property, unless the seed's behaviour was asked for).
+ */
+bool chardev_wakes_on_unplug(const struct chardev_ctx *ctx, const struct lifecycle *lc);
+
+/*
+ * chardev.c: bring the current EC up to date through the daemon's own
+ * handle, so that time-driven events are raised (never a file's pointer).
+ */
+void chardev_tick(struct chardev_ctx *ctx);
 
 /* chardev_read.c: unlink the oldest parked read of @file; ctx->lock held. */
 struct chardev_parked *chardev_claim_parked(struct chardev_file *file);

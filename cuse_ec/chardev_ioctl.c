@@ -119,7 +119,12 @@ out_release:
 	chardev_ioctl_error(res, ret);
 }
 
-/* READMEM: its number encodes the whole 264-byte struct: one retry. */
+/*
+ * READMEM: its number encodes the whole 264-byte struct: one retry. As in
+ * the driver, the EC comes first (ENODEV, or ENOTTY without direct
+ * memory-map access) and the argument after it, so the first step asks the
+ * EC before asking the kernel for the argument.
+ */
 static void chardev_ioctl_readmem(struct chardev_file *file, uint64_t arg, const void *in,
 				  size_t in_len, size_t out_len, struct chardev_ioctl_result *res)
 {
@@ -130,7 +135,13 @@ static void chardev_ioctl_readmem(struct chardev_file *file, uint64_t arg, const
 	int ret;
 
 	if (in_len == 0 && out_len == 0) {
-		chardev_ioctl_retry(res, arg, arg_len, arg_len);
+		ec = chardev_access_begin(file, CHARDEV_TRACE_OP_READMEM, &acc);
+		ret = !ec ? -ENODEV : !ec_memmap_direct(ec) ? -ENOTTY : 0;
+		chardev_access_end(file, &acc, ret);
+		if (ret)
+			chardev_ioctl_error(res, ret);
+		else
+			chardev_ioctl_retry(res, arg, arg_len, arg_len);
 		return;
 	}
 	if (in_len != arg_len || out_len != arg_len) {
@@ -168,24 +179,14 @@ static void chardev_ioctl_readmem(struct chardev_file *file, uint64_t arg, const
 	res->out_len = arg_len;
 }
 
-/* EVENTMASK: the argument value is the mask; no memory is transferred. */
+/*
+ * EVENTMASK: the argument value is the mask; no memory is transferred. The
+ * mask is the file's own ("priv->event_mask = arg"), so it works, and
+ * answers 0, whether or not the EC is still there.
+ */
 static void chardev_ioctl_eventmask(struct chardev_file *file, uint64_t arg,
 				    struct chardev_ioctl_result *res)
 {
-	struct chardev_access acc;
-	struct ec *ec;
-	int ret = 0;
-
-	ec = chardev_access_begin(file, CHARDEV_TRACE_OP_EVENTMASK, &acc);
-	if (ec)
-		ec_subscriber_set_mask(ec, file->sub, (uint32_t)arg);
-	else
-		ret = -ENODEV;
-	chardev_access_end(file, &acc, ret);
-	if (ret) {
-		chardev_ioctl_error(res, ret);
-		return;
-	}
 	atomic_store(&file->event_mask, (uint32_t)arg);
 	res->action = CHARDEV_IOCTL_REPLY;
 	res->ret = 0;

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,22 +15,71 @@
 #include "ec/ec.h"
 
 
+/* Pop the oldest event of @file's own queue (see ec_event_queue_pop()). */
+static int chardev_pop_event(struct chardev_file *file, void *buf, size_t len)
+{
+	int ret;
+
+	pthread_mutex_lock(&file->events_lock);
+	ret = ec_event_queue_pop(&file->events, buf, len);
+	pthread_mutex_unlock(&file->events_lock);
+	return ret;
+}
+
+static bool chardev_event_pending(struct chardev_file *file)
+{
+	bool pending;
+
+	pthread_mutex_lock(&file->events_lock);
+	pending = ec_event_queue_pending(&file->events);
+	pthread_mutex_unlock(&file->events_lock);
+	return pending;
+}
+
+/**
+ * chardev_file_events_free() - free the file's queued events and its lock.
+ * @file: a file no notifier call can reach any more
+ */
+void chardev_file_events_free(struct chardev_file *file)
+{
+	ec_event_queue_clear(&file->events);
+	pthread_mutex_destroy(&file->events_lock);
+}
+
+/*
+ * Where the mode tells waiters, has the file's EC gone? Asked through the
+ * file's own handle, as the fixed driver asks its revocable; in the
+ * teaching modes nothing is asked (and nothing is dereferenced).
+ */
+static bool chardev_ec_gone(struct chardev_file *file, uint32_t op)
+{
+	struct chardev_ctx *ctx = file->ctx;
+	struct chardev_access acc;
+	bool dead, gone;
+
+	pthread_mutex_lock(&ctx->lock);
+	dead = file->dead;
+	pthread_mutex_unlock(&ctx->lock);
+	if (dead)
+		return true;
+	if (!chardev_wakes_on_unplug(ctx, file->lc))
+		return false;
+	gone = !chardev_access_begin(file, op, &acc);
+	chardev_access_end(file, &acc, gone ? -ENODEV : 0);
+	return gone;
+}
+
 /* Hand the oldest queued event to a parked read, or park it again. */
 static void chardev_deliver(struct chardev_file *file, struct chardev_parked *p)
 {
 	struct chardev_ctx *ctx = file->ctx;
 	unsigned char buf[CHARDEV_READ_MAX];
 	size_t len = p->len < sizeof(buf) ? p->len : sizeof(buf);
-	struct chardev_access acc;
-	struct ec *ec;
 	int ret;
 
-	ec = chardev_access_begin(file, CHARDEV_TRACE_OP_READ, &acc);
-	ret = ec ? ec_subscriber_pop(ec, file->sub, buf, len) : -ENODEV;
-	chardev_access_end(file, &acc, ret);
-
+	ret = chardev_pop_event(file, buf, len);
 	if (ret == -EAGAIN) {
-		/* Another reader took it first: wait again, unless the EC went. */
+		/* Another reader took it first: wait again, unless told to stop. */
 		pthread_mutex_lock(&ctx->lock);
 		if (!file->dead && !file->released) {
 			p->next = ctx->parked;
@@ -60,10 +110,9 @@ struct chardev_parked *chardev_claim_parked(struct chardev_file *file)
 	return NULL;
 }
 
-/* The EC queued an event for this file (runs in the thread that caused it). */
-void chardev_event_notify(void *arg)
+/* Something was queued for @file: wake its poller and one parked read. */
+static void chardev_wake_reader(struct chardev_file *file)
 {
-	struct chardev_file *file = arg;
 	struct chardev_ctx *ctx = file->ctx;
 	struct chardev_parked *p = NULL;
 
@@ -78,6 +127,61 @@ void chardev_event_notify(void *arg)
 		chardev_deliver(file, p);
 }
 
+/**
+ * chardev_event_notify() - the file's entry on the EC's notifier chain.
+ * @nb: the file's notifier
+ * @ev: the event the EC raised
+ *
+ * The driver's cros_ec_chardev_mkbp_event(): runs in the thread that
+ * raised the event, with no EC lock held. It checks the EC through the
+ * file's handle first (a revoked one drops the event, 006 lines 97-124; the
+ * EC itself hands over the event, so nothing of it is dereferenced), then
+ * queues by the file's mask under the file's lock and wakes a reader.
+ */
+void chardev_event_notify(struct ec_notifier *nb, const struct ec_event *ev)
+{
+	struct chardev_file *file = (struct chardev_file *)((char *)nb -
+				    offsetof(struct chardev_file, notifier));
+	uint32_t mask = atomic_load(&file->event_mask);
+	struct chardev_access acc;
+	bool present;
+	int ret;
+
+	present = chardev_access_begin(file, CHARDEV_TRACE_OP_NOTIFY, &acc) != NULL;
+	chardev_access_end(file, &acc, present ? 0 : -ENODEV);
+	if (!present || ev->type >= 32 || !(mask & (1u << ev->type)))
+		return;
+	pthread_mutex_lock(&file->events_lock);
+	ret = ec_event_queue_push(&file->events, ev);
+	pthread_mutex_unlock(&file->events_lock);
+	if (!ret)
+		chardev_wake_reader(file);
+}
+
+/* The version text: the one read path that follows the EC pointer. */
+static int chardev_read_version(struct chardev_file *file, size_t want, void *buf,
+				size_t *outlen)
+{
+	char text[CHARDEV_READ_MAX];
+	struct chardev_access acc;
+	struct ec *ec;
+	int ret;
+
+	/* Kernel: "if (*offset != 0) return 0;" comes before the device. */
+	if (atomic_load(&file->version_done))
+		return 0;
+	ec = chardev_access_begin(file, CHARDEV_TRACE_OP_READ, &acc);
+	ret = ec ? ec_get_version_text(ec, text, sizeof(text)) : -ENODEV;
+	chardev_access_end(file, &acc, ret);
+	if (ret < 0)
+		return ret;
+	if ((size_t)ret < want)
+		want = (size_t)ret;
+	memcpy(buf, text, want);
+	*outlen = want;
+	atomic_store(&file->version_done, true);
+	return 0;
+}
 
 /**
  * chardev_read() - version text, or one MKBP event once a mask is set.
@@ -94,46 +198,25 @@ int chardev_read(struct chardev_file *file, size_t len, bool nonblock, void *tok
 		 void *buf, size_t *outlen)
 {
 	struct chardev_ctx *ctx = file->ctx;
-	char text[CHARDEV_READ_MAX];
 	struct chardev_parked *p;
 	size_t want = len < CHARDEV_READ_MAX ? len : CHARDEV_READ_MAX;
-	bool dead, pending = false;
-	struct chardev_access acc;
-	struct ec *ec;
 	int ret;
 
 	STAT_INC(ctx, reads);
 	*outlen = 0;
-	pthread_mutex_lock(&ctx->lock);
-	dead = file->dead;
-	pthread_mutex_unlock(&ctx->lock);
-	if (dead) {
-		ret = -ENODEV;
+	if (!atomic_load(&file->event_mask)) {
+		ret = chardev_read_version(file, want, buf, outlen);
 		goto out;
 	}
 
-	if (!atomic_load(&file->event_mask)) {
-		/* Kernel: version text at offset 0, then 0 (end of file). */
-		if (atomic_load(&file->version_done))
-			return 0;
-		ec = chardev_access_begin(file, CHARDEV_TRACE_OP_READ, &acc);
-		ret = ec ? ec_get_version_text(ec, text, sizeof(text)) : -ENODEV;
-		chardev_access_end(file, &acc, ret);
-		if (ret < 0)
-			goto out;
-		if ((size_t)ret < want)
-			want = (size_t)ret;
-		memcpy(buf, text, want);
-		*outlen = want;
-		atomic_store(&file->version_done, true);
-		return 0;
+	/* Events from here on: the file's own queue, as in the driver. */
+	chardev_tick(ctx);
+	if (!len) {
+		/* Zero length does no I/O; only O_NONBLOCK on empty says so. */
+		ret = nonblock && !chardev_event_pending(file) ? -EAGAIN : 0;
+		goto out;
 	}
-
-	if (!len)
-		return 0;
-	ec = chardev_access_begin(file, CHARDEV_TRACE_OP_READ, &acc);
-	ret = ec ? ec_subscriber_pop(ec, file->sub, buf, want) : -ENODEV;
-	chardev_access_end(file, &acc, ret);
+	ret = chardev_pop_event(file, buf, want);
 	if (ret >= 0) {
 		STAT_INC(ctx, events_delivered);
 		*outlen = (size_t)ret;
@@ -141,6 +224,11 @@ int chardev_read(struct chardev_file *file, size_t len, bool nonblock, void *tok
 	}
 	if (ret != -EAGAIN || nonblock)
 		goto out;
+	/* Nothing will ever arrive from a gone EC: say so, where the mode does. */
+	if (chardev_ec_gone(file, CHARDEV_TRACE_OP_READ)) {
+		ret = -ENODEV;
+		goto out;
+	}
 
 	p = calloc(1, sizeof(*p));
 	if (!p)
@@ -179,12 +267,8 @@ int chardev_read(struct chardev_file *file, size_t len, bool nonblock, void *tok
 	 * wake: look again now that we are visible. From here on @token may
 	 * already be completed by another thread, so it is not touched.
 	 */
-	ec = chardev_access_begin(file, CHARDEV_TRACE_OP_READ, &acc);
-	if (ec)
-		pending = ec_subscriber_pending(ec, file->sub);
-	chardev_access_end(file, &acc, pending);
-	if (pending)
-		chardev_event_notify(file);
+	if (chardev_event_pending(file))
+		chardev_wake_reader(file);
 	return CHARDEV_READ_PARKED;
 
 out:
@@ -226,29 +310,22 @@ void chardev_read_cancel(struct chardev_ctx *ctx, void *token)
 unsigned int chardev_poll(struct chardev_file *file, void *poll_handle)
 {
 	struct chardev_ctx *ctx = file->ctx;
+	unsigned int mask = 0;
 	void *old = NULL;
-	bool dead, pending = false;
-	struct chardev_access acc;
-	struct ec *ec;
 
 	pthread_mutex_lock(&ctx->lock);
 	if (poll_handle && poll_handle != file->poll_handle) {
 		old = file->poll_handle;
 		file->poll_handle = poll_handle;
 	}
-	dead = file->dead;
 	pthread_mutex_unlock(&ctx->lock);
 	if (old && ctx->config.ops.poll_destroy)
 		ctx->config.ops.poll_destroy(old);
-	if (dead)
-		return CHARDEV_POLLERR | CHARDEV_POLLHUP;
 
-	ec = chardev_access_begin(file, CHARDEV_TRACE_OP_POLL, &acc);
-	if (ec)
-		pending = ec_subscriber_pending(ec, file->sub);
-	chardev_access_end(file, &acc, ec ? pending : -ENODEV);
-	if (!ec)
-		return CHARDEV_POLLERR | CHARDEV_POLLHUP;
-	return pending ? CHARDEV_POLLIN | CHARDEV_POLLRDNORM : 0;
+	chardev_tick(ctx);
+	if (chardev_event_pending(file))
+		mask |= CHARDEV_POLLIN | CHARDEV_POLLRDNORM;
+	if (chardev_ec_gone(file, CHARDEV_TRACE_OP_POLL))
+		mask |= CHARDEV_POLLERR;
+	return mask;
 }
-

@@ -92,6 +92,7 @@ static const struct {
 	{ false, CHARDEV_TRACE_OP_POLL, "poll" },
 	{ false, CHARDEV_TRACE_OP_RELEASE, "release" },
 	{ false, CHARDEV_TRACE_OP_OPEN, "open" },
+	{ false, CHARDEV_TRACE_OP_NOTIFY, "notify" },
 	{ true, CHARDEV_TRACE_UEVENT_OTHER, "other" },
 	{ true, CHARDEV_TRACE_UEVENT_ADD, "add" },
 	{ true, CHARDEV_TRACE_UEVENT_REMOVE, "remove" },

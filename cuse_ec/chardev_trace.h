@@ -42,6 +42,7 @@
 #define CHARDEV_TRACE_OP_POLL 0x10003u
 #define CHARDEV_TRACE_OP_RELEASE 0x10004u
 #define CHARDEV_TRACE_OP_OPEN 0x10005u
+#define CHARDEV_TRACE_OP_NOTIFY 0x10006u
 
 /* uevent actions in an entry's @cmd. */
 #define CHARDEV_TRACE_UEVENT_OTHER 0u

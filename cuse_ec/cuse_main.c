@@ -414,6 +414,7 @@ int main(int argc, char **argv)
 	config.profile = d.profile;
 	config.clock = cached_clock_ops(d.clock);
 	config.log_level = d.opts.log_level;
+	config.unplug_wakeups = d.opts.unplug_wakeups;
 	config.ops.read_complete = cuse_ec_read_complete;
 	config.ops.read_interrupted = cuse_ec_read_interrupted;
 	config.ops.poll_notify = cuse_ec_poll_notify;

@@ -26,6 +26,7 @@ enum {
 	OPT_GROUP,
 	OPT_LOG_LEVEL,
 	OPT_LIFECYCLE,
+	OPT_UNPLUG_WAKEUPS,
 	OPT_CONTROL,
 	OPT_SYSLOG,
 	OPT_SEND,
@@ -46,6 +47,7 @@ static const struct option cuse_ec_long_options[] = {
 	{ "debug", no_argument, NULL, 'd' },
 	{ "log-level", required_argument, NULL, OPT_LOG_LEVEL },
 	{ "lifecycle", required_argument, NULL, OPT_LIFECYCLE },
+	{ "unplug-wakeups", required_argument, NULL, OPT_UNPLUG_WAKEUPS },
 	{ "control", required_argument, NULL, OPT_CONTROL },
 	{ "syslog", no_argument, NULL, OPT_SYSLOG },
 	{ "send", required_argument, NULL, OPT_SEND },
@@ -79,6 +81,9 @@ static void cuse_ec_usage(FILE *out, const char *prog)
 		"  -d, --debug          libfuse debug output (implies -f)\n"
 		"  --log-level=LEVEL    err, warning, notice, info or debug (default notice)\n"
 		"  --lifecycle=MODE     revocable (default), refcount or unsafe\n"
+		"  --unplug-wakeups=HOW revocable: on unplug wake blocked readers (ENODEV)\n"
+		"                       and pollers (POLLERR) (upstream, default), or\n"
+		"                       leave them asleep as seed v3 does (v3)\n"
 		"  --control=PATH       control socket (unix stream), see cuse_ec(8)\n"
 		"  --syslog             log to syslog instead of stderr\n"
 		"  --send=LINE          client mode: send LINE to the --control socket of a\n"
@@ -269,6 +274,7 @@ int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
 	opts->group = (gid_t)-1;
 	opts->log_level = CHARDEV_LOG_NOTICE;
 	opts->lifecycle = LIFECYCLE_REVOCABLE;
+	opts->unplug_wakeups = CHARDEV_WAKEUPS_UPSTREAM;
 
 	/* 0 (not 1) makes glibc reinitialise getopt, so tests may call us again. */
 	optind = 0;
@@ -328,6 +334,13 @@ int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
 			if (lifecycle_mode_parse(optarg, &opts->lifecycle)) {
 				fprintf(err, "%s: invalid --lifecycle '%s': use revocable, "
 					"refcount or unsafe\n", prog, optarg);
+				return -EINVAL;
+			}
+			break;
+		case OPT_UNPLUG_WAKEUPS:
+			if (chardev_unplug_wakeups_parse(optarg, &opts->unplug_wakeups)) {
+				fprintf(err, "%s: invalid --unplug-wakeups '%s': use upstream "
+					"or v3\n", prog, optarg);
 				return -EINVAL;
 			}
 			break;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "chardev.h"
 #include "lifecycle.h"
 #include "udev_follow.h"
 
@@ -28,6 +29,7 @@
  * @debug:      libfuse debug output (implies @foreground)
  * @log_level:  syslog-style level, messages above are dropped
  * @lifecycle:  lifecycle mode
+ * @unplug_wakeups: what an unplug does to blocked readers and pollers
  * @control:    control socket path, NULL for none
  * @syslog:     log to syslog instead of stderr
  * @send:       client mode: control lines to send to @control, in order
@@ -49,6 +51,7 @@ struct cuse_ec_options {
 	bool debug;
 	int log_level;
 	enum lifecycle_mode lifecycle;
+	enum chardev_unplug_wakeups unplug_wakeups;
 	const char *control;
 	bool syslog;
 	const char *send[CUSE_EC_SEND_MAX];

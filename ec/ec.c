@@ -2,13 +2,13 @@
 /*
  * ec.c - the simulated EC's core: the command table and dispatcher,
  * lifecycle, READ_MEMMAP and the version text. The physical state lives in
- * ec_state.c, the console, MKBP events, subscribers and stimuli in
- * ec_events.c.
+ * ec_state.c, the console, host events and stimuli in ec_events.c, and the
+ * MKBP notifier chain in ec_notifier.c.
  *
  * Locking: one mutex per EC guards everything. Public entry points take it,
  * bring the state up to the clock's "now", do their work, refresh the memory
  * map from the state (so both views always agree) and then drop the lock
- * before calling any subscriber's notify callback.
+ * before the events they raised are delivered to the notifier chain.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -387,7 +387,6 @@ void ec_destroy(struct ec *ec)
 {
 	if (!ec)
 		return;
-	ec_subscribers_free(ec);
 	ec_notifier_fini(ec);
 	pthread_mutex_destroy(&ec->lock);
 	ec_flash_free(ec);
@@ -399,20 +398,14 @@ void ec_destroy(struct ec *ec)
 
 /**
  * ec_memory_footprint() - heap bytes this EC owns right now (the EC itself,
- * its scratch buffers and any queued events).
+ * its scratch buffers and its flash; listeners own their event queues).
  * @ec: the EC
  *
  * Return: bytes.
  */
 size_t ec_memory_footprint(struct ec *ec)
 {
-	size_t bytes = sizeof(*ec) + ec->req_room + 2 * ec->resp_room +
-		       ec_flash_footprint(ec);
-
-	pthread_mutex_lock(&ec->lock);
-	bytes += ec_subscribers_footprint(ec);
-	pthread_mutex_unlock(&ec->lock);
-	return bytes;
+	return sizeof(*ec) + ec->req_room + 2 * ec->resp_room + ec_flash_footprint(ec);
 }
 
 /**
@@ -635,6 +628,17 @@ out:
 	*ec_status = status;
 	ec_unlock_notify(ec);
 	return ret;
+}
+
+/**
+ * ec_memmap_direct() - does the board give direct memory-map reads?
+ * @ec: the EC
+ *
+ * Return: the profile's setting (fixed for the EC's life: no lock needed).
+ */
+bool ec_memmap_direct(const struct ec *ec)
+{
+	return ec && ec->prof.memmap_direct;
 }
 
 /**

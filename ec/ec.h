@@ -17,7 +17,6 @@
 
 struct ec;
 struct ec_profile;
-struct ec_subscriber;
 
 /**
  * struct ec_clock - the time source the EC lives by.
@@ -136,6 +135,15 @@ int ec_host_command(struct ec *ec, uint32_t command, uint32_t version,
  */
 int ec_read_memmap(struct ec *ec, uint32_t offset, uint32_t bytes, void *buf);
 
+/**
+ * ec_memmap_direct() - whether READMEM works directly (else it is ENOTTY
+ * and clients use EC_CMD_READ_MEMMAP); the driver's "ec_dev->cmd_readmem".
+ * @ec: the EC
+ *
+ * Return: true when the profile grants direct memory-map access.
+ */
+bool ec_memmap_direct(const struct ec *ec);
+
 /** ec_get_version_text() - fill @buf with the chardev read() text
  * ("1.0.0\n<RO>\n<RW>\n<image>\n"); returns its length or -errno. */
 int ec_get_version_text(struct ec *ec, char *buf, size_t len);
@@ -248,17 +256,6 @@ bool ec_event_queue_pending(const struct ec_event_queue *q);
 /** ec_event_queue_clear() - drop every queued event; @q stays usable. */
 void ec_event_queue_clear(struct ec_event_queue *q);
 
-/*
- * Transitional: the subscriber calls below keep a queue inside the EC, as
- * the daemon's chardev did before files owned their queues. They are built
- * on the notifier chain and go once no caller is left.
- */
-int ec_subscribe(struct ec *ec, void (*notify)(void *ctx), void *ctx, struct ec_subscriber **out);
-void ec_unsubscribe(struct ec *ec, struct ec_subscriber *sub);
-void ec_subscriber_set_mask(struct ec *ec, struct ec_subscriber *sub, uint32_t mask);
-int ec_subscriber_pop(struct ec *ec, struct ec_subscriber *sub, void *buf, size_t len);
-bool ec_subscriber_pending(struct ec *ec, struct ec_subscriber *sub);
-
 /**
  * ec_tick() - bring the EC's state up to the clock's now and deliver the
  * events that became due (battery thresholds, temperatures, alarms). A
@@ -311,7 +308,7 @@ int ec_set_load(struct ec *ec, uint32_t percent);
 
 /**
  * ec_memory_footprint() - heap bytes owned by @ec (the EC, its buffers and
- * any queued events). Return: bytes.
+ * its flash; listeners own their event queues). Return: bytes.
  */
 size_t ec_memory_footprint(struct ec *ec);
 

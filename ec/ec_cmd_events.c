@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * ec_cmd_events.c - GET_NEXT_EVENT: pops the EC's own MKBP queue (the one
- * the host driver drains), independent of per-subscriber queues.
+ * the host driver drains), independent of the listeners' own queues.
  */
 #include <string.h>
 

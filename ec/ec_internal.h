@@ -271,7 +271,6 @@ struct ec {
 	struct ec_event outbox[EC_OUTBOX_LEN];
 	unsigned int ob_head, ob_count;
 	uint64_t outbox_dropped;
-	struct ec_subscriber *subs;	/* transitional in-EC queues (ec_events.c) */
 
 	/* a response held back by an injected IN_PROGRESS, for RESEND_RESPONSE */
 	bool saved_valid;
@@ -464,10 +463,8 @@ double ec_batt_full(const struct ec *ec);
 void ec_unlock_notify(struct ec *ec);
 int ec_notifier_init(struct ec *ec);
 void ec_notifier_fini(struct ec *ec);
-/* ec_events.c: AC and USB-PD agree; transitional queues go with the EC. */
+/* ec_events.c: AC and USB-PD agree. */
 void ec_pd_follow_ac(struct ec *ec);
-void ec_subscribers_free(struct ec *ec);
-size_t ec_subscribers_footprint(struct ec *ec);
 
 /* ec.c: the clock's reading. */
 uint64_t ec_now(const struct ec *ec);

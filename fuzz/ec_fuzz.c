@@ -13,6 +13,7 @@
  * fuzz_replay in `make check`, without libFuzzer.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,22 @@
 struct fuzz_ctx {
 	uint64_t now;
 };
+
+/* What an open file keeps: a chain entry, a mask and its own queue. */
+struct fuzz_listener {
+	struct ec_notifier nb;
+	struct ec_event_queue q;
+	uint32_t mask;
+};
+
+static void fuzz_event(struct ec_notifier *nb, const struct ec_event *ev)
+{
+	struct fuzz_listener *l = (struct fuzz_listener *)((char *)nb -
+				  offsetof(struct fuzz_listener, nb));
+
+	if (ev->type < 32 && (l->mask & (1u << ev->type)))
+		ec_event_queue_push(&l->q, ev);
+}
 
 static uint64_t fuzz_now(void *ctx)
 {
@@ -100,7 +117,7 @@ static void fuzz_host_command(struct ec *ec, const uint8_t *r, const uint8_t *da
 	free(resp);
 }
 
-static void fuzz_world(struct ec *ec, struct fuzz_ctx *ctx, struct ec_subscriber *sub,
+static void fuzz_world(struct ec *ec, struct fuzz_ctx *ctx, struct fuzz_listener *l,
 		       const uint8_t *r)
 {
 	uint8_t buf[300];
@@ -127,10 +144,11 @@ static void fuzz_world(struct ec *ec, struct fuzz_ctx *ctx, struct ec_subscriber
 		ctx->now += (uint64_t)(r[2] | r[3] << 8) * (r[4] % 2 ? 100000000ull : 1000ull);
 		break;
 	case 4:
-		ec_subscriber_set_mask(ec, sub, (uint32_t)r[2] | (uint32_t)r[3] << 8);
+		l->mask = (uint32_t)r[2] | (uint32_t)r[3] << 8;
 		break;
 	case 5:
-		ec_subscriber_pop(ec, sub, buf, r[2] % 24);
+		ec_tick(ec);
+		ec_event_queue_pop(&l->q, buf, r[2] % 24);
 		break;
 	case 6:
 		ec_read_memmap(ec, r[2] | (uint32_t)(r[3] & 1) << 8, r[4], buf);
@@ -154,8 +172,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fuzz_ctx ctx = { .now = 1 };
 	struct ec_clock clock = { fuzz_now, fuzz_sleep, &ctx };
+	struct fuzz_listener listener = { .nb.call = fuzz_event };
 	struct ec_profile *prof;
-	struct ec_subscriber *sub;
 	struct ec *ec;
 	size_t off;
 
@@ -171,7 +189,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ec_create(prof, &clock, &ec))
 		abort();
 	ec_profile_free(prof);
-	if (ec_subscribe(ec, NULL, NULL, &sub))
+	ec_event_queue_init(&listener.q);
+	if (ec_notifier_register(ec, &listener.nb))
 		abort();
 	for (off = 1; off + RECORD <= size; off += RECORD) {
 		const uint8_t *r = data + off;
@@ -179,8 +198,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (r[0] < 0xC0)
 			fuzz_host_command(ec, r, data + off + RECORD, size - off - RECORD);
 		else
-			fuzz_world(ec, &ctx, sub, r);
+			fuzz_world(ec, &ctx, &listener, r);
 	}
+	/* Destroyed with the listener registered: its queue is its own. */
 	ec_destroy(ec);
+	ec_event_queue_clear(&listener.q);
 	return 0;
 }

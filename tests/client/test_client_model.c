@@ -9,6 +9,7 @@
 #include <check.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,10 +25,11 @@
 /* Ends the argument lists of the variadic helpers below. */
 #define END ((const char *)NULL)
 
-/* The model's side of the fake device: an EC and this file's subscriber. */
+/* The model's side of the fake device: an EC and this file's chain entry. */
 struct model {
 	struct ec *ec;
-	struct ec_subscriber *sub;
+	struct ec_notifier nb;
+	uint32_t mask;
 	struct fake_dev *dev;
 	uint64_t now_ns;
 };
@@ -73,18 +75,17 @@ static void model_set_mask(void *ctx, uint32_t mask)
 {
 	struct model *m = ctx;
 
-	ec_subscriber_set_mask(m->ec, m->sub, mask);
+	__atomic_store_n(&m->mask, mask, __ATOMIC_RELAXED);
 }
 
-/* Move the model's queued events into the fake device's read() queue. */
-static void model_notify(void *ctx)
+/* Events the file's mask selects go to the fake device's read() queue. */
+static void model_notify(struct ec_notifier *nb, const struct ec_event *ev)
 {
-	struct model *m = ctx;
-	uint8_t ev[32];
-	int n;
+	struct model *m = (struct model *)((char *)nb - offsetof(struct model, nb));
+	uint32_t mask = __atomic_load_n(&m->mask, __ATOMIC_RELAXED);
 
-	while ((n = ec_subscriber_pop(m->ec, m->sub, ev, sizeof(ev))) > 0)
-		fake_dev_push_event(m->dev, ev[0], ev + 1, (size_t)n - 1);
+	if (ev->type < 32 && (mask & (1u << ev->type)))
+		fake_dev_push_event(m->dev, ev->type, ev->data, ev->len);
 }
 
 static const struct fake_backend model_backend = {
@@ -119,7 +120,8 @@ static void setup_profile(const char *name)
 	ec_profile_free(profile);
 	fake_dev_init(&dev, &model_backend, &model);
 	model.dev = &dev;
-	ck_assert_int_eq(ec_subscribe(model.ec, model_notify, &model, &model.sub), 0);
+	model.nb.call = model_notify;
+	ck_assert_int_eq(ec_notifier_register(model.ec, &model.nb), 0);
 }
 
 /* Tests not looped over profiles run on the built-in default. */
@@ -135,14 +137,15 @@ static void setup_default(void)
 	ec_profile_free(profile);
 	fake_dev_init(&dev, &model_backend, &model);
 	model.dev = &dev;
-	ck_assert_int_eq(ec_subscribe(model.ec, model_notify, &model, &model.sub), 0);
+	model.nb.call = model_notify;
+	ck_assert_int_eq(ec_notifier_register(model.ec, &model.nb), 0);
 }
 
 static void teardown(void)
 {
 	if (!model.ec)
 		return;
-	ec_unsubscribe(model.ec, model.sub);
+	ec_notifier_unregister(model.ec, &model.nb);
 	ec_destroy(model.ec);
 	model.ec = NULL;
 	fake_dev_destroy(&dev);

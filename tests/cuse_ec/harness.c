@@ -61,14 +61,11 @@ struct chardev_ops harness_ops(void)
 }
 
 
-struct chardev_ctx *harness_ctx(enum lifecycle_mode mode)
+static struct chardev_ctx *harness_ctx_with(enum lifecycle_mode mode,
+					    const struct ec_clock *clock,
+					    enum chardev_unplug_wakeups wakeups)
 {
-	return harness_ctx_clock(mode, NULL);
-}
-
-struct chardev_ctx *harness_ctx_clock(enum lifecycle_mode mode, const struct ec_clock *clock)
-{
-	struct chardev_config config = { 0 };
+	struct chardev_config config = { .unplug_wakeups = wakeups };
 	struct ec_profile *profile;
 	struct chardev_ctx *ctx;
 
@@ -81,6 +78,22 @@ struct chardev_ctx *harness_ctx_clock(enum lifecycle_mode mode, const struct ec_
 	ck_assert_int_eq(chardev_ctx_create(&config, &ctx), 0);
 	ck_assert_int_eq(chardev_plug(ctx), 0);
 	return ctx;
+}
+
+struct chardev_ctx *harness_ctx(enum lifecycle_mode mode)
+{
+	return harness_ctx_clock(mode, NULL);
+}
+
+struct chardev_ctx *harness_ctx_clock(enum lifecycle_mode mode, const struct ec_clock *clock)
+{
+	return harness_ctx_with(mode, clock, CHARDEV_WAKEUPS_UPSTREAM);
+}
+
+struct chardev_ctx *harness_ctx_wakeups(enum lifecycle_mode mode,
+					enum chardev_unplug_wakeups wakeups)
+{
+	return harness_ctx_with(mode, NULL, wakeups);
 }
 
 void harness_ctx_free(struct chardev_ctx *ctx)

@@ -61,6 +61,10 @@ struct chardev_ctx *harness_ctx(enum lifecycle_mode mode);
  */
 struct chardev_ctx *harness_ctx_clock(enum lifecycle_mode mode, const struct ec_clock *clock);
 
+/** harness_ctx_wakeups() - harness_ctx() with a chosen unplug wake-up behaviour. */
+struct chardev_ctx *harness_ctx_wakeups(enum lifecycle_mode mode,
+					enum chardev_unplug_wakeups wakeups);
+
 /** harness_ctx_free() - destroy the context and the profile it uses. */
 void harness_ctx_free(struct chardev_ctx *ctx);
 
@@ -113,5 +117,14 @@ long do_ioctl(struct chardev_file *file, unsigned int cmd, void *arg, unsigned i
  */
 long do_xcmd(struct chardev_file *file, uint32_t command, uint32_t version,
 	     const void *req, uint32_t outsize, void *resp, uint32_t insize, uint32_t *result);
+
+/* HAVE_ASAN: built with AddressSanitizer (tests that expect its reports). */
+#if defined(__SANITIZE_ADDRESS__)
+#define HAVE_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define HAVE_ASAN 1
+#endif
+#endif
 
 #endif /* TESTS_CUSE_EC_HARNESS_H */

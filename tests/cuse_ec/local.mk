@@ -11,6 +11,7 @@ daemon_test_ldadd = cuse_ec/libchardev.la ec/libecmodel.la \
 	revocable/librevocable.la $(CHECK_LIBS)
 daemon_unit_tests = \
 	tests/cuse_ec/test_chardev \
+	tests/cuse_ec/test_chardev_unplug \
 	tests/cuse_ec/test_chardev_stress \
 	tests/cuse_ec/test_chardev_trace \
 	tests/cuse_ec/test_chardev_evidence \
@@ -25,6 +26,12 @@ tests_cuse_ec_test_chardev_SOURCES = tests/cuse_ec/test_chardev.c tests/cuse_ec/
 tests_cuse_ec_test_chardev_CPPFLAGS = $(daemon_test_cppflags)
 tests_cuse_ec_test_chardev_CFLAGS = $(daemon_test_cflags)
 tests_cuse_ec_test_chardev_LDADD = $(daemon_test_ldadd)
+
+tests_cuse_ec_test_chardev_unplug_SOURCES = tests/cuse_ec/test_chardev_unplug.c \
+	tests/cuse_ec/harness.c
+tests_cuse_ec_test_chardev_unplug_CPPFLAGS = $(daemon_test_cppflags)
+tests_cuse_ec_test_chardev_unplug_CFLAGS = $(daemon_test_cflags)
+tests_cuse_ec_test_chardev_unplug_LDADD = $(daemon_test_ldadd)
 
 tests_cuse_ec_test_chardev_stress_SOURCES = tests/cuse_ec/test_chardev_stress.c \
 	tests/cuse_ec/harness.c

@@ -4,7 +4,7 @@
 # minimal CUSE server of our own that proves the CUSE path itself, and the
 # real daemon driven through its device, its uevents and systemd-udevd.
 
-check_PROGRAMS += tests/e2e/cuse_mini tests/e2e/cuse_mini_client
+check_PROGRAMS += tests/e2e/cuse_mini tests/e2e/cuse_mini_client tests/e2e/cuse_ec_fops
 
 tests_e2e_cuse_mini_SOURCES = tests/e2e/cuse_mini.c tests/e2e/cuse_mini.h
 tests_e2e_cuse_mini_CFLAGS = $(AM_CFLAGS) $(FUSE3_CFLAGS)
@@ -13,12 +13,19 @@ tests_e2e_cuse_mini_LDADD = $(FUSE3_LIBS)
 tests_e2e_cuse_mini_client_SOURCES = tests/e2e/cuse_mini_client.c \
 	tests/e2e/cuse_mini.h
 
+# The rows of docs/teaching.md's op-by-op table, against the real daemon.
+tests_e2e_cuse_ec_fops_SOURCES = tests/e2e/cuse_ec_fops.c cuse_ec/control_client.c \
+	cuse_ec/control_client.h
+tests_e2e_cuse_ec_fops_CFLAGS = $(AM_CFLAGS) -pthread
+tests_e2e_cuse_ec_fops_LDADD = -lpthread
+
 e2e_tests = \
 	tests/e2e/cuse-mini-args.test \
 	tests/e2e/cuse-mini.test \
 	tests/e2e/uml-run.test \
 	tests/e2e/cuse-ec.test \
 	tests/e2e/cuse-ec-uaf.test \
+	tests/e2e/cuse-ec-fops.test \
 	tests/e2e/cuse-ec-udev.test \
 	tests/e2e/cuse-ec-udevd.test \
 	tests/e2e/ec-shell.test
@@ -31,6 +38,7 @@ EXTRA_DIST += \
 	tests/e2e/cuse-mini-guest.sh \
 	tests/e2e/cuse-ec-guest.sh \
 	tests/e2e/cuse-ec-uaf-guest.sh \
+	tests/e2e/cuse-ec-fops-guest.sh \
 	tests/e2e/cuse-ec-udev-guest.sh
 
 # Hostile clients and faults: a fuzz client on the real device, every answer

@@ -2,7 +2,7 @@
 /*
  * test_ec_keyboard.c - the keyboard and MKBP commands: matrix info, the
  * supported and current buttons and switches, simulated keys reaching
- * GET_NEXT_EVENT (v0 and v3) and subscribers, keyboard ID, scanner config,
+ * GET_NEXT_EVENT (v0 and v3) and the notifier chain, keyboard ID, scanner config,
  * wake masks and the keyboard backlight; each with its bad inputs.
  */
 #include <check.h>
@@ -131,12 +131,12 @@ static uint32_t key(struct ec *e, uint8_t col, uint8_t row, uint8_t pressed)
 
 START_TEST(test_simulate_key)
 {
-	struct ec_subscriber *sub;
+	struct test_listener l;
 	uint8_t resp[32], ev[32];
 	int ret;
 
-	ck_assert_int_eq(ec_subscribe(ec, NULL, NULL, &sub), 0);
-	ec_subscriber_set_mask(ec, sub, 1u << EC_MKBP_EVENT_KEY_MATRIX);
+	test_listener_init(&l, 1u << EC_MKBP_EVENT_KEY_MATRIX);
+	ck_assert_int_eq(ec_notifier_register(ec, &l.nb), 0);
 	drain(ec);
 	ck_assert_uint_eq(key(ec, 2, 3, 1), EC_RES_SUCCESS);
 	/* v3: the type byte and all 13 columns. */
@@ -146,7 +146,7 @@ START_TEST(test_simulate_key)
 	ck_assert_uint_eq(resp[0], EC_MKBP_EVENT_KEY_MATRIX);
 	ck_assert_uint_eq(resp[1 + 2], 1u << 3);
 	/* The same event reached the open file's queue. */
-	ck_assert_int_eq(ec_subscriber_pop(ec, sub, ev, sizeof(ev)), 14);
+	ck_assert_int_eq(test_listener_pop(&l, ev, sizeof(ev)), 14);
 	ck_assert_mem_eq(ev, resp, 14);
 	mkbp_info(ec, EC_MKBP_INFO_CURRENT, EC_MKBP_EVENT_KEY_MATRIX, resp, NULL);
 	ck_assert_uint_eq(resp[2], 1u << 3);
@@ -172,7 +172,8 @@ START_TEST(test_simulate_key)
 		run(ec, EC_CMD_FLASH_PROTECT, 1, &fp, sizeof(fp), resp, 12, NULL);
 	}
 	ck_assert_uint_eq(key(ec, 0, 0, 1), EC_RES_ACCESS_DENIED);
-	ec_unsubscribe(ec, sub);
+	ck_assert_int_eq(ec_notifier_unregister(ec, &l.nb), 0);
+	test_listener_fini(&l);
 }
 END_TEST
 

@@ -1,0 +1,108 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# cuse-ec-fops-guest.sh - one daemon per mode, the table's rows through
+# cuse_ec_fops, and in unsafe mode valgrind's reports sorted by the file
+# operation they happened in. Run by cuse-ec-fops.test.
+
+. "$top_srcdir/tests/e2e/lib.sh"
+
+daemon=${CUSE_EC_DAEMON:-$top_builddir/cuse_ec/cuse_ec}
+fops=$e2e_bin/cuse_ec_fops
+run=$(mktemp -d /run/cuse-ec-fops.XXXXXX)
+sock=$run/ctl
+dev=/dev/cros_ec
+vglog=$run/valgrind.log
+
+# Wait (bounded) for the control socket of the daemon just started.
+wait_for_socket() {
+	local i
+
+	for (( i = 0; i < 1200; i++ )); do
+		[[ -S $sock ]] && return 0
+		kill -0 "$e2e_daemon_pid" 2>/dev/null || return 1
+		sleep 0.05
+	done
+	return 1
+}
+
+# run_mode NAME CLIENT-MODE DAEMON-ARGS...: one daemon, every row, exit 0.
+run_mode() {
+	local name=$1 client_mode=$2
+
+	shift 2
+	rm -f "$sock"
+	e2e_start_daemon "$daemon" -f --no-udev --control="$sock" "$@"
+	e2e_wait_for_node "$dev" "$e2e_node_timeout" || e2e_fatal "$name: $dev did not appear"
+	wait_for_socket || e2e_fatal "$name: no control socket"
+	e2e_check "$name: every row of the table" "$fops" "$dev" "$sock" "$client_mode"
+	e2e_stop_daemon
+	e2e_check_status "$name: daemon exit" 0 $?
+	e2e_wait_for_gone "$dev" 10
+}
+
+run_mode refcount refcount --lifecycle=refcount
+run_mode revocable revocable --lifecycle=revocable
+run_mode "revocable --unplug-wakeups=v3" v3 --lifecycle=revocable --unplug-wakeups=v3
+
+# Unsafe: the same rows under valgrind; every report must be at a site the
+# pre-fix driver has (release, version read, XCMD, READMEM).
+allowed='chardev_(release|read_version|ioctl_xcmd|ioctl_readmem)|ec_lost_stack'
+cat > "$run/sites.awk" <<'AWK'
+# mode=count: print each report's site; mode=show: print reports elsewhere.
+/== (Invalid|Conditional|Use of uninit|Syscall param|Mismatched|Source and dest)/ {
+	inrep = 1; n = 0; site = ""; top = ""; access = 1
+}
+inrep { buf[n++] = $0 }
+inrep && /Address 0x|Block was|Uninitialised value/ { access = 0 }
+inrep && access && top == "" && match($0, /(at|by) 0x[0-9A-F]+: [a-z_]+ /) {
+	top = $0; sub(/.*: /, "", top); sub(/ .*/, "", top)
+	if (top !~ /^(ec_|chardev_)/) top = ""
+}
+inrep && access && site == "" && match($0, /: chardev_[a-z_]+ /) {
+	site = substr($0, RSTART + 2, RLENGTH - 3)
+}
+inrep && /^==[0-9]+== *$/ {
+	if (site == "")
+		site = top ~ /^ec_/ ? "ec_lost_stack" : "unknown"
+	if (mode == "count")
+		print site
+	else if (site !~ /^(chardev_(release|read_version|ioctl_xcmd|ioctl_readmem)|ec_lost_stack)$/)
+		for (i = 0; i < n; i++) print buf[i]
+	inrep = 0
+}
+AWK
+if command -v valgrind >/dev/null; then
+	rm -f "$sock"
+	e2e_valgrind_argv "$daemon" --error-exitcode=97 --num-callers=24 --log-file="$vglog"
+	"${e2e_vg[@]}" "$daemon" -f --no-udev --lifecycle=unsafe --control="$sock" &
+	e2e_daemon_pid=$!
+	e2e_daemon_pids+=("$e2e_daemon_pid")
+	e2e_wait_for_node "$dev" 60 || e2e_fatal "unsafe: $dev did not appear under valgrind"
+	wait_for_socket || e2e_fatal "unsafe: no control socket"
+	e2e_check "unsafe: every row of the table" "$fops" "$dev" "$sock" unsafe
+	e2e_stop_daemon
+	e2e_check_status "unsafe: valgrind reports memory errors (status 97)" 97 $?
+	# One line per report: the file operation its access stack runs in.
+	# After a use-after-free valgrind sometimes loses the stack inside the
+	# EC (a frame of garbage); such a report, with EC code on top and no
+	# chardev frame at all, is counted as "ec_lost_stack": only the sites'
+	# EC calls run EC code on an old file.
+	awk -v mode=count -f "$run/sites.awk" "$vglog" | sort | uniq -c > "$run/sites"
+	echo "---- valgrind reports by file operation ----"
+	cat "$run/sites"
+	echo "---- reports elsewhere (none expected) ----"
+	awk -v mode=show -f "$run/sites.awk" "$vglog" | head -80
+	echo "---- the first report ----"
+	awk '/== Invalid/ { p = 1 } p { print } p && /^==[0-9]+== *$/ { n++ } n == 3 { exit }' \
+		"$vglog" | head -40
+	for site in chardev_release chardev_read_version chardev_ioctl_xcmd chardev_ioctl_readmem; do
+		e2e_check "unsafe: a report at $site" grep -qw "$site" "$run/sites"
+	done
+	e2e_check "unsafe: no report anywhere else" \
+		bash -c "! grep -vwE '$allowed' '$run/sites'"
+	e2e_check "unsafe: ... of blocks freed by the unplug" grep -q "lifecycle_unplug" "$vglog"
+else
+	e2e_skip_or_fail "valgrind is not installed (Debian package 'valgrind')"
+fi
+rm -rf "$run"
+e2e_done
