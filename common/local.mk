@@ -6,9 +6,5 @@
 # EC model may link it; its tests are in tests/common/local.mk.
 
 noinst_LTLIBRARIES += common/libcommon.la
-common_libcommon_la_SOURCES = \
-	common/common.h \
-	common/parse.c \
-	common/utf8.c \
-	common/clock.c \
-	common/ctl_client.c
+common_libcommon_la_SOURCES = common/common.h common/parse.c common/utf8.c \
+	common/clock.c common/ctl_client.c

@@ -13,10 +13,11 @@ CUSE_EC_LIB_PKGS="liburcu-dev libfuse3-dev libudev-dev libjson-c-dev check"
 # its modules, fusermount3, valgrind for the use-after-free lab, clang for
 # the libFuzzer target, gnuplot for latency histograms, mandoc to lint the
 # man pages, udev for the end-to-end run with a real systemd-udevd inside
-# the guest, spin to model-check the librevocable protocol, systemd for
+# the guest, spin to model-check the librevocable protocol, graphviz to
+# redraw docs/components.svg (make components-svg), systemd for
 # systemd-analyze verify of the units, setpriv and script (util-linux,
 # bsdutils: essential) for the unit and ec-shell tests.
-CUSE_EC_RUN_PKGS="user-mode-linux kmod fuse3 valgrind clang gnuplot-nox mandoc udev spin systemd"
+CUSE_EC_RUN_PKGS="user-mode-linux kmod fuse3 valgrind clang gnuplot-nox mandoc udev spin systemd graphviz"
 
 cuse_ec_missing_pkgs() {
 	local pkg missing=""

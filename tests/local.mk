@@ -20,3 +20,4 @@ include tests/client/local.mk
 include tests/hotplug_sim/local.mk
 include tests/e2e/local.mk
 include tests/lab/local.mk
+include tests/docs/local.mk
