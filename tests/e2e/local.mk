@@ -43,7 +43,7 @@ EXTRA_DIST += \
 
 # Hostile clients and faults: a fuzz client on the real device, every answer
 # checked against the ABI, while the EC flaps; clients of a daemon that
-# dies or shuts down under them.
+# dies or shuts down under them; the daemon under valgrind memcheck.
 check_PROGRAMS += tests/e2e/cuse_ec_fuzz
 tests_e2e_cuse_ec_fuzz_SOURCES = tests/e2e/cuse_ec_fuzz.c
 tests_e2e_cuse_ec_fuzz_CFLAGS = $(AM_CFLAGS)
@@ -53,8 +53,10 @@ tests_e2e_cuse_ec_victim_SOURCES = tests/e2e/cuse_ec_victim.c
 hostile_e2e_tests = \
 	tests/e2e/cuse-ec-fuzz-args.test \
 	tests/e2e/cuse-ec-fuzz.test \
-	tests/e2e/cuse-ec-death.test
+	tests/e2e/cuse-ec-death.test \
+	tests/e2e/cuse-ec-valgrind.test
 TESTS += $(hostile_e2e_tests)
 dist_noinst_SCRIPTS += $(hostile_e2e_tests)
-EXTRA_DIST += tests/e2e/cuse-ec-fuzz-guest.sh tests/e2e/cuse-ec-death-guest.sh
+EXTRA_DIST += tests/e2e/cuse-ec-fuzz-guest.sh tests/e2e/cuse-ec-death-guest.sh \
+	tests/e2e/cuse-ec-valgrind-guest.sh
 dist_doc_DATA += docs/device-abi.md
