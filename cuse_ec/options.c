@@ -388,7 +388,7 @@ int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
 			cuse_ec_usage(out, prog);
 			return CUSE_EC_OPTIONS_EXIT;
 		case 'V':
-			fprintf(out, "cuse_ec %s\n", PACKAGE_VERSION);
+			fprintf(out, "cuse_ec (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
 			return CUSE_EC_OPTIONS_EXIT;
 		case ':':
 			fprintf(err, "%s: option '%s' needs an argument\n", prog, argv[optind - 1]);

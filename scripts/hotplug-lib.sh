@@ -12,6 +12,8 @@
 
 hl_srcdir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 hl_prog=${hl_prog:-hotplug}
+# shellcheck source=scripts/version.sh
+. "$hl_srcdir/scripts/version.sh"
 hl_daemon_pid=
 # Set by hl_stop_daemon, read by the scripts that source this file.
 # shellcheck disable=SC2034
@@ -227,6 +229,7 @@ hl_experiment_main() {
 		--out) out=$val ;;
 		--build-dir) build_opt=$val ;;
 		--in-guest) in_guest=1 ;;	# internal: /dev/cuse works here
+		-V|--version) cuse_ec_print_version "$hl_prog"; exit 0 ;;
 		-h|--help)
 			cat <<USAGE
 Usage: $hl_prog [--out DIR] [--build-dir DIR]

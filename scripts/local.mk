@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 
 dist_noinst_SCRIPTS += scripts/check
-EXTRA_DIST += scripts/deps.sh docs/uml.md
+EXTRA_DIST += scripts/deps.sh scripts/version.sh docs/uml.md
 
 # ec-shell: a shell with a live /dev/cros_ec, here or in user-mode-linux.
 # Installed as cuse_ec-shell, told where the installed programs are; it
@@ -16,6 +16,7 @@ scripts/cuse_ec-shell: scripts/ec-shell Makefile
 		-e 's|^ecs_sbindir=$$|ecs_sbindir=$(sbindir)|' \
 		-e 's|^ecs_bindir=$$|ecs_bindir=$(bindir)|' \
 		-e 's|^ecs_libexecdir=$$|ecs_libexecdir=$(pkglibexecdir)|' \
+		-e 's|^ecs_version=$$|ecs_version="($(PACKAGE_NAME)) $(PACKAGE_VERSION)"|' \
 		-e 's|^prog=ec-shell$$|prog=cuse_ec-shell|' \
 		$(srcdir)/scripts/ec-shell > $@.tmp && chmod +x $@.tmp && mv -f $@.tmp $@
 ecshelldir = $(pkglibexecdir)

@@ -21,3 +21,4 @@ include tests/hotplug_sim/local.mk
 include tests/e2e/local.mk
 include tests/lab/local.mk
 include tests/docs/local.mk
+include tests/programs/local.mk

@@ -28,6 +28,7 @@ Exit status: that of hotplug-compare (0 every mode as expected, 1 not,
 USAGE
 		exit 0
 		;;
+	-V|--version) cuse_ec_print_version "$hl_prog"; exit 0 ;;
 	*) args+=("$1") ;;
 	esac
 	shift

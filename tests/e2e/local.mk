@@ -17,7 +17,7 @@ tests_e2e_cuse_mini_client_SOURCES = tests/e2e/cuse_mini_client.c \
 tests_e2e_cuse_ec_fops_SOURCES = tests/e2e/cuse_ec_fops.c cuse_ec/control_client.c \
 	cuse_ec/control_client.h
 tests_e2e_cuse_ec_fops_CFLAGS = $(AM_CFLAGS) -pthread
-tests_e2e_cuse_ec_fops_LDADD = -lpthread
+tests_e2e_cuse_ec_fops_LDADD = common/libcommon.la -lpthread
 
 e2e_tests = \
 	tests/e2e/cuse-mini-args.test \
