@@ -47,30 +47,6 @@ run_mode "revocable --unplug-wakeups=v3" v3 --lifecycle=revocable --unplug-wakeu
 # Unsafe: the same rows under valgrind; every report must be at a site the
 # pre-fix driver has (release, version read, XCMD, READMEM).
 allowed='chardev_(release|read_version|ioctl_xcmd|ioctl_readmem)|ec_lost_stack'
-cat > "$run/sites.awk" <<'AWK'
-# mode=count: print each report's site; mode=show: print reports elsewhere.
-/== (Invalid|Conditional|Use of uninit|Syscall param|Mismatched|Source and dest)/ {
-	inrep = 1; n = 0; site = ""; top = ""; access = 1
-}
-inrep { buf[n++] = $0 }
-inrep && /Address 0x|Block was|Uninitialised value/ { access = 0 }
-inrep && access && top == "" && match($0, /(at|by) 0x[0-9A-F]+: [a-z_]+ /) {
-	top = $0; sub(/.*: /, "", top); sub(/ .*/, "", top)
-	if (top !~ /^(ec_|chardev_)/) top = ""
-}
-inrep && access && site == "" && match($0, /: chardev_[a-z_]+ /) {
-	site = substr($0, RSTART + 2, RLENGTH - 3)
-}
-inrep && /^==[0-9]+== *$/ {
-	if (site == "")
-		site = top ~ /^ec_/ ? "ec_lost_stack" : "unknown"
-	if (mode == "count")
-		print site
-	else if (site !~ /^(chardev_(release|read_version|ioctl_xcmd|ioctl_readmem)|ec_lost_stack)$/)
-		for (i = 0; i < n; i++) print buf[i]
-	inrep = 0
-}
-AWK
 if command -v valgrind >/dev/null; then
 	rm -f "$sock"
 	e2e_valgrind_argv "$daemon" --error-exitcode=97 --num-callers=24 --log-file="$vglog"
@@ -87,11 +63,12 @@ if command -v valgrind >/dev/null; then
 	# EC (a frame of garbage); such a report, with EC code on top and no
 	# chardev frame at all, is counted as "ec_lost_stack": only the sites'
 	# EC calls run EC code on an old file.
-	awk -v mode=count -f "$run/sites.awk" "$vglog" | sort | uniq -c > "$run/sites"
+	awk -v mode=count -f "$top_srcdir/tests/e2e/valgrind-sites.awk" "$vglog" | sort | uniq -c > "$run/sites"
 	echo "---- valgrind reports by file operation ----"
 	cat "$run/sites"
 	echo "---- reports elsewhere (none expected) ----"
-	awk -v mode=show -f "$run/sites.awk" "$vglog" | head -80
+	awk -v mode=show -v allowed="$allowed" -f "$top_srcdir/tests/e2e/valgrind-sites.awk" \
+		"$vglog" | head -80
 	echo "---- the first report ----"
 	awk '/== Invalid/ { p = 1 } p { print } p && /^==[0-9]+== *$/ { n++ } n == 3 { exit }' \
 		"$vglog" | head -40
