@@ -37,7 +37,7 @@ struct ec_clock {
 /**
  * ec_profile_load() - parse a board profile file.
  * @path:   file to read: a regular file (or a symlink to one); a FIFO,
- *          directory or device is refused without reading it
+ *          directory or device is rejected without reading it
  * @out:    the parsed profile on success
  * @err:    on failure, "<file>:<line>: <problem>", or "<file>: is a FIFO,
  *          not a regular file" and the like

@@ -240,7 +240,7 @@ void ec_cbi_eeprom_read(struct ec *ec, uint8_t *buf, size_t len)
  * @data: the bytes written
  * @len:  at least 1
  *
- * Return: false when the EEPROM refuses the data (write protected).
+ * Return: false when the EEPROM rejects the data (write protected).
  */
 bool ec_cbi_eeprom_write(struct ec *ec, const uint8_t *data, size_t len)
 {

@@ -99,7 +99,7 @@ void ec_wp_apply(struct ec *ec, bool asserted)
 /**
  * ec_cmd_flash_protect() - FLASH_PROTECT v1: change the flags in @mask that
  * are writable now to @flags and report the result. As in the firmware,
- * bits that cannot be changed are ignored rather than refused: the answer
+ * bits that cannot be changed are ignored rather than rejected: the answer
  * is always SUCCESS with the flags as they now are, and the host compares.
  */
 int ec_cmd_flash_protect(struct ec_cmd_args *args)

@@ -284,7 +284,7 @@ static bool ec_flash_range_ok(const struct ec *ec, uint32_t offset, uint32_t siz
 
 /*
  * A write or erase may not touch a protected region, nor the image the EC
- * runs from (the firmware refuses to overwrite its running copy).
+ * runs from (the firmware will not overwrite its running copy).
  */
 static bool ec_flash_range_locked(const struct ec *ec, uint32_t off, uint32_t size)
 {

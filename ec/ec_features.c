@@ -5,13 +5,13 @@
  * A client that sees a feature bit goes on to use that feature's commands
  * (ectool's "kbinfo" after EC_FEATURE_KEYB, powerd's keyboard backlight after
  * EC_FEATURE_PWM_KEYB). A board that advertises a bit whose commands answer
- * INVALID_COMMAND is therefore lying, and the profile parser refuses it.
+ * INVALID_COMMAND is therefore lying, and the profile parser rejects it.
  * Bits that describe a property rather than a command set (EFS2, LIMITED)
  * need no command; bits the model has no commands for at all cannot be
  * advertised.
  *
  * The table is board-profile data: the parser uses it (and nothing of the EC
- * core) to refuse such a profile with its file and line. That each listed
+ * core) to reject such a profile with its file and line. That each listed
  * command really is in the command table is checked by ec_create() and by
  * the unit test that walks both tables.
  */
