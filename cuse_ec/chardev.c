@@ -121,21 +121,42 @@ int chardev_ctx_create(const struct chardev_config *config, struct chardev_ctx *
 	ctx = calloc(1, sizeof(*ctx));
 	if (!ctx)
 		return -ENOMEM;
-	if (chardev_trace_create(CHARDEV_TRACE_DEFAULT_EVENTS, &ctx->trace)) {
-		free(ctx);
-		return -ENOMEM;
-	}
-	if (pthread_mutex_init(&ctx->lock, NULL)) {
-		chardev_trace_destroy(ctx->trace);
-		free(ctx);
-		return -ENOMEM;
-	}
+	if (chardev_trace_create(CHARDEV_TRACE_DEFAULT_EVENTS, &ctx->trace))
+		goto err_free;
+	if (pthread_mutex_init(&ctx->lock, NULL))
+		goto err_trace;
+	if (pthread_cond_init(&ctx->cond, NULL))
+		goto err_mutex;
 	ctx->config = *config;
 	*out = ctx;
 	return 0;
+
+err_mutex:
+	pthread_mutex_destroy(&ctx->lock);
+err_trace:
+	chardev_trace_destroy(ctx->trace);
+err_free:
+	free(ctx);
+	return -ENOMEM;
 }
 
-/* Free every retired instance whose unplug finished, with its orphans. */
+/**
+ * chardev_present() - the EC instance files and commands may use.
+ * @ctx: context; lock held
+ *
+ * One whose unplug is being started counts as absent already.
+ *
+ * Return: the instance or NULL.
+ */
+struct lifecycle *chardev_present(struct chardev_ctx *ctx)
+{
+	return ctx->current != ctx->unplugging ? ctx->current : NULL;
+}
+
+/**
+ * chardev_reap() - free every retired instance whose unplug finished.
+ * @ctx: context
+ */
 void chardev_reap(struct chardev_ctx *ctx)
 {
 	struct chardev_retired **pp, *done_list = NULL, *r;
@@ -144,7 +165,7 @@ void chardev_reap(struct chardev_ctx *ctx)
 	pp = &ctx->retired;
 	while (*pp) {
 		r = *pp;
-		if (atomic_load(&r->complete)) {
+		if (r->complete && !r->pinned) {
 			*pp = r->next;
 			r->next = done_list;
 			done_list = r;
@@ -176,27 +197,29 @@ void chardev_reap(struct chardev_ctx *ctx)
  *
  * Files still open (clients of an exiting daemon keep their fds) are
  * released here, so the front end must not call into them any more.
- * Waits for unplugs still completing.
+ * Waits for unplugs still completing (an async unplug completes when its
+ * last reader leaves).
  */
 void chardev_ctx_destroy(struct chardev_ctx *ctx)
 {
-	bool pending;
+	struct chardev_retired *r;
 
 	if (!ctx)
 		return;
 	chardev_unplug(ctx);
 	while (ctx->files)
 		chardev_release(ctx->files);
+	pthread_mutex_lock(&ctx->lock);
 	for (;;) {
-		chardev_reap(ctx);
-		pthread_mutex_lock(&ctx->lock);
-		pending = ctx->retired != NULL;
-		pthread_mutex_unlock(&ctx->lock);
-		if (!pending)
+		for (r = ctx->retired; r && r->complete; r = r->next)
+			;
+		if (!r)
 			break;
-		/* An async unplug completes when its last reader leaves. */
-		usleep(1000);
+		pthread_cond_wait(&ctx->cond, &ctx->lock);
 	}
+	pthread_mutex_unlock(&ctx->lock);
+	chardev_reap(ctx);
+	pthread_cond_destroy(&ctx->cond);
 	pthread_mutex_destroy(&ctx->lock);
 	chardev_trace_destroy(ctx->trace);
 	free(ctx);
@@ -206,7 +229,8 @@ void chardev_ctx_destroy(struct chardev_ctx *ctx)
  * chardev_plug() - create a fresh EC and make it current.
  * @ctx: context
  *
- * Return: 0, -EBUSY if one is present, or -errno.
+ * Return: 0, -EBUSY if one is present (or its unplug is being started), or
+ * -errno.
  */
 int chardev_plug(struct chardev_ctx *ctx)
 {
@@ -224,6 +248,10 @@ int chardev_plug(struct chardev_ctx *ctx)
 	}
 
 	pthread_mutex_lock(&ctx->lock);
+	/*
+	 * ctx->lock -> EC lock, but on an EC nobody else can reach yet; under
+	 * the lock so that a concurrent chardev_set_latency() is not lost.
+	 */
 	if (ctx->latency_set)
 		ec_set_latency_ns(ec, ctx->latency_ns);
 	if (ctx->current) {
@@ -248,12 +276,15 @@ static uint64_t chardev_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Completion of an unplug, in whatever thread finished it. */
+/*
+ * The one completion of an unplug, in whatever thread finished it: the
+ * requester's callback first, then the record is marked complete and
+ * ctx->cond signalled, so a waiter (chardev_unplug(), destroy) returns only
+ * after the callback has returned.
+ */
 static void chardev_unplug_finish(struct chardev_retired *r, int result)
 {
 	struct chardev_ctx *ctx = r->ctx;
-	void (*done)(void *, int) = r->done;
-	void *done_arg = r->done_arg;
 	struct lifecycle *expected = r->lc;
 	uint64_t waited = 0, wait_ns = chardev_now_ns() - r->start_ns;
 	bool last = !lifecycle_files_see_unplug(r->lc);
@@ -271,15 +302,18 @@ static void chardev_unplug_finish(struct chardev_retired *r, int result)
 		STAT_SET(ctx, last_revoke_wait_ns, wait_ns);
 	}
 	TRACE(ctx, REVOKE_DONE, 0, 0, waited, wait_ns);
-	STAT_INC(ctx, revocations);
-	chardev_log(ctx, CHARDEV_LOG_INFO, "EC unplug complete");
-	if (done)
-		done(done_arg, result);
-	/*
-	 * Last: after this store the reaper may free @r and a destroy may
-	 * free @ctx, so neither is touched any more.
-	 */
-	atomic_store(&r->complete, true);
+	if (!result) {
+		STAT_INC(ctx, revocations);
+		chardev_log(ctx, CHARDEV_LOG_INFO, "EC unplug complete");
+	}
+	if (r->done)
+		r->done(r->done_arg, result);
+	pthread_mutex_lock(&ctx->lock);
+	r->result = result;
+	r->complete = true;
+	pthread_cond_broadcast(&ctx->cond);
+	/* Last touch: once unlocked, @r may be reaped and @ctx destroyed. */
+	pthread_mutex_unlock(&ctx->lock);
 }
 
 static void chardev_unplug_complete(void *arg)
@@ -287,39 +321,54 @@ static void chardev_unplug_complete(void *arg)
 	chardev_unplug_finish(arg, 0);
 }
 
-/*
- * Detach the current EC; where the unplug wakes waiters also mark its files
- * dead and take their parked reads (completed by the caller once the revoke
- * has started, so that a woken reader's next call already fails). In the
- * teaching modes, and with the seed's v3 behaviour, nothing tells the old
- * files, which is the point.
- */
-static int chardev_unplug_begin(struct chardev_ctx *ctx, void (*done)(void *, int), void *arg,
-				struct chardev_retired **out, struct chardev_parked **woken)
+static bool chardev_file_on_lc(const struct chardev_file *f, const void *key)
 {
-	struct chardev_parked **pp, *p;
-	struct chardev_retired *r;
-	struct chardev_file *f;
-	struct lifecycle *lc;
+	return f->lc == key;
+}
 
-	*woken = NULL;
+static bool chardev_file_any(const struct chardev_file *f, const void *key)
+{
+	return true;
+}
+
+/*
+ * Start unplugging the present EC. Its retired record is listed (pinned)
+ * before the revoke starts, so that files released meanwhile stay
+ * allocated and a completion that comes at once finds it. Only once the
+ * revoke has started is the EC detached and, where the unplug wakes waiters
+ * (chardev_wakes_on_unplug()), are its files marked dead and their parked
+ * reads and pollers woken (so a woken reader's next call already fails). In
+ * the teaching modes, and with the seed's v3 behaviour, nothing tells the
+ * old files, which is the point. If the start fails, nothing of this has
+ * happened: the EC stays current and its files keep working.
+ */
+static int chardev_unplug_start(struct chardev_ctx *ctx, void (*done)(void *, int), void *arg,
+				bool pin, struct chardev_retired **out)
+{
+	struct chardev_parked *woken = NULL;
+	struct chardev_file *pollers = NULL;
+	struct chardev_retired *r, **pp;
+	struct lifecycle *lc;
+	unsigned int n;
+	int ret;
+
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
 
 	pthread_mutex_lock(&ctx->lock);
-	lc = ctx->current;
+	lc = chardev_present(ctx);
 	if (!lc) {
 		pthread_mutex_unlock(&ctx->lock);
 		free(r);
 		return -ENODEV;
 	}
-	ctx->current = NULL;
+	ctx->unplugging = lc;
 	r->lc = lc;
 	r->ctx = ctx;
 	r->done = done;
 	r->done_arg = arg;
-	atomic_init(&r->complete, false);
+	r->pinned = true;
 	r->next = ctx->retired;
 	ctx->retired = r;
 	r->start_ns = chardev_now_ns();
@@ -333,54 +382,56 @@ static int chardev_unplug_begin(struct chardev_ctx *ctx, void (*done)(void *, in
 		atomic_store(&ctx->revoking, lc);
 	}
 	TRACE(ctx, REVOKE_START, 0, 0, STAT_GET(ctx, inflight_accesses), 0);
+	/* Ours until the end, whatever a completion and a reaper do. */
+	lifecycle_get(lc);
+	pthread_mutex_unlock(&ctx->lock);
 
+	ret = lifecycle_unplug_async(lc, chardev_unplug_complete, r);
+
+	pthread_mutex_lock(&ctx->lock);
+	ctx->unplugging = NULL;
+	if (ret < 0) {
+		struct lifecycle *expected = lc;
+
+		for (pp = &ctx->retired; *pp != r; pp = &(*pp)->next)
+			;
+		*pp = r->next;
+		/* No revoke is waiting after all. */
+		atomic_compare_exchange_strong(&ctx->revoking, &expected, NULL);
+		pthread_mutex_unlock(&ctx->lock);
+		free(r);
+		lifecycle_put(lc);
+		chardev_log(ctx, CHARDEV_LOG_ERR, "unplug failed, the EC stays: %s",
+			    strerror(-ret));
+		return ret;
+	}
+	/* The context's reference on @lc moves to @r. */
+	ctx->current = NULL;
 	if (chardev_wakes_on_unplug(ctx, lc)) {
+		struct chardev_file *f;
+
 		for (f = ctx->files; f; f = f->next) {
 			if (f->lc == lc)
 				f->dead = true;
 		}
-		pp = &ctx->parked;
-		while (*pp) {
-			p = *pp;
-			if (p->file->lc == lc) {
-				*pp = p->next;
-				p->next = *woken;
-				*woken = p;
-			} else {
-				pp = &p->next;
-			}
-		}
+		woken = chardev_take_parked(ctx, chardev_parked_on_lc, lc, 0);
+		pollers = chardev_collect_pollers(ctx, chardev_file_on_lc, lc);
 	}
+	r->pinned = pin;
 	pthread_mutex_unlock(&ctx->lock);
 	STAT_INC(ctx, unplugs);
+	chardev_log(ctx, CHARDEV_LOG_INFO, "EC unplug started");
+
+	/* 0: the holder was unplugged already and will not call back. */
+	if (!ret)
+		chardev_unplug_finish(r, 0);
+	n = chardev_complete_parked(ctx, woken, -ENODEV);
+	if (chardev_wakes_on_unplug(ctx, lc))
+		TRACE(ctx, READERS_WOKEN, 0, 0, n, 0);
+	chardev_wake_files(ctx, pollers);
+	lifecycle_put(lc);
 	*out = r;
 	return 0;
-}
-
-/* Wake blocked readers (ENODEV) and pollers (POLLERR) of @lc. */
-static void chardev_wake_dead(struct chardev_ctx *ctx, struct lifecycle *lc,
-			      struct chardev_parked *woken)
-{
-	struct chardev_parked *p;
-	struct chardev_file *f;
-	unsigned int n = 0;
-
-	if (!chardev_wakes_on_unplug(ctx, lc))
-		return;
-	pthread_mutex_lock(&ctx->lock);
-	for (f = ctx->files; f; f = f->next) {
-		if (f->lc == lc && f->poll_handle && ctx->config.ops.poll_notify)
-			ctx->config.ops.poll_notify(f->poll_handle);
-	}
-	pthread_mutex_unlock(&ctx->lock);
-	while (woken) {
-		p = woken;
-		woken = p->next;
-		STAT_INC(ctx, read_enodev);
-		chardev_parked_complete(ctx, p, -ENODEV, NULL, 0);
-		n++;
-	}
-	TRACE(ctx, READERS_WOKEN, 0, 0, n, 0);
 }
 
 /**
@@ -392,52 +443,19 @@ static void chardev_wake_dead(struct chardev_ctx *ctx, struct lifecycle *lc,
  * The revoke starts before any waiter is woken, so a woken reader's next
  * call already gets ENODEV.
  *
- * Return: 0 or -ENODEV.
+ * Return: 0, -ENODEV, or -errno when the unplug could not start (the EC is
+ * then still present and @done is not called).
  */
 int chardev_unplug_async(struct chardev_ctx *ctx, void (*done)(void *arg, int result),
 			 void *arg)
 {
-	struct chardev_parked *woken;
 	struct chardev_retired *r;
-	struct lifecycle *lc;
 	int ret;
 
-	ret = chardev_unplug_begin(ctx, done, arg, &r, &woken);
-	if (ret)
-		return ret;
-	chardev_log(ctx, CHARDEV_LOG_INFO, "EC unplug started");
-	/* @r may be reaped as soon as the unplug completes: hold what we need. */
-	lc = r->lc;
-	lifecycle_get(lc);
-	ret = lifecycle_unplug_async(lc, chardev_unplug_complete, r);
-	if (ret <= 0) {
-		/* Nobody will call back: complete (or report failure) here. */
-		if (ret < 0)
-			chardev_log(ctx, CHARDEV_LOG_ERR, "async unplug failed: %s",
-				    strerror(-ret));
-		chardev_unplug_finish(r, ret);
-	}
-	chardev_wake_dead(ctx, lc, woken);
-	lifecycle_put(lc);
-	chardev_reap(ctx);
-	return 0;
-}
-
-/* A synchronous unplug waits on one of these. */
-struct chardev_unplug_wait {
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	bool done;
-};
-
-static void chardev_unplug_wait_done(void *arg, int result)
-{
-	struct chardev_unplug_wait *w = arg;
-
-	pthread_mutex_lock(&w->lock);
-	w->done = true;
-	pthread_cond_broadcast(&w->cond);
-	pthread_mutex_unlock(&w->lock);
+	ret = chardev_unplug_start(ctx, done, arg, false, &r);
+	if (!ret)
+		chardev_reap(ctx);
+	return ret;
 }
 
 /**
@@ -446,26 +464,25 @@ static void chardev_unplug_wait_done(void *arg, int result)
  *
  * Blocked readers are woken at once, not after the in-flight commands.
  *
- * Return: 0 or -ENODEV when nothing is plugged.
+ * Return: 0, -ENODEV when nothing is plugged, or -errno when the unplug
+ * failed (the EC is then still present).
  */
 int chardev_unplug(struct chardev_ctx *ctx)
 {
-	struct chardev_unplug_wait w = { .done = false };
+	struct chardev_retired *r;
 	int ret;
 
-	pthread_mutex_init(&w.lock, NULL);
-	pthread_cond_init(&w.cond, NULL);
-	ret = chardev_unplug_async(ctx, chardev_unplug_wait_done, &w);
-	if (!ret) {
-		chardev_log(ctx, CHARDEV_LOG_INFO, "waiting for in-flight commands");
-		pthread_mutex_lock(&w.lock);
-		while (!w.done)
-			pthread_cond_wait(&w.cond, &w.lock);
-		pthread_mutex_unlock(&w.lock);
-		chardev_reap(ctx);
-	}
-	pthread_cond_destroy(&w.cond);
-	pthread_mutex_destroy(&w.lock);
+	ret = chardev_unplug_start(ctx, NULL, NULL, true, &r);
+	if (ret)
+		return ret;
+	chardev_log(ctx, CHARDEV_LOG_INFO, "waiting for in-flight commands");
+	pthread_mutex_lock(&ctx->lock);
+	while (!r->complete)
+		pthread_cond_wait(&ctx->cond, &ctx->lock);
+	ret = r->result;
+	r->pinned = false;
+	pthread_mutex_unlock(&ctx->lock);
+	chardev_reap(ctx);
 	return ret;
 }
 
@@ -476,25 +493,18 @@ int chardev_unplug(struct chardev_ctx *ctx)
 void chardev_shutdown(struct chardev_ctx *ctx)
 {
 	struct chardev_parked *woken;
-	struct chardev_file *f;
+	struct chardev_file *f, *pollers;
 
 	chardev_unplug(ctx);
 	/* In every mode: nobody may stay parked on an exiting daemon. */
 	pthread_mutex_lock(&ctx->lock);
-	woken = ctx->parked;
-	ctx->parked = NULL;
-	for (f = ctx->files; f; f = f->next) {
+	for (f = ctx->files; f; f = f->next)
 		f->dead = true;
-		if (f->poll_handle && ctx->config.ops.poll_notify)
-			ctx->config.ops.poll_notify(f->poll_handle);
-	}
+	woken = chardev_take_parked(ctx, chardev_parked_any, NULL, 0);
+	pollers = chardev_collect_pollers(ctx, chardev_file_any, NULL);
 	pthread_mutex_unlock(&ctx->lock);
-	while (woken) {
-		struct chardev_parked *p = woken;
-
-		woken = p->next;
-		chardev_parked_complete(ctx, p, -ENODEV, NULL, 0);
-	}
+	chardev_complete_parked(ctx, woken, -ENODEV);
+	chardev_wake_files(ctx, pollers);
 }
 
 /**
@@ -508,7 +518,7 @@ bool chardev_is_plugged(struct chardev_ctx *ctx)
 	bool plugged;
 
 	pthread_mutex_lock(&ctx->lock);
-	plugged = ctx->current != NULL;
+	plugged = chardev_present(ctx) != NULL;
 	pthread_mutex_unlock(&ctx->lock);
 	return plugged;
 }
@@ -617,7 +627,7 @@ int chardev_with_ec(struct chardev_ctx *ctx, int (*fn)(struct ec *ec, void *arg)
 	int ret = -ENODEV;
 
 	pthread_mutex_lock(&ctx->lock);
-	lc = ctx->current;
+	lc = chardev_present(ctx);
 	if (lc)
 		lifecycle_get(lc);
 	pthread_mutex_unlock(&ctx->lock);

@@ -41,17 +41,17 @@ int chardev_open(struct chardev_ctx *ctx, struct chardev_file **out)
 	atomic_init(&file->version_done, false);
 
 	pthread_mutex_lock(&ctx->lock);
-	if (!ctx->current) {
+	file->lc = chardev_present(ctx);
+	if (!file->lc) {
 		pthread_mutex_unlock(&ctx->lock);
 		ret = -ENODEV;
 		goto err_free;
 	}
-	ret = lifecycle_attach(ctx->current, &file->ref);
+	ret = lifecycle_attach(file->lc, &file->ref);
 	if (ret) {
 		pthread_mutex_unlock(&ctx->lock);
 		goto err_free;
 	}
-	file->lc = ctx->current;
 	pthread_mutex_unlock(&ctx->lock);
 
 	/*
@@ -98,7 +98,7 @@ err_free:
 void chardev_release(struct chardev_file *file)
 {
 	struct chardev_ctx *ctx = file->ctx;
-	struct chardev_parked *woken = NULL, *p;
+	struct chardev_parked *woken;
 	struct chardev_access acc;
 	struct chardev_retired *r;
 	void *poll_handle;
@@ -113,19 +113,12 @@ void chardev_release(struct chardev_file *file)
 		ctx->files = file->next;
 	if (file->next)
 		file->next->prev = file->prev;
-	while ((p = chardev_claim_parked(file))) {
-		p->next = woken;
-		woken = p;
-	}
-	poll_handle = file->poll_handle;
-	file->poll_handle = NULL;
+	woken = chardev_take_parked(ctx, chardev_parked_on_file, file, 0);
+	/* Waits for a notification of the handle still running elsewhere. */
+	poll_handle = chardev_poll_swap(file, NULL);
 	pthread_mutex_unlock(&ctx->lock);
 
-	while (woken) {
-		p = woken;
-		woken = p->next;
-		chardev_parked_complete(ctx, p, -EBADF, NULL, 0);
-	}
+	chardev_complete_parked(ctx, woken, -EBADF);
 	if (poll_handle && ctx->config.ops.poll_destroy)
 		ctx->config.ops.poll_destroy(poll_handle);
 
@@ -149,7 +142,7 @@ void chardev_release(struct chardev_file *file)
 		 */
 		pthread_mutex_lock(&ctx->lock);
 		for (r = ctx->retired; r; r = r->next) {
-			if (r->lc == file->lc && !atomic_load(&r->complete)) {
+			if (r->lc == file->lc && !r->complete) {
 				file->next_orphan = r->orphans;
 				r->orphans = file;
 				orphaned = true;

@@ -4,19 +4,27 @@
  * front end (which sees chardev.h only).
  *
  * Locking. One mutex per context, ctx->lock, protects the current EC, the
- * file list, every file's poll handle and dead/released flags, the parked
- * reads and the retired instances. Lock order, outermost first:
+ * file list, every file's poll handle, busy count and dead/released flags,
+ * the parked reads and the retired instances; ctx->cond (with ctx->lock)
+ * signals unplug completions and idle poll handles. Lock order, outermost
+ * first:
  *
- *   ctx->lock -> the EC's own locks      (ec_set_latency_ns() in chardev_plug())
- *   ctx->lock -> the front end's locks   (ops->poll_notify() and
- *                                         ops->read_interrupted(), which take
- *                                         libfuse's session lock)
+ *   ctx->lock -> libfuse's session lock  (ops->read_interrupted(), which is
+ *                                         fuse_req_interrupted(), asked while
+ *                                         parking so that an interrupt cannot
+ *                                         slip in between)
+ *   ctx->lock -> a fresh EC's lock       (ec_set_latency_ns() in chardev_plug(),
+ *                                         on an EC nobody else can reach yet)
  *
- * So nothing may call into the chardev while holding an EC lock or a
- * libfuse lock: EC event notifications (chardev_event_notify()) run with no
- * EC lock held, and the front end calls in from request handlers only.
- * ops->read_complete() and every host command run with ctx->lock dropped:
- * a command may raise an event whose notification takes ctx->lock.
+ * and nothing else is called with ctx->lock held: host commands and other EC
+ * calls (an EC call may raise an event whose notification takes ctx->lock),
+ * ops->read_complete() and ops->poll_notify() (a writev to /dev/cuse) all
+ * run after dropping it. A poll handle being notified outside the lock is
+ * pinned by its file's @poll_busy count; replacing or dropping a handle waits
+ * for that count to reach zero, so ops->poll_destroy() never races a notify.
+ * EC event notifications (chardev_event_notify()) come with no EC lock
+ * held, and the front end calls in from request handlers only, holding none
+ * of its locks.
  */
 #ifndef CUSE_EC_CHARDEV_INTERNAL_H
 #define CUSE_EC_CHARDEV_INTERNAL_H
@@ -35,6 +43,8 @@
  * @file:  the file it reads from
  * @token: the front end's request
  * @len:   caller's buffer size
+ * @seq:   when it first parked (ctx->park_seq); the list is kept in this
+ *         order, also when a read is parked again after losing an event
  * @file_id: @file's id, for the trace once @file may be gone
  */
 struct chardev_parked {
@@ -42,6 +52,7 @@ struct chardev_parked {
 	struct chardev_file *file;
 	void *token;
 	size_t len;
+	uint64_t seq;
 	uint64_t file_id;
 };
 
@@ -51,7 +62,10 @@ struct chardev_parked {
  * @next:     list link (ctx->retired)
  * @lc:       the holder (the context's reference)
  * @ctx:      back pointer for the completion callback
- * @complete: set once no access can reach the EC any more
+ * @complete: set (under ctx->lock, ctx->cond signalled) once no access can
+ *            reach the EC any more and @done has returned
+ * @pinned:   a synchronous unplug waits on this record: not reaped yet
+ * @result:   the unplug's result once @complete (0 or -errno)
  * @orphans:  files released before @complete, kept allocated because a
  *            command still in flight may raise an event and notify them
  * @done:     the unplug requester's callback and its argument
@@ -61,7 +75,9 @@ struct chardev_retired {
 	struct chardev_retired *next;
 	struct lifecycle *lc;
 	struct chardev_ctx *ctx;
-	atomic_bool complete;
+	bool complete;
+	bool pinned;
+	int result;
 	struct chardev_file *orphans;
 	void (*done)(void *arg, int result);
 	void *done_arg;
@@ -86,9 +102,12 @@ struct chardev_retired {
  *                so a read cannot park after the wake-up went by
  * @released:     release ran; a late notify must not touch anything else
  * @poll_handle:  who to wake when an event arrives or the EC goes
+ * @poll_busy:    notifications of @poll_handle running outside ctx->lock
+ * @on_wake:      on a wake list (chardev_wake_files()); @next_wake links it
  * @next:         ctx->files link
  * @prev:         ctx->files link
  * @next_orphan:  chardev_retired.orphans link
+ * @next_wake:    wake list link
  */
 struct chardev_file {
 	struct chardev_ctx *ctx;
@@ -103,18 +122,25 @@ struct chardev_file {
 	bool dead;
 	bool released;
 	void *poll_handle;
+	unsigned int poll_busy;
+	bool on_wake;
 	struct chardev_file *next;
 	struct chardev_file *prev;
 	struct chardev_file *next_orphan;
+	struct chardev_file *next_wake;
 };
 
 /**
  * struct chardev_ctx - the daemon's state.
  * @lock:    see "Locking" above
+ * @cond:    unplug completions and idle poll handles (with @lock)
  * @config:  mode, profile, clock, callbacks
  * @current: the present EC instance, NULL while unplugged
+ * @unplugging: @current while an unplug of it is being started (it counts
+ *           as absent; the start may still fail and leave it current)
  * @files:   every open file
  * @parked:  every parked read, oldest first
+ * @park_seq: the next parked read's sequence number
  * @retired: unplugged instances not yet reaped
  * @latency_ns: injected host-command latency for new ECs (0: profile's)
  * @latency_set: @latency_ns was set by chardev_set_latency()
@@ -129,10 +155,13 @@ struct chardev_file {
  */
 struct chardev_ctx {
 	pthread_mutex_t lock;
+	pthread_cond_t cond;
 	struct chardev_config config;
 	struct lifecycle *current;
+	struct lifecycle *unplugging;
 	struct chardev_file *files;
 	struct chardev_parked *parked;
+	uint64_t park_seq;
 	struct chardev_retired *retired;
 	uint64_t latency_ns;
 	bool latency_set;
@@ -182,6 +211,9 @@ void chardev_parked_complete(struct chardev_ctx *ctx, struct chardev_parked *p, 
 /* chardev.c: free every retired instance whose unplug finished. */
 void chardev_reap(struct chardev_ctx *ctx);
 
+/* chardev.c: the present EC instance, NULL when absent or going (lock held). */
+struct lifecycle *chardev_present(struct chardev_ctx *ctx);
+
 /* chardev_read.c: the EC's notifier call for a file (its chain entry). */
 void chardev_event_notify(struct ec_notifier *nb, const struct ec_event *ev);
 
@@ -200,7 +232,41 @@ bool chardev_wakes_on_unplug(const struct chardev_ctx *ctx, const struct lifecyc
  */
 void chardev_tick(struct chardev_ctx *ctx);
 
-/* chardev_read.c: unlink the oldest parked read of @file; ctx->lock held. */
-struct chardev_parked *chardev_claim_parked(struct chardev_file *file);
+/*
+ * chardev_read.c: take the parked reads @match accepts (all of them when
+ * @max is 0, else at most @max), oldest first, off ctx->parked; lock held.
+ */
+struct chardev_parked *chardev_take_parked(struct chardev_ctx *ctx,
+					   bool (*match)(const struct chardev_parked *p,
+							 const void *key),
+					   const void *key, unsigned int max);
+
+/* chardev_read.c: complete and free every read of @list with @result; returns how many. */
+unsigned int chardev_complete_parked(struct chardev_ctx *ctx, struct chardev_parked *list,
+				     int result);
+
+/* chardev_read.c: @p reads from the file @key / from an EC instance @key. */
+bool chardev_parked_on_file(const struct chardev_parked *p, const void *key);
+bool chardev_parked_on_lc(const struct chardev_parked *p, const void *key);
+bool chardev_parked_any(const struct chardev_parked *p, const void *key);
+
+/*
+ * chardev_read.c: set a file's poll handle to @handle (NULL: drop it) once
+ * no notification of the old one is running; lock held (may wait on
+ * ctx->cond). Returns the old handle, for ops->poll_destroy() after
+ * unlocking.
+ */
+void *chardev_poll_swap(struct chardev_file *file, void *handle);
+
+/*
+ * chardev_read.c: put every file that @match accepts with a poll handle on
+ * a wake list, pinning its handle; lock held. chardev_wake_files() then
+ * notifies them with the lock dropped.
+ */
+struct chardev_file *chardev_collect_pollers(struct chardev_ctx *ctx,
+					     bool (*match)(const struct chardev_file *f,
+							   const void *key),
+					     const void *key);
+void chardev_wake_files(struct chardev_ctx *ctx, struct chardev_file *list);
 
 #endif /* CUSE_EC_CHARDEV_INTERNAL_H */

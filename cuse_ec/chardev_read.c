@@ -1,7 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * chardev_read.c - read(), poll() and MKBP event delivery to parked reads
- * (see chardev.h).
+ * (see chardev.h; locking in chardev_internal.h).
+ *
+ * Parked reads. A blocking read with no event queued parks; the next event
+ * queued for its file is handed to the read of that file that parked first.
+ * Every path that parks goes through chardev_park() (park, then look again
+ * for an event whose notification found nobody parked) and every path that
+ * ends parked reads takes them with chardev_take_parked(), oldest first:
+ * event delivery (one, the oldest of the file), interrupt (the one with the
+ * token), release (all of the file), unplug (all of the EC instance) and
+ * daemon exit (all). A read handed an event that a concurrent non-blocking
+ * read took first parks again in its old place (it keeps its sequence
+ * number), so it is still the first to be served.
  */
 #include "config.h"
 
@@ -13,7 +24,6 @@
 
 #include "chardev_internal.h"
 #include "ec/ec.h"
-
 
 /* Pop the oldest event of @file's own queue (see ec_event_queue_pop()). */
 static int chardev_pop_event(struct chardev_file *file, void *buf, size_t len)
@@ -69,9 +79,240 @@ static bool chardev_ec_gone(struct chardev_file *file, uint32_t op)
 	return gone;
 }
 
-/* Hand the oldest queued event to a parked read, or park it again. */
-static void chardev_deliver(struct chardev_file *file, struct chardev_parked *p)
+/* ---- poll handles ---- */
+
+/* Pin the file's poll handle for a notification outside the lock; lock held. */
+static void *chardev_poll_pin(struct chardev_file *file)
 {
+	if (!file->poll_handle || !file->ctx->config.ops.poll_notify)
+		return NULL;
+	file->poll_busy++;
+	return file->poll_handle;
+}
+
+/* Lock held. */
+static void chardev_poll_unpin(struct chardev_file *file)
+{
+	if (!--file->poll_busy)
+		pthread_cond_broadcast(&file->ctx->cond);
+}
+
+/**
+ * chardev_poll_swap() - replace a file's poll handle once it is idle.
+ * @file:   the file; ctx->lock held (dropped while waiting)
+ * @handle: the new handle, or NULL to drop it
+ *
+ * Return: the old handle (the caller destroys it after unlocking), or NULL.
+ */
+void *chardev_poll_swap(struct chardev_file *file, void *handle)
+{
+	struct chardev_ctx *ctx = file->ctx;
+	void *old;
+
+	while (file->poll_busy)
+		pthread_cond_wait(&ctx->cond, &ctx->lock);
+	old = file->poll_handle;
+	file->poll_handle = handle;
+	return old;
+}
+
+/**
+ * chardev_collect_pollers() - pin the poll handles of matching files.
+ * @ctx:   context; lock held
+ * @match: which files
+ * @key:   passed to @match
+ *
+ * A file already on another wake list is left to that one.
+ *
+ * Return: the wake list for chardev_wake_files().
+ */
+struct chardev_file *chardev_collect_pollers(struct chardev_ctx *ctx,
+					     bool (*match)(const struct chardev_file *f,
+							   const void *key),
+					     const void *key)
+{
+	struct chardev_file *f, *list = NULL;
+
+	for (f = ctx->files; f; f = f->next) {
+		if (f->on_wake || !match(f, key) || !chardev_poll_pin(f))
+			continue;
+		f->on_wake = true;
+		f->next_wake = list;
+		list = f;
+	}
+	return list;
+}
+
+/**
+ * chardev_wake_files() - notify a wake list's pollers, then unpin them.
+ * @ctx:  context; lock NOT held
+ * @list: from chardev_collect_pollers()
+ */
+void chardev_wake_files(struct chardev_ctx *ctx, struct chardev_file *list)
+{
+	struct chardev_file *f;
+
+	if (!list)
+		return;
+	/* Pinned handles do not change, so reading them unlocked is safe. */
+	for (f = list; f; f = f->next_wake)
+		ctx->config.ops.poll_notify(f->poll_handle);
+	pthread_mutex_lock(&ctx->lock);
+	while (list) {
+		f = list;
+		list = f->next_wake;
+		f->on_wake = false;
+		chardev_poll_unpin(f);
+	}
+	pthread_mutex_unlock(&ctx->lock);
+}
+
+/* ---- parked reads ---- */
+
+/** chardev_parked_on_file() - match the reads of the file @key. */
+bool chardev_parked_on_file(const struct chardev_parked *p, const void *key)
+{
+	return p->file == key;
+}
+
+/** chardev_parked_on_lc() - match the reads of files on the EC instance @key. */
+bool chardev_parked_on_lc(const struct chardev_parked *p, const void *key)
+{
+	return p->file->lc == key;
+}
+
+/** chardev_parked_any() - match every read. */
+bool chardev_parked_any(const struct chardev_parked *p, const void *key)
+{
+	return true;
+}
+
+static bool chardev_parked_with_token(const struct chardev_parked *p, const void *key)
+{
+	return p->token == key;
+}
+
+/**
+ * chardev_take_parked() - unlink matching parked reads.
+ * @ctx:   context; lock held
+ * @match: which reads
+ * @key:   passed to @match
+ * @max:   at most this many (0: all)
+ *
+ * Return: the reads taken, oldest first, linked by @next.
+ */
+struct chardev_parked *chardev_take_parked(struct chardev_ctx *ctx,
+					   bool (*match)(const struct chardev_parked *p,
+							 const void *key),
+					   const void *key, unsigned int max)
+{
+	struct chardev_parked **pp = &ctx->parked, *taken = NULL, **tail = &taken, *p;
+	unsigned int n = 0;
+
+	while (*pp && (!max || n < max)) {
+		p = *pp;
+		if (!match(p, key)) {
+			pp = &p->next;
+			continue;
+		}
+		*pp = p->next;
+		p->next = NULL;
+		*tail = p;
+		tail = &p->next;
+		n++;
+	}
+	return taken;
+}
+
+/**
+ * chardev_complete_parked() - end taken reads with an error.
+ * @ctx:    context; lock NOT held
+ * @list:   from chardev_take_parked(); freed
+ * @result: -errno for every read
+ *
+ * Return: how many reads were completed.
+ */
+unsigned int chardev_complete_parked(struct chardev_ctx *ctx, struct chardev_parked *list,
+				     int result)
+{
+	struct chardev_parked *p;
+	unsigned int n = 0;
+
+	while (list) {
+		p = list;
+		list = p->next;
+		if (result == -ENODEV)
+			STAT_INC(ctx, read_enodev);
+		chardev_parked_complete(ctx, p, result, NULL, 0);
+		n++;
+	}
+	return n;
+}
+
+static void chardev_wake_reader(struct chardev_file *file);
+
+/*
+ * Park @p in first-park order, unless it must end now: -EBADF (file
+ * released), -ENODEV (EC gone, daemon exiting), -EINTR (interrupted). The
+ * interrupt is asked under the lock, so a chardev_read_cancel() either
+ * comes later and finds the read parked, or is seen here.
+ */
+static int chardev_park_locked(struct chardev_parked *p)
+{
+	struct chardev_file *file = p->file;
+	struct chardev_ctx *ctx = file->ctx;
+	struct chardev_parked **pp;
+
+	if (file->released)
+		return -EBADF;
+	if (file->dead)
+		return -ENODEV;
+	if (ctx->config.ops.read_interrupted && ctx->config.ops.read_interrupted(p->token))
+		return -EINTR;
+	if (!p->seq) {
+		/* First time: counted under the lock, before anyone can complete it. */
+		p->seq = ++ctx->park_seq;
+		STAT_INC(ctx, reads_parked);
+		STAT_INC(ctx, parked_reads);
+		TRACE(ctx, READ_PARKED, file->id, 0, 0, 0);
+	}
+	for (pp = &ctx->parked; *pp && (*pp)->seq < p->seq; pp = &(*pp)->next)
+		;
+	p->next = *pp;
+	*pp = p;
+	return 0;
+}
+
+/*
+ * The one way to park a read (first time or again). After parking, an event
+ * queued meanwhile found nobody to hand it to: look again now that the read
+ * is visible. From then on @p may be completed by another thread at any
+ * time, so the caller must not touch it.
+ *
+ * Return: CHARDEV_READ_PARKED, or -errno with @p still the caller's.
+ */
+static int chardev_park(struct chardev_parked *p)
+{
+	struct chardev_file *file = p->file;
+	struct chardev_ctx *ctx = file->ctx;
+	int ret;
+
+	pthread_mutex_lock(&ctx->lock);
+	ret = chardev_park_locked(p);
+	pthread_mutex_unlock(&ctx->lock);
+	if (ret)
+		return ret;
+	if (chardev_event_pending(file))
+		chardev_wake_reader(file);
+	return CHARDEV_READ_PARKED;
+}
+
+/* ---- events ---- */
+
+/* Hand the oldest queued event to a parked read, or park it again. */
+static void chardev_deliver(struct chardev_parked *p)
+{
+	struct chardev_file *file = p->file;
 	struct chardev_ctx *ctx = file->ctx;
 	unsigned char buf[CHARDEV_READ_MAX];
 	size_t len = p->len < sizeof(buf) ? p->len : sizeof(buf);
@@ -79,52 +320,42 @@ static void chardev_deliver(struct chardev_file *file, struct chardev_parked *p)
 
 	ret = chardev_pop_event(file, buf, len);
 	if (ret == -EAGAIN) {
-		/* Another reader took it first: wait again, unless told to stop. */
-		pthread_mutex_lock(&ctx->lock);
-		if (!file->dead && !file->released) {
-			p->next = ctx->parked;
-			ctx->parked = p;
-			pthread_mutex_unlock(&ctx->lock);
+		/* A non-blocking read took it first: wait again, in the same place. */
+		ret = chardev_park(p);
+		if (ret == CHARDEV_READ_PARKED)
 			return;
-		}
-		pthread_mutex_unlock(&ctx->lock);
-		ret = -ENODEV;
 	}
 	if (ret >= 0)
 		STAT_INC(ctx, events_delivered);
+	else if (ret == -ENODEV)
+		STAT_INC(ctx, read_enodev);
 	chardev_parked_complete(ctx, p, ret, ret > 0 ? buf : NULL, ret > 0 ? (size_t)ret : 0);
 }
 
-/* Claim the oldest parked read of @file (ctx->lock held). */
-struct chardev_parked *chardev_claim_parked(struct chardev_file *file)
-{
-	struct chardev_parked **pp, *p;
-
-	for (pp = &file->ctx->parked; *pp; pp = &(*pp)->next) {
-		p = *pp;
-		if (p->file == file) {
-			*pp = p->next;
-			return p;
-		}
-	}
-	return NULL;
-}
-
-/* Something was queued for @file: wake its poller and one parked read. */
+/*
+ * Something was queued for @file: wake its poller (outside the lock, the
+ * handle pinned) and hand the event to its oldest parked read.
+ */
 static void chardev_wake_reader(struct chardev_file *file)
 {
 	struct chardev_ctx *ctx = file->ctx;
 	struct chardev_parked *p = NULL;
+	void *poll_handle = NULL;
 
 	pthread_mutex_lock(&ctx->lock);
 	if (!file->released) {
-		if (file->poll_handle && ctx->config.ops.poll_notify)
-			ctx->config.ops.poll_notify(file->poll_handle);
-		p = chardev_claim_parked(file);
+		poll_handle = chardev_poll_pin(file);
+		p = chardev_take_parked(ctx, chardev_parked_on_file, file, 1);
 	}
 	pthread_mutex_unlock(&ctx->lock);
+	if (poll_handle) {
+		ctx->config.ops.poll_notify(poll_handle);
+		pthread_mutex_lock(&ctx->lock);
+		chardev_poll_unpin(file);
+		pthread_mutex_unlock(&ctx->lock);
+	}
 	if (p)
-		chardev_deliver(file, p);
+		chardev_deliver(p);
 }
 
 /**
@@ -183,6 +414,8 @@ static int chardev_read_version(struct chardev_file *file, size_t want, void *bu
 	return 0;
 }
 
+/* ---- file operations ---- */
+
 /**
  * chardev_read() - version text, or one MKBP event once a mask is set.
  * @file:     the file
@@ -237,39 +470,10 @@ int chardev_read(struct chardev_file *file, size_t len, bool nonblock, void *tok
 	p->token = token;
 	p->len = len;
 	p->file_id = file->id;
-	pthread_mutex_lock(&ctx->lock);
-	if (file->dead) {
-		ret = -ENODEV;
-	} else if (ctx->config.ops.read_interrupted &&
-		   ctx->config.ops.read_interrupted(token)) {
-		ret = -EINTR;
-	} else {
-		struct chardev_parked **pp = &ctx->parked;
-
-		/* FIFO: an event goes to the reader that waited longest. */
-		while (*pp)
-			pp = &(*pp)->next;
-		*pp = p;
-		ret = CHARDEV_READ_PARKED;
-		/* Under the lock: nobody can complete it before it is counted. */
-		STAT_INC(ctx, reads_parked);
-		STAT_INC(ctx, parked_reads);
-		TRACE(ctx, READ_PARKED, file->id, 0, 0, 0);
-	}
-	pthread_mutex_unlock(&ctx->lock);
-	if (ret != CHARDEV_READ_PARKED) {
-		free(p);
-		goto out;
-	}
-
-	/*
-	 * An event queued between the pop above and parking found nobody to
-	 * wake: look again now that we are visible. From here on @token may
-	 * already be completed by another thread, so it is not touched.
-	 */
-	if (chardev_event_pending(file))
-		chardev_wake_reader(file);
-	return CHARDEV_READ_PARKED;
+	ret = chardev_park(p);
+	if (ret == CHARDEV_READ_PARKED)
+		return ret;
+	free(p);
 
 out:
 	if (ret == -ENODEV)
@@ -284,20 +488,12 @@ out:
  */
 void chardev_read_cancel(struct chardev_ctx *ctx, void *token)
 {
-	struct chardev_parked **pp, *p = NULL;
+	struct chardev_parked *p;
 
 	pthread_mutex_lock(&ctx->lock);
-	for (pp = &ctx->parked; *pp; pp = &(*pp)->next) {
-		if ((*pp)->token == token) {
-			p = *pp;
-			*pp = p->next;
-			break;
-		}
-	}
+	p = chardev_take_parked(ctx, chardev_parked_with_token, token, 1);
 	pthread_mutex_unlock(&ctx->lock);
-	if (!p)
-		return;
-	chardev_parked_complete(ctx, p, -EINTR, NULL, 0);
+	chardev_complete_parked(ctx, p, -EINTR);
 }
 
 /**
@@ -314,10 +510,8 @@ unsigned int chardev_poll(struct chardev_file *file, void *poll_handle)
 	void *old = NULL;
 
 	pthread_mutex_lock(&ctx->lock);
-	if (poll_handle && poll_handle != file->poll_handle) {
-		old = file->poll_handle;
-		file->poll_handle = poll_handle;
-	}
+	if (poll_handle && poll_handle != file->poll_handle)
+		old = chardev_poll_swap(file, poll_handle);
 	pthread_mutex_unlock(&ctx->lock);
 	if (old && ctx->config.ops.poll_destroy)
 		ctx->config.ops.poll_destroy(old);
@@ -329,3 +523,4 @@ unsigned int chardev_poll(struct chardev_file *file, void *poll_handle)
 		mask |= CHARDEV_POLLERR;
 	return mask;
 }
+

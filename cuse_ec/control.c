@@ -195,19 +195,24 @@ int control_execute(struct chardev_ctx *ctx, const struct control_cmd *cmd,
 		    char *reply, size_t len)
 {
 	struct chardev_stats st;
+	bool held;
 	int ret = 0;
 
 	switch (cmd->verb) {
 	case CONTROL_UNPLUG:
 		/* Before the unplug: no uevent "add" may slip in after it. */
+		held = chardev_operator_hold(ctx);
 		chardev_set_operator_hold(ctx, true);
 		ret = chardev_unplug_async(ctx, NULL, NULL);
-		if (ret == -ENODEV)
+		if (ret == -ENODEV) {
 			snprintf(reply, len, "error not plugged");
-		else if (ret)
+		} else if (ret) {
+			/* The EC stays: so does whatever held it before. */
+			chardev_set_operator_hold(ctx, held);
 			snprintf(reply, len, "error unplug failed: %s", strerror(-ret));
-		else
+		} else {
 			snprintf(reply, len, "ok unplug started");
+		}
 		return ret;
 	case CONTROL_PLUG:
 		chardev_set_operator_hold(ctx, false);
@@ -440,6 +445,7 @@ static void control_handle_line(struct control_server *srv, int idx, const char 
 	struct control_waiter *w;
 	struct control_cmd cmd;
 	char reply[CHARDEV_STATS_TEXT_MAX + 8], err[160];	/* "ok " + stats fits */
+	bool held;
 	int ret;
 
 	if (strlen(line) != len) {
@@ -473,12 +479,19 @@ static void control_handle_line(struct control_server *srv, int idx, const char 
 	/* Listed before starting: the completion may run at once. */
 	w->next = srv->waiters;
 	srv->waiters = w;
+	held = chardev_operator_hold(srv->ctx);
 	chardev_set_operator_hold(srv->ctx, true);
 	ret = chardev_unplug_async(srv->ctx, control_unplug_done, w);
 	if (ret) {
 		srv->waiters = w->next;
 		free(w);
-		control_send(cl, ret == -ENODEV ? "error not plugged" : "error unplug failed");
+		if (ret == -ENODEV) {
+			control_send(cl, "error not plugged");
+			return;
+		}
+		chardev_set_operator_hold(srv->ctx, held);
+		snprintf(reply, sizeof(reply), "error unplug failed: %s", strerror(-ret));
+		control_send(cl, reply);
 		return;
 	}
 	cl->waiting = true;

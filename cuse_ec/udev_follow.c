@@ -229,22 +229,32 @@ static void udev_follow_handle(struct udev_follow *uf, struct udev_device *dev,
 	}
 }
 
-static struct udev_monitor *udev_follow_open(struct udev_follow *uf, const char *source)
+/*
+ * Open and enable a monitor of @source ("kernel" or "udev"). The error is
+ * taken right where it happens: a later call (the unref) may change errno.
+ */
+static int udev_follow_open(struct udev_follow *uf, const char *source,
+			    struct udev_monitor **out)
 {
-	struct udev_monitor *mon = udev_monitor_new_from_netlink(uf->udev, source);
+	struct udev_monitor *mon;
+	int ret;
 
+	errno = 0;
+	mon = udev_monitor_new_from_netlink(uf->udev, source);
 	if (!mon)
-		return NULL;
+		return errno ? -errno : -ENOMEM;
 	/* Following our own device: let the kernel drop everyone else's. */
 	if (udev_follow_own_rules(&uf->rules))
 		udev_monitor_filter_add_match_subsystem_devtype(mon, "cuse", NULL);
 	/* Best effort; the default buffer holds a few hundred events. */
 	udev_monitor_set_receive_buffer_size(mon, UDEV_FOLLOW_RCVBUF);
-	if (udev_monitor_enable_receiving(mon) < 0) {
+	ret = udev_monitor_enable_receiving(mon);
+	if (ret < 0) {
 		udev_monitor_unref(mon);
-		return NULL;
+		return ret;
 	}
-	return mon;
+	*out = mon;
+	return 0;
 }
 
 static void udev_follow_forget_pid(struct udev_follow *uf)
@@ -287,14 +297,15 @@ static void udev_follow_track_udevd(struct udev_follow *uf)
 	if (uf->udevd_up)
 		return;
 	uf->udevd_up = true;
-	uf->mon[1] = udev_follow_open(uf, "udev");
+	ret = udev_follow_open(uf, "udev", &uf->mon[1]);
 	chardev_stat_inc(uf->ctx, CHARDEV_STAT_udevd_appeared);
-	if (uf->mon[1])
+	if (!ret)
 		chardev_log(uf->ctx, CHARDEV_LOG_NOTICE,
 			    "udevd is running (pid %d): following its uevents too", (int)pid);
 	else
 		chardev_log(uf->ctx, CHARDEV_LOG_WARNING,
-			    "udevd is running but its uevents cannot be monitored");
+			    "udevd is running but its uevents cannot be monitored: %s",
+			    strerror(-ret));
 }
 
 /* Watch the socket's directory, or its parent until the directory exists. */
@@ -521,11 +532,9 @@ int udev_follow_start(struct chardev_ctx *ctx, const struct udev_follow_rules *r
 	uf->udev = udev_new();
 	if (!uf->udev)
 		goto err_inotify;
-	uf->mon[0] = udev_follow_open(uf, "kernel");
-	if (!uf->mon[0]) {
-		ret = errno ? -errno : -EIO;
+	ret = udev_follow_open(uf, "kernel", &uf->mon[0]);
+	if (ret)
 		goto err_udev;
-	}
 	/* Watch first, then probe: a udevd starting in between is not missed. */
 	udev_follow_watch(uf);
 	udev_follow_track_udevd(uf);

@@ -13,6 +13,7 @@ daemon_unit_tests = \
 	tests/cuse_ec/test_chardev \
 	tests/cuse_ec/test_chardev_unplug \
 	tests/cuse_ec/test_chardev_stress \
+	tests/cuse_ec/test_chardev_races \
 	tests/cuse_ec/test_chardev_trace \
 	tests/cuse_ec/test_chardev_evidence \
 	tests/cuse_ec/test_control_options \
@@ -49,6 +50,12 @@ tests_cuse_ec_test_chardev_evidence_SOURCES = tests/cuse_ec/test_chardev_evidenc
 tests_cuse_ec_test_chardev_evidence_CPPFLAGS = $(daemon_test_cppflags)
 tests_cuse_ec_test_chardev_evidence_CFLAGS = $(daemon_test_cflags)
 tests_cuse_ec_test_chardev_evidence_LDADD = $(daemon_test_ldadd)
+
+tests_cuse_ec_test_chardev_races_SOURCES = tests/cuse_ec/test_chardev_races.c \
+	tests/cuse_ec/harness.c
+tests_cuse_ec_test_chardev_races_CPPFLAGS = $(daemon_test_cppflags)
+tests_cuse_ec_test_chardev_races_CFLAGS = $(daemon_test_cflags)
+tests_cuse_ec_test_chardev_races_LDADD = $(daemon_test_ldadd) -ldl
 
 tests_cuse_ec_test_control_options_SOURCES = tests/cuse_ec/test_control_options.c \
 	tests/cuse_ec/harness.c
