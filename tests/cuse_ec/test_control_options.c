@@ -347,6 +347,11 @@ START_TEST(test_options_defaults_and_good)
 	ck_assert_int_eq(parse(&o, NULL, 3, "-f", "--lifecycle=refcount"), 0);
 	ck_assert(o.foreground && !o.debug);
 	ck_assert_int_eq(o.lifecycle, LIFECYCLE_REFCOUNT);
+	ck_assert_int_eq(o.unplug_wakeups, CHARDEV_WAKEUPS_UPSTREAM);
+	ck_assert_int_eq(parse(&o, NULL, 2, "--unplug-wakeups=v3"), 0);
+	ck_assert_int_eq(o.unplug_wakeups, CHARDEV_WAKEUPS_V3);
+	ck_assert_int_eq(parse(&o, NULL, 3, "--unplug-wakeups", "upstream"), 0);
+	ck_assert_int_eq(o.unplug_wakeups, CHARDEV_WAKEUPS_UPSTREAM);
 
 	ck_assert_int_eq(parse(&o, &text, 2, "--help"), CUSE_EC_OPTIONS_EXIT);
 	ck_assert_ptr_nonnull(strstr(text, "--lifecycle"));
@@ -369,6 +374,8 @@ START_TEST(test_options_bad)
 		{ "--group=no-such-group-xyz", NULL }, { "--group=4294967295", NULL },
 		{ "--log-level=loud", NULL }, { "--log-level=9", NULL }, { "--log-level=", NULL },
 		{ "--lifecycle=leaky", NULL }, { "--lifecycle=", NULL }, { "--lifecycle=REVOCABLE", NULL },
+		{ "--unplug-wakeups=v4", NULL }, { "--unplug-wakeups=", NULL },
+		{ "--unplug-wakeups", NULL },
 		{ "--control=", NULL }, { "--profile=", NULL }, { "--bogus", NULL }, { "-x", NULL },
 		{ "--name", NULL }, { "--profile", NULL }, { "--foreground=1", NULL },
 		{ "stray", NULL }, { "-f", "extra" },
