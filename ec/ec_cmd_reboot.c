@@ -89,6 +89,7 @@ void ec_boot(struct ec *ec, uint32_t reset_flags)
 	ec->sys.pending_flags = 0;
 	ec->sys.reset_flags = reset_flags;
 	ec_ctl_boot(ec);
+	ec_pd_boot(ec);
 
 	ec_console_log(ec, "--- UART initialized after reboot ---");
 	ec_console_log(ec, "Board: %s, image %s, reset flags 0x%x", prof->board,

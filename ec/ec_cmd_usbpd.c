@@ -90,16 +90,20 @@ int ec_cmd_usb_pd_control(struct ec_cmd_args *args)
 	struct ec_response_usb_pd_control_v2 *r = (void *)args->resp;
 	struct ec_pd_port_state *ps = ec_pd_port(args->ec, p->port);
 	uint8_t enabled, role;
+	bool was_source;
 
 	if (!ps || p->role >= USB_PD_CTRL_ROLE_COUNT || p->mux >= USB_PD_CTRL_MUX_COUNT ||
 	    p->swap >= USB_PD_CTRL_SWAP_COUNT)
 		return EC_RES_INVALID_PARAM;
+	was_source = ps->power_source;
 	ec_pd_apply_role(ps, p->role);
 	if (p->mux != USB_PD_CTRL_MUX_NO_CHANGE)
 		ps->mux_mode = p->mux;
 	ec_pd_apply_swap(ps, p->swap);
+	if (ps->power_source != was_source)
+		ec_pd_log_power(args->ec, p->port);
 
-	enabled = PD_CTRL_RESP_ENABLED_COMMS;
+	enabled = ec_pd_suspended(args->ec, p->port) ? 0 : PD_CTRL_RESP_ENABLED_COMMS;
 	if (ps->connected)
 		enabled |= PD_CTRL_RESP_ENABLED_CONNECTED | PD_CTRL_RESP_ENABLED_PD_CAPABLE;
 	role = (ps->power_source ? PD_CTRL_RESP_ROLE_POWER : 0) |

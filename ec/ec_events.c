@@ -100,12 +100,13 @@ void ec_pd_follow_ac(struct ec *ec)
 	for (i = 0; i < ec->prof.n_pd_ports; i++) {
 		struct ec_pd_port_state *ps = &ec->pd[i];
 
-		if (!ec->prof.pd_ports[i].partner_source)
+		if (!ec->prof.pd_ports[i].partner_source || ps->connected == ec->ac_present)
 			continue;
 		ps->connected = ec->ac_present;
 		ps->power_source = false;
 		ps->data_dfp = false;
 		ps->vconn = false;
+		ec_pd_log_attach(ec, i);
 	}
 }
 

@@ -194,6 +194,38 @@ struct ec_ctl_state {
 	bool usb_inhibit[EC_USB_A_PORTS_MAX];
 };
 
+#define EC_PD_LOG_LEN	16
+
+/* One PD log record (ec_cmd_pd.c). */
+struct ec_pd_log_entry {
+	uint64_t ns;			/* EC clock when it happened */
+	uint8_t type;			/* PD_EVENT_* */
+	uint8_t port;
+	uint8_t size;			/* payload bytes */
+	uint16_t data;
+	uint8_t payload[8];
+};
+
+/**
+ * struct ec_pd_ctl_state - the PD side the host controls (ec_cmd_pd.c);
+ * EC RAM, set up again at every boot.
+ * @log:              the PD event log, a ring
+ * @log_head:         its oldest entry
+ * @log_count:        entries in it
+ * @override_port:    PD_CHARGE_PORT_OVERRIDE: a port, OVERRIDE_OFF or _DONT_CHARGE
+ * @suspended:        PD_CONTROL suspended the port's chip
+ * @control_disabled: PD_CONTROL_DISABLE was sent
+ * @bist_share:       TYPEC_CONTROL BIST share mode
+ */
+struct ec_pd_ctl_state {
+	struct ec_pd_log_entry log[EC_PD_LOG_LEN];
+	unsigned int log_head, log_count;
+	int16_t override_port;
+	bool suspended[EC_MAX_PD_PORTS];
+	bool control_disabled;
+	uint8_t bist_share;
+};
+
 /**
  * struct ec - one simulated EC. All mutable state lives here, under @lock.
  */
@@ -242,6 +274,7 @@ struct ec {
 	struct ec_board_state board;
 	struct ec_sys_state sys;
 	struct ec_ctl_state ctl;
+	struct ec_pd_ctl_state pdc;
 
 	/* console: a ring; positions are absolute byte counts */
 	char console[EC_CONSOLE_SIZE];
@@ -407,6 +440,22 @@ EC_DECLARE_HANDLER(ec_cmd_hang_detect);
 EC_DECLARE_HANDLER(ec_cmd_charge_current_limit);
 EC_DECLARE_HANDLER(ec_cmd_external_power_limit);
 EC_DECLARE_HANDLER(ec_cmd_hibernation_delay);
+EC_DECLARE_HANDLER(ec_cmd_usb_mux);
+EC_DECLARE_HANDLER(ec_cmd_usb_pd_dev_info);
+EC_DECLARE_HANDLER(ec_cmd_pd_charge_port_override);
+EC_DECLARE_HANDLER(ec_cmd_pd_get_log_entry);
+EC_DECLARE_HANDLER(ec_cmd_usb_pd_get_amode);
+EC_DECLARE_HANDLER(ec_cmd_usb_pd_set_amode);
+EC_DECLARE_HANDLER(ec_cmd_pd_control);
+EC_DECLARE_HANDLER(ec_cmd_pd_chip_info);
+EC_DECLARE_HANDLER(ec_cmd_typec_discovery);
+EC_DECLARE_HANDLER(ec_cmd_typec_control);
+/* ec_cmd_pd.c */
+void ec_pd_boot(struct ec *ec);
+void ec_pd_log_attach(struct ec *ec, unsigned int port);
+void ec_pd_log_power(struct ec *ec, unsigned int port);
+bool ec_pd_charge_allowed(const struct ec *ec);
+bool ec_pd_suspended(const struct ec *ec, unsigned int port);
 /* ec_cmd_power_ctl.c */
 void ec_ctl_boot(struct ec *ec);
 void ec_ctl_settle(struct ec *ec);

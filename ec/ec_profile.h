@@ -83,6 +83,9 @@ struct ec_pd_port_profile {
 	uint32_t current_ma;
 	uint32_t tcpc_i2c_port;
 	uint32_t tcpc_i2c_addr;		/* 0: a TCPC embedded in the EC */
+	uint32_t tcpc_vid, tcpc_pid, tcpc_did;	/* PD_CHIP_INFO */
+	uint64_t tcpc_fw;
+	uint32_t partner_vid, partner_pid;	/* the partner's Discover Identity */
 };
 
 /* What an ADC channel reads: a fixed value, or a live quantity of the model. */

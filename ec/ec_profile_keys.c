@@ -182,6 +182,12 @@ static const struct key_desc usbpd_port_keys[] = {
 	NUM("current", KT_U32, PD(current_ma), 0, 5000),
 	NUM("tcpc_i2c_port", KT_U32, PD(tcpc_i2c_port), 0, EC_I2C_PORTS_MAX - 1),
 	NUM("tcpc_i2c_addr", KT_U32, PD(tcpc_i2c_addr), 0, 0x7F),
+	NUM("tcpc_vid", KT_U32, PD(tcpc_vid), 0, 0xFFFF),
+	NUM("tcpc_pid", KT_U32, PD(tcpc_pid), 0, 0xFFFF),
+	NUM("tcpc_did", KT_U32, PD(tcpc_did), 0, 0xFFFF),
+	NUM("tcpc_fw", KT_U64, PD(tcpc_fw), 0, UINT64_MAX),
+	NUM("partner_vid", KT_U32, PD(partner_vid), 0, 0xFFFF),
+	NUM("partner_pid", KT_U32, PD(partner_pid), 0, 0xFFFF),
 };
 
 static const struct key_desc keyboard_keys[] = {

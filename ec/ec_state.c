@@ -203,7 +203,7 @@ static void ec_step_battery(struct ec *ec, double dt)
 		ec->batt_ma = 0.0;	/* in ship mode: no current either way */
 		return;
 	}
-	if (ec->ac_present && ec->chg_mode == CHARGE_CONTROL_NORMAL) {
+	if (ec->ac_present && ec_pd_charge_allowed(ec) && ec->chg_mode == CHARGE_CONTROL_NORMAL) {
 		if (soc < limit) {
 			double cap = ec_charge_current_max(ec);
 
@@ -216,7 +216,8 @@ static void ec_step_battery(struct ec *ec, double dt)
 		} else {
 			ma = 0.0;
 		}
-	} else if (ec->ac_present && ec->chg_mode == CHARGE_CONTROL_IDLE) {
+	} else if (ec->ac_present && ec_pd_charge_allowed(ec) &&
+		   ec->chg_mode == CHARGE_CONTROL_IDLE) {
 		ma = 0.0;
 	} else {
 		ma = -(double)(p->batt_idle_ma + (uint64_t)p->batt_load_ma * ec->load_percent / 100);

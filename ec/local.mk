@@ -37,6 +37,7 @@ ec_model_sources = \
 	ec/ec_cmd_i2c.c \
 	ec/ec_cmd_reboot.c \
 	ec/ec_cmd_power_ctl.c \
+	ec/ec_cmd_pd.c \
 	ec/ec_features.c \
 	ec/sha256.c \
 	ec/sha256.h \

@@ -13,7 +13,7 @@ current_image = rw
 build_info = laptop_v2.0.1234-rw 2026-01-15 10:00:00 builder@cuse-ec
 board_version = 3
 memmap_direct = yes
-features = flash, pwm_fan, pwm_keyb, led, keyb, port80, thermal, host_events, gpio, i2c, charger, battery, hang_detect, usb_pd, usb_mux, rtc, unified_wake_masks, host_event64, efs2
+features = flash, pwm_fan, pwm_keyb, led, keyb, port80, thermal, host_events, gpio, i2c, charger, battery, hang_detect, usb_pd, usb_mux, rtc, unified_wake_masks, host_event64, efs2, typec_cmd
 rand_num = yes
 usb_a_ports = 2
 
@@ -157,11 +157,21 @@ voltage = 20000
 current = 3250
 tcpc_i2c_port = 2
 tcpc_i2c_addr = 0x0b
+tcpc_vid = 0x1da0
+tcpc_pid = 0x8815
+tcpc_did = 0x0001
+tcpc_fw = 0x12
+partner_vid = 0x18d1
+partner_pid = 0x5002
 
 [usbpd_port]
 connected = no
 tcpc_i2c_port = 3
 tcpc_i2c_addr = 0x0b
+tcpc_vid = 0x1da0
+tcpc_pid = 0x8815
+tcpc_did = 0x0001
+tcpc_fw = 0x12
 
 [latency]
 default = 0ns

@@ -12,7 +12,7 @@ current_image = rw
 build_info = dual_v1.4.200-rw 2026-02-01 08:30:00 builder@cuse-ec
 board_version = 5
 memmap_direct = yes
-features = flash, pwm_fan, led, keyb, thermal, host_events, gpio, charger, battery, usb_pd, usb_mux, rtc, host_event64
+features = flash, pwm_fan, led, keyb, thermal, host_events, gpio, charger, battery, usb_pd, usb_mux, rtc, host_event64, typec_cmd
 
 [chip]
 vendor = ite
@@ -119,6 +119,12 @@ connected = yes
 partner = source
 voltage = 20000
 current = 5000
+tcpc_vid = 0x048d
+tcpc_pid = 0x8320
+tcpc_did = 0x0001
+tcpc_fw = 0x0105
+partner_vid = 0x18d1
+partner_pid = 0x5003
 
 [usbpd_port]
 connected = yes
@@ -127,6 +133,12 @@ dp = yes
 polarity = 1
 voltage = 5000
 current = 1500
+tcpc_vid = 0x048d
+tcpc_pid = 0x8320
+tcpc_did = 0x0001
+tcpc_fw = 0x0105
+partner_vid = 0x2109
+partner_pid = 0x0102
 
 [latency]
 default = 50us

@@ -1017,6 +1017,7 @@ struct ec_response_usb_pd_power_info {
 #define USB_PD_MUX_HPD_IRQ		0x08
 #define USB_PD_MUX_HPD_LVL		0x10
 #define USB_PD_MUX_SAFE_MODE		0x20
+#define USB_PD_MUX_DOCK			(USB_PD_MUX_USB_ENABLED | USB_PD_MUX_DP_ENABLED)
 struct ec_params_usb_pd_mux_info {
 	uint8_t port;
 } EC_PACKED;
@@ -1231,6 +1232,153 @@ struct ec_response_hibernation_delay {
 	uint32_t hibernate_delay;
 } EC_PACKED;
 
+/* ---- 0x9A USB_MUX ---- */
+#define EC_CMD_USB_MUX			0x009A
+struct ec_params_usb_mux {
+	uint8_t mux;			/* USB_PD_MUX_USB_ENABLED | USB_PD_MUX_DP_ENABLED */
+} EC_PACKED;
+
+/* ---- 0x112..0x11B the PD MCU's commands ---- */
+#define EC_CMD_USB_PD_DEV_INFO		0x0112
+struct ec_params_usb_pd_info_request {
+	uint8_t port;
+} EC_PACKED;
+#define PD_RW_HASH_SIZE			20
+struct ec_params_usb_pd_rw_hash_entry {	/* also USB_PD_DEV_INFO's answer */
+	uint16_t dev_id;
+	uint8_t dev_rw_hash[PD_RW_HASH_SIZE];
+	uint8_t reserved;
+	uint32_t current_image;
+} EC_PACKED;
+#define EC_CMD_PD_CHARGE_PORT_OVERRIDE	0x0114
+enum usb_pd_override_ports {
+	OVERRIDE_DONT_CHARGE = -2,
+	OVERRIDE_OFF = -1,
+};
+struct ec_params_charge_port_override {
+	int16_t override_port;
+} EC_PACKED;
+#define EC_CMD_PD_GET_LOG_ENTRY		0x0115
+struct ec_response_pd_log {
+	uint32_t timestamp;		/* age in 1024 us units */
+	uint8_t type;			/* PD_EVENT_* */
+	uint8_t size_port;		/* port << 5 | payload size */
+	uint16_t data;
+	uint8_t payload[];
+} EC_PACKED;
+#define PD_LOG_TIMESTAMP_SHIFT		10
+#define PD_LOG_PORT_SHIFT		5
+#define PD_LOG_SIZE_MASK		0x1f
+#define PD_LOG_PORT_SIZE(port, size)	(((port) << PD_LOG_PORT_SHIFT) | ((size) & PD_LOG_SIZE_MASK))
+#define PD_EVENT_MCU_CHARGE		0x00
+#define PD_EVENT_MCU_CONNECT		0x01
+#define PD_EVENT_VIDEO_DP_MODE		0x60
+#define PD_EVENT_NO_ENTRY		0xff
+#define CHARGE_FLAGS_DUAL_ROLE		(1u << 15)
+#define CHARGE_FLAGS_OVERRIDE		(1u << 13)
+#define CHARGE_FLAGS_TYPE_SHIFT		3
+#define EC_CMD_USB_PD_GET_AMODE		0x0116
+struct ec_params_usb_pd_get_mode_request {
+	uint16_t svid_idx;
+	uint8_t port;
+} EC_PACKED;
+struct ec_params_usb_pd_get_mode_response {
+	uint16_t svid;
+	uint16_t opos;			/* the mode entered, 0 = none */
+	uint32_t vdo[6];
+} EC_PACKED;
+#define EC_CMD_USB_PD_SET_AMODE		0x0117
+enum pd_mode_cmd {
+	PD_EXIT_MODE = 0,
+	PD_ENTER_MODE = 1,
+	PD_MODE_CMD_COUNT,
+};
+struct ec_params_usb_pd_set_mode_request {
+	uint32_t cmd;			/* enum pd_mode_cmd */
+	uint16_t svid;
+	uint8_t opos;
+	uint8_t port;
+} EC_PACKED;
+#define EC_CMD_PD_CONTROL		0x0119
+enum ec_pd_control_cmd {
+	PD_SUSPEND = 0,
+	PD_RESUME,
+	PD_RESET,
+	PD_CONTROL_DISABLE,
+	PD_CHIP_ON,
+};
+struct ec_params_pd_control {
+	uint8_t chip;
+	uint8_t subcmd;
+} EC_PACKED;
+#define EC_CMD_PD_CHIP_INFO		0x011B
+struct ec_params_pd_chip_info {
+	uint8_t port;
+	uint8_t live;
+} EC_PACKED;
+struct ec_response_pd_chip_info_v1 {	/* v0 stops after fw_version */
+	uint16_t vendor_id;
+	uint16_t product_id;
+	uint16_t device_id;
+	uint8_t fw_version[8];
+	uint8_t min_req_fw_version[8];
+} EC_PACKED;
+#define USB_SID_DISPLAYPORT		0xff01
+
+/* ---- 0x131 TYPEC_DISCOVERY, 0x132 TYPEC_CONTROL ---- */
+#define EC_CMD_TYPEC_DISCOVERY		0x0131
+enum typec_partner_type {
+	TYPEC_PARTNER_SOP = 0,
+	TYPEC_PARTNER_SOP_PRIME = 1,
+};
+struct ec_params_typec_discovery {
+	uint8_t port;
+	uint8_t partner_type;
+} EC_PACKED;
+struct svid_mode_info {
+	uint16_t svid;
+	uint16_t mode_count;
+	uint32_t mode_vdo[6];
+} EC_PACKED;
+struct ec_response_typec_discovery {
+	uint8_t identity_count;
+	uint8_t svid_count;
+	uint16_t reserved;
+	uint32_t discovery_vdo[6];
+	struct svid_mode_info svids[];
+} EC_PACKED;
+#define EC_CMD_TYPEC_CONTROL		0x0132
+enum typec_control_command {
+	TYPEC_CONTROL_COMMAND_EXIT_MODES,
+	TYPEC_CONTROL_COMMAND_CLEAR_EVENTS,
+	TYPEC_CONTROL_COMMAND_ENTER_MODE,
+	TYPEC_CONTROL_COMMAND_TBT_UFP_REPLY,
+	TYPEC_CONTROL_COMMAND_USB_MUX_SET,
+	TYPEC_CONTROL_COMMAND_BIST_SHARE_MODE,
+};
+enum typec_mode {
+	TYPEC_MODE_DP,
+	TYPEC_MODE_TBT,
+	TYPEC_MODE_USB4,
+};
+#define TYPEC_USB_MUX_SET_ALL_CHIPS	0xFF
+struct ec_params_typec_control {
+	uint8_t port;
+	uint8_t command;		/* enum typec_control_command */
+	uint16_t reserved;
+	union {
+		uint32_t clear_events_mask;
+		uint8_t mode_to_enter;	/* enum typec_mode */
+		uint8_t tbt_ufp_reply;
+		struct {
+			uint8_t mux_index;
+			uint8_t mux_flags;	/* USB_PD_MUX_* */
+		} mux_params;
+		uint8_t bist_share_mode;
+		uint8_t placeholder[128];
+	};
+} EC_PACKED;
+
 /* ---- 0x1A RAND_NUM ---- */
 #define EC_CMD_RAND_NUM			0x001A
 struct ec_params_rand_num {
@@ -1423,6 +1571,15 @@ _Static_assert(sizeof(struct ec_response_battery_static_info) == 40, "BATTERY_GE
 _Static_assert(sizeof(struct ec_response_battery_static_info_v1) == 56, "BATTERY_GET_STATIC v1");
 _Static_assert(sizeof(struct ec_response_battery_dynamic_info) == 14, "BATTERY_GET_DYNAMIC");
 _Static_assert(sizeof(struct ec_params_rand_num) == 2, "RAND_NUM");
+_Static_assert(sizeof(struct ec_params_usb_pd_rw_hash_entry) == 27, "USB_PD_DEV_INFO");
+_Static_assert(sizeof(struct ec_response_pd_log) == 8, "PD_GET_LOG_ENTRY");
+_Static_assert(sizeof(struct ec_params_usb_pd_get_mode_request) == 3, "USB_PD_GET_AMODE");
+_Static_assert(sizeof(struct ec_params_usb_pd_get_mode_response) == 28, "USB_PD_GET_AMODE r");
+_Static_assert(sizeof(struct ec_params_usb_pd_set_mode_request) == 8, "USB_PD_SET_AMODE");
+_Static_assert(sizeof(struct ec_response_pd_chip_info_v1) == 22, "PD_CHIP_INFO v1");
+_Static_assert(sizeof(struct ec_response_typec_discovery) == 28, "TYPEC_DISCOVERY");
+_Static_assert(sizeof(struct svid_mode_info) == 28, "TYPEC_DISCOVERY svid");
+_Static_assert(sizeof(struct ec_params_typec_control) == 132, "TYPEC_CONTROL");
 _Static_assert(sizeof(struct ec_response_flash_spi_info) == 8, "FLASH_SPI_INFO");
 _Static_assert(sizeof(struct ec_params_pwm_set_duty) == 4, "PWM_SET_DUTY");
 _Static_assert(sizeof(struct ec_params_pwm_get_duty) == 2, "PWM_GET_DUTY");

@@ -76,8 +76,8 @@ e2e_wait_for_node "/dev/$name" "$e2e_node_timeout" ||
 
 # GET_FEATURES: flash, pwm_fan, pwm_keyb, led, keyb, port80, thermal,
 # host_events, gpio, i2c, charger, hang_detect, battery, usb_pd, usb_mux, rtc /
-# unified_wake_masks, host_event64, efs2.
-raw_is "GET_FEATURES advertises only backed features" 'aee6cb0843000000$' 0x0d 0
+# unified_wake_masks, host_event64, efs2, typec_cmd.
+raw_is "GET_FEATURES advertises only backed features" 'aee6cb0843020000$' 0x0d 0
 
 # --- write protect: one truth, three views ---
 wp_l=$(printf 'EC_WP_L' | od -An -tx1 | tr -d ' \n')
@@ -230,6 +230,22 @@ raw_refused "USB_CHARGE_SET_MODE port 5" INVALID_PARAM 0x30 0 0502
 raw_is "BATTERY_CUT_OFF" '' 0x99 0
 raw_is "memory map: battery not present after the cut-off" '01$' 0x07 0 4c01
 raw_is "I2C_PASSTHRU: the cut-off battery NAKs" '0100$' 0x9e 0 01020b0001000b80020018
+
+# --- USB-PD / Type-C (port 0: a 20 V charger, port 1: nothing) ---
+raw_is "PD_GET_LOG_ENTRY: port 0's connection at boot" '[0-9a-f]{8}010000' 0x115 0
+raw_is "PD_GET_LOG_ENTRY: then its power state, sink" '[0-9a-f]{8}00080a80' 0x115 0
+raw_is "PD_CHIP_INFO v1 port 0: Parade 0x8815" 'a01d1588' 0x11b 1 0000
+raw_refused "PD_CHIP_INFO port 2" INVALID_PARAM 0x11b 0 0200
+raw_is "USB_PD_DEV_INFO port 0: no accessory ID" '0000' 0x112 0 00
+raw_is "TYPEC_DISCOVERY port 0: identity of the charger" '0300' 0x131 0 0000
+raw_is "USB_PD_GET_AMODE port 0: no SVID" '0000$' 0x116 0 000000
+raw_refused "USB_PD_SET_AMODE DP on the charger" INVALID_PARAM 0x117 0 0100000001ff0100
+raw_is "TYPEC_CONTROL CLEAR_EVENTS" '' 0x132 0 00010000ffffffff
+raw_is "USB_MUX dock on port 0" '' 0x9a 0 03
+raw_is "USB_PD_MUX_INFO port 0 follows" '0[3b]$|1[3b]$' 0x11a 0 00
+raw_is "PD_CONTROL suspend port 1" '' 0x119 0 0100
+raw_is "PD_CHARGE_PORT_OVERRIDE: don't charge" '' 0x114 0 feff
+raw_refused "PD_CHARGE_PORT_OVERRIDE port 1 (no charger)" ERROR 0x114 0 0100
 
 # --- REBOOT_EC: the EC resets, the device stays ---
 raw_refused "REBOOT_EC unknown command" INVALID_PARAM 0xd2 0 0300

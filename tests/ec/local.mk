@@ -19,6 +19,7 @@ ec_unit_tests = \
 	tests/ec/test_ec_board_info \
 	tests/ec/test_ec_reboot \
 	tests/ec/test_ec_power_ctl \
+	tests/ec/test_ec_pd \
 	tests/ec/fuzz_replay
 check_PROGRAMS += $(ec_unit_tests)
 TESTS += $(ec_unit_tests)
@@ -88,6 +89,12 @@ tests_ec_test_ec_power_ctl_SOURCES = tests/ec/test_ec_power_ctl.c \
 tests_ec_test_ec_power_ctl_CPPFLAGS = $(ec_test_cppflags)
 tests_ec_test_ec_power_ctl_CFLAGS = $(ec_test_cflags)
 tests_ec_test_ec_power_ctl_LDADD = $(ec_test_ldadd)
+
+tests_ec_test_ec_pd_SOURCES = tests/ec/test_ec_pd.c \
+	tests/ec/ec_test_util.c tests/ec/ec_test_util.h
+tests_ec_test_ec_pd_CPPFLAGS = $(ec_test_cppflags)
+tests_ec_test_ec_pd_CFLAGS = $(ec_test_cflags)
+tests_ec_test_ec_pd_LDADD = $(ec_test_ldadd)
 
 # The fuzz target's entry point, replayed over a checked-in corpus.
 tests_ec_fuzz_replay_SOURCES = fuzz/ec_fuzz.c tests/ec/fuzz_replay.c

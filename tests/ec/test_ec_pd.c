@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_ec_pd.c - the USB-PD/Type-C commands against the ports' live state:
+ * alternate modes, the PD log fed by attach/detach and role changes, chip
+ * and device info, discovery, TYPEC_CONTROL, USB_MUX, PD_CONTROL and the
+ * charge port override, with their bad inputs. The two-port board has a
+ * charger on port 0 and a DisplayPort dock on port 1.
+ */
+#include <check.h>
+#include <string.h>
+
+#include "ec_test_util.h"
+#include "../check_run.h"
+
+static struct fake_clock fc;
+static struct ec *ec;
+
+static void setup(void)
+{
+	fake_clock_init(&fc);
+	ec = make_ec_file("ec/profiles/usbc-dual.profile", &fc);
+}
+
+static void teardown(void)
+{
+	ec_destroy(ec);
+	ec = NULL;
+}
+
+static uint32_t run(uint32_t cmd, uint32_t ver, const void *req, size_t len, void *resp,
+		    size_t resp_max, int *ret)
+{
+	uint32_t status;
+	int r = hc(ec, cmd, ver, req, len, resp, resp_max, &status);
+
+	if (ret)
+		*ret = r;
+	return status;
+}
+
+static uint8_t mux_flags(uint8_t port)
+{
+	uint8_t r;
+
+	ck_assert_uint_eq(run(EC_CMD_USB_PD_MUX_INFO, 0, &port, 1, &r, 1, NULL), EC_RES_SUCCESS);
+	return r;
+}
+
+static uint32_t set_amode(uint32_t cmd, uint16_t svid, uint8_t opos, uint8_t port)
+{
+	struct ec_params_usb_pd_set_mode_request p = { cmd, svid, opos, port };
+
+	return run(EC_CMD_USB_PD_SET_AMODE, 0, &p, sizeof(p), NULL, 0, NULL);
+}
+
+/* Read the whole PD log: the entries' types in order, and ports. */
+static unsigned int read_log(uint8_t *types, uint8_t *ports, uint16_t *data, unsigned int max)
+{
+	uint8_t r[64];
+	unsigned int n = 0;
+
+	for (;;) {
+		ck_assert_uint_eq(run(EC_CMD_PD_GET_LOG_ENTRY, 0, NULL, 0, r, sizeof(r), NULL),
+				  EC_RES_SUCCESS);
+		if (r[4] == PD_EVENT_NO_ENTRY)
+			return n;
+		ck_assert_uint_lt(n, max);
+		types[n] = r[4];
+		ports[n] = r[5] >> PD_LOG_PORT_SHIFT;
+		data[n] = le16(r + 6);
+		n++;
+	}
+}
+
+START_TEST(test_amode)
+{
+	struct ec_params_usb_pd_get_mode_request q = { 0, 1 };
+	uint8_t r[28];
+	int ret;
+
+	/* The dock offers DP and is in DP mode at power-on. */
+	ck_assert_uint_eq(run(EC_CMD_USB_PD_GET_AMODE, 0, &q, sizeof(q), r, 28, &ret),
+			  EC_RES_SUCCESS);
+	ck_assert_int_eq(ret, 28);
+	ck_assert_uint_eq(le16(r), USB_SID_DISPLAYPORT);
+	ck_assert_uint_eq(le16(r + 2), 1);
+	ck_assert_uint_ne(le32(r + 4), 0);
+	ck_assert_uint_eq(mux_flags(1) & USB_PD_MUX_DP_ENABLED, USB_PD_MUX_DP_ENABLED);
+
+	ck_assert_uint_eq(set_amode(PD_EXIT_MODE, USB_SID_DISPLAYPORT, 1, 1), EC_RES_SUCCESS);
+	run(EC_CMD_USB_PD_GET_AMODE, 0, &q, sizeof(q), r, 28, NULL);
+	ck_assert_uint_eq(le16(r + 2), 0);
+	ck_assert_uint_eq(mux_flags(1) & USB_PD_MUX_DP_ENABLED, 0);
+	ck_assert_uint_eq(set_amode(PD_ENTER_MODE, USB_SID_DISPLAYPORT, 1, 1), EC_RES_SUCCESS);
+	ck_assert_uint_eq(mux_flags(1) & USB_PD_MUX_DP_ENABLED, USB_PD_MUX_DP_ENABLED);
+
+	/* Past the last SVID, and on the charger: a bare zero SVID. */
+	q.svid_idx = 1;
+	run(EC_CMD_USB_PD_GET_AMODE, 0, &q, sizeof(q), r, 28, &ret);
+	ck_assert_int_eq(ret, 2);
+	ck_assert_uint_eq(le16(r), 0);
+	q.svid_idx = 0;
+	q.port = 0;
+	run(EC_CMD_USB_PD_GET_AMODE, 0, &q, sizeof(q), r, 28, &ret);
+	ck_assert_int_eq(ret, 2);
+
+	/* Bad inputs. */
+	q.port = 2;
+	ck_assert_uint_eq(run(EC_CMD_USB_PD_GET_AMODE, 0, &q, sizeof(q), r, 28, NULL),
+			  EC_RES_INVALID_PARAM);
+	ck_assert_uint_eq(set_amode(PD_ENTER_MODE, USB_SID_DISPLAYPORT, 1, 0),
+			  EC_RES_INVALID_PARAM);			/* charger: no DP */
+	ck_assert_uint_eq(set_amode(PD_ENTER_MODE, 0x8087, 1, 1), EC_RES_INVALID_PARAM);
+	ck_assert_uint_eq(set_amode(PD_ENTER_MODE, USB_SID_DISPLAYPORT, 2, 1),
+			  EC_RES_INVALID_PARAM);
+	ck_assert_uint_eq(set_amode(PD_MODE_CMD_COUNT, USB_SID_DISPLAYPORT, 1, 1),
+			  EC_RES_INVALID_PARAM);
+	ck_assert_uint_eq(set_amode(PD_ENTER_MODE, USB_SID_DISPLAYPORT, 1, 2),
+			  EC_RES_INVALID_PARAM);
+}
+END_TEST
+
+START_TEST(test_pd_log)
+{
+	uint8_t types[EC_PD_LOG_LEN], ports[EC_PD_LOG_LEN], r[64];
+	uint16_t data[EC_PD_LOG_LEN];
+	unsigned int n;
+	int ret;
+
+	/* Boot: each attached partner, connect then power state. */
+	n = read_log(types, ports, data, EC_PD_LOG_LEN);
+	ck_assert_uint_eq(n, 4);
+	ck_assert_uint_eq(types[0], PD_EVENT_MCU_CONNECT);
+	ck_assert_uint_eq(ports[0], 0);
+	ck_assert_uint_eq(types[1], PD_EVENT_MCU_CHARGE);
+	ck_assert_uint_eq(data[1] & 7, USB_PD_PORT_POWER_SINK);
+	ck_assert_uint_eq(ports[3], 1);
+	ck_assert_uint_eq(data[3] & 7, USB_PD_PORT_POWER_SOURCE);
+
+	/* Unplugging the charger detaches port 0; plugging attaches it again. */
+	ck_assert_int_eq(ec_apply_stimulus(ec, EC_STIM_AC_UNPLUG), 0);
+	fake_clock_advance(&fc, 2 * NS_PER_S);
+	ck_assert_int_eq(ec_apply_stimulus(ec, EC_STIM_AC_PLUG), 0);
+	ck_assert_uint_eq(run(EC_CMD_PD_GET_LOG_ENTRY, 0, NULL, 0, r, sizeof(r), &ret),
+			  EC_RES_SUCCESS);
+	ck_assert_int_eq(ret, 16);			/* CHARGE: 8 + measures */
+	ck_assert_uint_eq(r[4], PD_EVENT_MCU_CHARGE);
+	ck_assert_uint_eq(le16(r + 6) & 7, USB_PD_PORT_POWER_DISCONNECTED);
+	/* Two seconds ago, in 1024 us units. */
+	ck_assert_uint_eq(le32(r), 2000000 / 1024);
+	n = read_log(types, ports, data, EC_PD_LOG_LEN);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_uint_eq(types[0], PD_EVENT_MCU_CONNECT);
+	ck_assert_uint_eq(data[1] & 7, USB_PD_PORT_POWER_SINK);
+
+	/* A power-role swap and a DP mode change are logged too. */
+	{
+		struct ec_params_usb_pd_control p = { .port = 1, .swap = USB_PD_CTRL_SWAP_POWER };
+
+		ck_assert_uint_eq(run(EC_CMD_USB_PD_CONTROL, 0, &p, sizeof(p), r, 4, NULL),
+				  EC_RES_SUCCESS);
+	}
+	set_amode(PD_EXIT_MODE, USB_SID_DISPLAYPORT, 1, 1);
+	n = read_log(types, ports, data, EC_PD_LOG_LEN);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_uint_eq(types[0], PD_EVENT_MCU_CHARGE);
+	ck_assert_uint_eq(data[0] & 7, USB_PD_PORT_POWER_SINK_NOT_CHARGING);
+	ck_assert_uint_eq(types[1], PD_EVENT_VIDEO_DP_MODE);
+	ck_assert_uint_eq(data[1], 0);
+
+	/* Too little room for an entry keeps it. */
+	set_amode(PD_ENTER_MODE, USB_SID_DISPLAYPORT, 1, 1);
+	ck_assert_uint_eq(run(EC_CMD_PD_GET_LOG_ENTRY, 0, NULL, 0, r, 7, NULL),
+			  EC_RES_RESPONSE_TOO_BIG);
+	ck_assert_uint_eq(read_log(types, ports, data, EC_PD_LOG_LEN), 1);
+}
+END_TEST
+
+START_TEST(test_chip_and_dev_info)
+{
+	uint8_t port[2] = { 1, 0 }, r[32];
+	int ret;
+
+	ck_assert_uint_eq(run(EC_CMD_PD_CHIP_INFO, 0, port, 2, r, 32, &ret), EC_RES_SUCCESS);
+	ck_assert_int_eq(ret, 14);
+	ck_assert_uint_eq(le16(r), 0x048d);
+	ck_assert_uint_eq(le16(r + 2), 0x8320);
+	ck_assert_uint_eq(le16(r + 6), 0x0105);
+	ck_assert_uint_eq(run(EC_CMD_PD_CHIP_INFO, 1, port, 2, r, 32, &ret), EC_RES_SUCCESS);
+	ck_assert_int_eq(ret, 22);
+	ck_assert_uint_eq(run(EC_CMD_USB_PD_DEV_INFO, 0, port, 1, r, 32, &ret), EC_RES_SUCCESS);
+	ck_assert_int_eq(ret, 27);
+	ck_assert_uint_eq(le16(r), 0);
+
+	port[0] = 2;
+	ck_assert_uint_eq(run(EC_CMD_PD_CHIP_INFO, 0, port, 2, r, 32, NULL), EC_RES_INVALID_PARAM);
+	ck_assert_uint_eq(run(EC_CMD_USB_PD_DEV_INFO, 0, port, 1, r, 32, NULL),
+			  EC_RES_INVALID_PARAM);
+	ck_assert_uint_eq(run(EC_CMD_PD_CHIP_INFO, 0, NULL, 0, r, 32, NULL), EC_RES_INVALID_PARAM);
+}
+END_TEST
+
+START_TEST(test_discovery)
+{
+	uint8_t q[2] = { 1, TYPEC_PARTNER_SOP }, r[128];
+	int ret;
+
+	ck_assert_uint_eq(run(EC_CMD_TYPEC_DISCOVERY, 0, q, 2, r, sizeof(r), &ret),
+			  EC_RES_SUCCESS);
+	ck_assert_int_eq(ret, 28 + 28);
+	ck_assert_uint_eq(r[0], 3);
+	ck_assert_uint_eq(r[1], 1);
+	ck_assert_uint_eq(le32(r + 4) & 0xFFFF, 0x2109);	/* the dock's VID */
+	ck_assert(le32(r + 4) & (1u << 26));			/* modal */
+	ck_assert_uint_eq(le32(r + 12) >> 16, 0x0102);		/* its PID */
+	ck_assert_uint_eq(le16(r + 28), USB_SID_DISPLAYPORT);
+	ck_assert_uint_eq(le16(r + 30), 1);
+
+	q[0] = 0;						/* the charger */
+	run(EC_CMD_TYPEC_DISCOVERY, 0, q, 2, r, sizeof(r), &ret);
+	ck_assert_int_eq(ret, 28);
+	ck_assert_uint_eq(r[0], 3);
+	ck_assert_uint_eq(r[1], 0);
+	ck_assert_int_eq(ec_apply_stimulus(ec, EC_STIM_AC_UNPLUG), 0);
+	run(EC_CMD_TYPEC_DISCOVERY, 0, q, 2, r, sizeof(r), &ret);
+	ck_assert_uint_eq(r[0], 0);				/* nothing attached */
+	q[1] = TYPEC_PARTNER_SOP_PRIME;
+	run(EC_CMD_TYPEC_DISCOVERY, 0, q, 2, r, sizeof(r), &ret);
+	ck_assert_uint_eq(r[0], 0);
+
+	q[1] = 2;
+	ck_assert_uint_eq(run(EC_CMD_TYPEC_DISCOVERY, 0, q, 2, r, sizeof(r), NULL),
+			  EC_RES_INVALID_PARAM);
+	q[0] = 5;
+	q[1] = 0;
+	ck_assert_uint_eq(run(EC_CMD_TYPEC_DISCOVERY, 0, q, 2, r, sizeof(r), NULL),
+			  EC_RES_INVALID_PARAM);
+}
+END_TEST
+
+static uint32_t typec_control(uint8_t port, uint8_t command, uint8_t a, uint8_t b)
+{
+	struct ec_params_typec_control p = { .port = port, .command = command };
+
+	p.placeholder[0] = a;
+	p.placeholder[1] = b;
+	return run(EC_CMD_TYPEC_CONTROL, 0, &p, sizeof(p), NULL, 0, NULL);
+}
+
+START_TEST(test_typec_control_and_mux)
+{
+	uint8_t mux;
+
+	ck_assert_uint_eq(typec_control(1, TYPEC_CONTROL_COMMAND_EXIT_MODES, 0, 0), EC_RES_SUCCESS);
+	ck_assert_uint_eq(mux_flags(1) & USB_PD_MUX_DP_ENABLED, 0);
+	ck_assert_uint_eq(typec_control(1, TYPEC_CONTROL_COMMAND_ENTER_MODE, TYPEC_MODE_DP, 0),
+			  EC_RES_SUCCESS);
+	ck_assert_uint_eq(mux_flags(1) & USB_PD_MUX_DP_ENABLED, USB_PD_MUX_DP_ENABLED);
+	ck_assert_uint_eq(typec_control(1, TYPEC_CONTROL_COMMAND_ENTER_MODE, TYPEC_MODE_TBT, 0),
+			  EC_RES_ERROR);
+	ck_assert_uint_eq(typec_control(0, TYPEC_CONTROL_COMMAND_ENTER_MODE, TYPEC_MODE_DP, 0),
+			  EC_RES_ERROR);
+	ck_assert_uint_eq(typec_control(1, TYPEC_CONTROL_COMMAND_ENTER_MODE, 9, 0),
+			  EC_RES_INVALID_PARAM);
+	ck_assert_uint_eq(typec_control(1, TYPEC_CONTROL_COMMAND_USB_MUX_SET, 0,
+					USB_PD_MUX_USB_ENABLED), EC_RES_SUCCESS);
+	ck_assert_uint_eq(mux_flags(1) & USB_PD_MUX_DOCK, USB_PD_MUX_USB_ENABLED);
+	ck_assert_uint_eq(typec_control(1, TYPEC_CONTROL_COMMAND_USB_MUX_SET, 1, 0),
+			  EC_RES_INVALID_PARAM);
+	ck_assert_uint_eq(typec_control(1, TYPEC_CONTROL_COMMAND_TBT_UFP_REPLY, 0, 0),
+			  EC_RES_UNAVAILABLE);
+	ck_assert_uint_eq(typec_control(1, 40, 0, 0), EC_RES_INVALID_PARAM);
+	ck_assert_uint_eq(typec_control(2, TYPEC_CONTROL_COMMAND_EXIT_MODES, 0, 0),
+			  EC_RES_INVALID_PARAM);
+
+	/* USB_MUX sets port 0's mux. */
+	mux = USB_PD_MUX_DOCK;
+	ck_assert_uint_eq(run(EC_CMD_USB_MUX, 0, &mux, 1, NULL, 0, NULL), EC_RES_SUCCESS);
+	ck_assert_uint_eq(mux_flags(0) & USB_PD_MUX_DOCK, USB_PD_MUX_DOCK);
+	mux = 0;
+	run(EC_CMD_USB_MUX, 0, &mux, 1, NULL, 0, NULL);
+	ck_assert_uint_eq(mux_flags(0) & USB_PD_MUX_DOCK, 0);
+	mux = 4;
+	ck_assert_uint_eq(run(EC_CMD_USB_MUX, 0, &mux, 1, NULL, 0, NULL), EC_RES_INVALID_PARAM);
+}
+END_TEST
+
+static uint32_t pd_control(uint8_t chip, uint8_t sub)
+{
+	uint8_t p[2] = { chip, sub };
+
+	return run(EC_CMD_PD_CONTROL, 0, p, 2, NULL, 0, NULL);
+}
+
+START_TEST(test_pd_control)
+{
+	struct ec_params_usb_pd_control q = { .port = 0 };
+	uint8_t r[4], types[EC_PD_LOG_LEN], ports[EC_PD_LOG_LEN];
+	uint16_t data[EC_PD_LOG_LEN];
+
+	read_log(types, ports, data, EC_PD_LOG_LEN);
+	ck_assert_uint_eq(pd_control(0, PD_SUSPEND), EC_RES_SUCCESS);
+	run(EC_CMD_USB_PD_CONTROL, 0, &q, sizeof(q), r, 4, NULL);
+	ck_assert_uint_eq(r[0] & PD_CTRL_RESP_ENABLED_COMMS, 0);
+	ck_assert_uint_eq(pd_control(0, PD_RESUME), EC_RES_SUCCESS);
+	run(EC_CMD_USB_PD_CONTROL, 0, &q, sizeof(q), r, 4, NULL);
+	ck_assert_uint_eq(r[0] & PD_CTRL_RESP_ENABLED_COMMS, PD_CTRL_RESP_ENABLED_COMMS);
+	ck_assert_uint_eq(pd_control(0, PD_RESET), EC_RES_SUCCESS);
+	ck_assert_uint_eq(read_log(types, ports, data, EC_PD_LOG_LEN), 2);	/* found again */
+	ck_assert_uint_eq(pd_control(0, PD_CHIP_ON), EC_RES_SUCCESS);
+	ck_assert_uint_eq(pd_control(0, 9), EC_RES_INVALID_PARAM);
+	ck_assert_uint_eq(pd_control(2, PD_RESUME), EC_RES_INVALID_PARAM);
+	ck_assert_uint_eq(pd_control(0, PD_CONTROL_DISABLE), EC_RES_SUCCESS);
+	ck_assert_uint_eq(pd_control(0, PD_RESUME), EC_RES_ACCESS_DENIED);
+	ck_assert_uint_eq(run(EC_CMD_REBOOT_EC, 0, (uint8_t[2]){ EC_REBOOT_COLD }, 2, NULL, 0,
+			      NULL), EC_RES_SUCCESS);
+	ck_assert_uint_eq(pd_control(0, PD_RESUME), EC_RES_SUCCESS);
+}
+END_TEST
+
+static int battery_ma(void)
+{
+	uint8_t idx = 0, r[14];
+
+	fake_clock_advance(&fc, NS_PER_S);
+	ck_assert_uint_eq(run(EC_CMD_BATTERY_GET_DYNAMIC, 0, &idx, 1, r, 14, NULL),
+			  EC_RES_SUCCESS);
+	return (int16_t)le16(r + 2);
+}
+
+static uint32_t override(int16_t port)
+{
+	return run(EC_CMD_PD_CHARGE_PORT_OVERRIDE, 0, &port, 2, NULL, 0, NULL);
+}
+
+START_TEST(test_charge_port_override)
+{
+	ck_assert_int_gt(battery_ma(), 0);
+	ck_assert_uint_eq(override(OVERRIDE_DONT_CHARGE), EC_RES_SUCCESS);
+	ck_assert_int_lt(battery_ma(), 0);	/* runs from the battery, adapter attached */
+	ck_assert_uint_eq(override(0), EC_RES_SUCCESS);
+	ck_assert_int_gt(battery_ma(), 0);
+	ck_assert_uint_eq(override(OVERRIDE_OFF), EC_RES_SUCCESS);
+	ck_assert_uint_eq(override(1), EC_RES_ERROR);		/* the dock is no charger */
+	ck_assert_uint_eq(override(2), EC_RES_INVALID_PARAM);
+	ck_assert_uint_eq(override(-3), EC_RES_INVALID_PARAM);
+	ck_assert_uint_eq(run(EC_CMD_PD_CHARGE_PORT_OVERRIDE, 0, NULL, 0, NULL, 0, NULL),
+			  EC_RES_INVALID_PARAM);
+}
+END_TEST
+
+static Suite *pd_suite(void)
+{
+	Suite *s = suite_create("pd");
+	TCase *tc = tcase_create("pd");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_amode);
+	tcase_add_test(tc, test_pd_log);
+	tcase_add_test(tc, test_chip_and_dev_info);
+	tcase_add_test(tc, test_discovery);
+	tcase_add_test(tc, test_typec_control_and_mux);
+	tcase_add_test(tc, test_pd_control);
+	tcase_add_test(tc, test_charge_port_override);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return check_run_suite(pd_suite());
+}
