@@ -131,53 +131,50 @@ static void format_scaled(char *buf, size_t len, uint64_t v, const struct unit *
 		 units[best].name);
 }
 
-int parse_uint(const char *text, const char *what, uint64_t min, uint64_t max,
-	       uint64_t *out, char *err, size_t errlen)
+/*
+ * A whole number, in the one notation (decimal or 0x hex) or, for @octal,
+ * in octal digits (file modes, whose minimum is always 0).
+ */
+static int parse_whole(const char *text, const char *what, bool octal, uint64_t min,
+		       uint64_t max, uint64_t *out, char *err, size_t errlen)
 {
+	const unsigned long long lo = min, hi = max;
 	const char *end;
 	uint64_t v = 0;
-	bool hex;
+	bool hex = false;
 	int ret;
 
 	if (!text || !*text)
 		return fail(-EINVAL, err, errlen, what, text, "empty value");
-	ret = scan_number(text, &v, &end, &hex);
+	ret = octal ? scan_digits(text, 8, &v, &end) : scan_number(text, &v, &end, &hex);
 	if (ret == -EINVAL)
-		return fail(ret, err, errlen, what, text, "expected a whole number");
-	if (ret != -EINVAL && *end)
-		return fail(-EINVAL, err, errlen, what, text, "unexpected '%.20s' after the number",
-			    end);
-	if (ret || v < min || v > max) {
-		if (hex)
-			return fail(-ERANGE, err, errlen, what, text, "out of range 0x%llx..0x%llx",
-				    (unsigned long long)min, (unsigned long long)max);
-		return fail(-ERANGE, err, errlen, what, text, "out of range %llu..%llu",
-			    (unsigned long long)min, (unsigned long long)max);
+		return fail(ret, err, errlen, what, text, "expected %s",
+			    octal ? "octal digits" : "a whole number");
+	if (*end)
+		return fail(-EINVAL, err, errlen, what, text, "unexpected '%.20s' after the %s",
+			    end, octal ? "octal digits" : "number");
+	if (!ret && v >= min && v <= max) {
+		*out = v;
+		return 0;
 	}
-	*out = v;
-	return 0;
+	/* The range reads in the notation the value was written in. */
+	if (octal)
+		return fail(-ERANGE, err, errlen, what, text, "out of range 0..0%llo", hi);
+	if (hex)
+		return fail(-ERANGE, err, errlen, what, text, "out of range 0x%llx..0x%llx", lo, hi);
+	return fail(-ERANGE, err, errlen, what, text, "out of range %llu..%llu", lo, hi);
+}
+
+int parse_uint(const char *text, const char *what, uint64_t min, uint64_t max,
+	       uint64_t *out, char *err, size_t errlen)
+{
+	return parse_whole(text, what, false, min, max, out, err, errlen);
 }
 
 int parse_octal(const char *text, const char *what, uint64_t max, uint64_t *out,
 		char *err, size_t errlen)
 {
-	const char *end;
-	uint64_t v = 0;
-	int ret;
-
-	if (!text || !*text)
-		return fail(-EINVAL, err, errlen, what, text, "empty value");
-	ret = scan_digits(text, 8, &v, &end);
-	if (ret == -EINVAL)
-		return fail(ret, err, errlen, what, text, "expected octal digits");
-	if (ret != -EINVAL && *end)
-		return fail(-EINVAL, err, errlen, what, text,
-			    "unexpected '%.20s' after the octal digits", end);
-	if (ret || v > max)
-		return fail(-ERANGE, err, errlen, what, text, "out of range 0..0%llo",
-			    (unsigned long long)max);
-	*out = v;
-	return 0;
+	return parse_whole(text, what, true, 0, max, out, err, errlen);
 }
 
 /* The number in @text times the scale of the unit that follows it. */
