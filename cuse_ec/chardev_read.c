@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "chardev_internal.h"
+#include "chardev_testing.h"
 #include "ec/ec.h"
 
 /* Pop the oldest event of @file's own queue (see ec_event_queue_pop()). */
@@ -387,6 +388,16 @@ void chardev_event_notify(struct ec_notifier *nb, const struct ec_event *ev)
 	pthread_mutex_unlock(&file->events_lock);
 	if (!ret)
 		chardev_wake_reader(file);
+}
+
+/**
+ * chardev_notify_file() - the notifier call for @file (host tests).
+ * @file: the file
+ * @ev:   the event
+ */
+void chardev_notify_file(struct chardev_file *file, const struct ec_event *ev)
+{
+	chardev_event_notify(&file->notifier, ev);
 }
 
 /* The version text: the one read path that follows the EC pointer. */

@@ -18,4 +18,16 @@ struct ec_profile;
  */
 const struct ec_profile *chardev_profile(const struct chardev_ctx *ctx);
 
+struct chardev_file;
+struct ec_event;
+
+/**
+ * chardev_notify_file() - hand @ev to @file as the EC's notifier chain
+ * would, for a call the test cannot time otherwise (an EC being retired
+ * that raises one more event).
+ * @file: the file
+ * @ev:   the event
+ */
+void chardev_notify_file(struct chardev_file *file, const struct ec_event *ev);
+
 #endif /* CUSE_EC_CHARDEV_TESTING_H */

@@ -19,6 +19,7 @@
 #include "cros_ec/cros_ec_dev.h"
 #include "cros_ec/ec_commands.h"
 #include "chardev.h"
+#include "chardev_testing.h"
 #include "ec/ec.h"
 #include "harness.h"
 #include "../check_run.h"
@@ -259,6 +260,42 @@ START_TEST(test_refcount_file_state_is_no_zombie)
 }
 END_TEST
 
+/*
+ * The notifier of a file whose EC is gone: the fixed driver's access fails
+ * and the event is dropped (006 lines 97-124); a refcount file's zombie EC
+ * still reaches it.
+ */
+START_TEST(test_notifier_after_unplug)
+{
+	static const enum lifecycle_mode modes[] = { LIFECYCLE_REVOCABLE, LIFECYCLE_REFCOUNT };
+	struct ec_event ev = { .type = EV_BUTTON, .len = 4, .data = { 9, 8, 7, 6 } };
+	struct chardev_ctx *ctx = harness_ctx(modes[_i]);
+	struct chardev_file *file = open_ok(ctx);
+	unsigned char buf[CHARDEV_READ_MAX];
+
+	ck_assert_int_eq(eventmask(file, 1u << EV_BUTTON), 0);
+	/* Present: the call queues by the file's mask. */
+	chardev_notify_file(file, &ev);
+	ck_assert_int_eq(do_read(ctx, file, buf, sizeof(buf), true, 0), 5);
+	ck_assert_uint_eq(buf[1], 9);
+	ev.type = EV_BUTTON + 1;
+	chardev_notify_file(file, &ev);
+	ck_assert_int_eq(do_read(ctx, file, buf, sizeof(buf), true, 0), -EAGAIN);
+	ev.type = EV_BUTTON;
+
+	ck_assert_int_eq(chardev_unplug(ctx), 0);
+	chardev_notify_file(file, &ev);
+	if (modes[_i] == LIFECYCLE_REVOCABLE) {
+		ck_assert_int_eq(do_read(ctx, file, buf, sizeof(buf), true, 0), -EAGAIN);
+	} else {
+		ck_assert_int_eq(do_read(ctx, file, buf, sizeof(buf), true, 0), 5);
+		ck_assert_uint_eq(buf[0], EV_BUTTON);
+	}
+	chardev_release(file);
+	harness_ctx_free(ctx);
+}
+END_TEST
+
 #ifdef HAVE_ASAN
 enum unsafe_site { SITE_NONE, SITE_RELEASE, SITE_VERSION, SITE_XCMD, SITE_READMEM };
 
@@ -355,6 +392,7 @@ static Suite *chardev_unplug_suite(void)
 	tcase_add_test(tc, test_unplug_wakeups_v3_leaves_them_asleep);
 	tcase_add_test(tc, test_unplug_wakeups_parse);
 	tcase_add_test(tc, test_refcount_file_state_is_no_zombie);
+	tcase_add_loop_test(tc, test_notifier_after_unplug, 0, 2);
 #ifdef HAVE_ASAN
 	tcase_add_test(tc, test_unsafe_file_only_rows_are_clean);
 	tcase_add_loop_test(tc, test_unsafe_uaf_at_the_driver_sites, 0,
