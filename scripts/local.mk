@@ -35,3 +35,9 @@ dist_noinst_SCRIPTS += \
 	scripts/experiments/uevent.sh \
 	scripts/experiments/soak.sh
 EXTRA_DIST += scripts/hotplug-lib.sh
+
+# soak: many unplug/replug cycles under clients; the daemon's RSS, fds and
+# threads every 1,000 cycles (bench/cuse_ec_soak.c prints them).
+dist_noinst_SCRIPTS += scripts/soak
+noinst_PROGRAMS += bench/cuse_ec_soak
+bench_cuse_ec_soak_SOURCES = bench/cuse_ec_soak.c

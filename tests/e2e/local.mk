@@ -55,6 +55,7 @@ tests_e2e_cuse_ec_victim_SOURCES = tests/e2e/cuse_ec_victim.c
 
 hostile_e2e_tests = \
 	tests/e2e/cuse-ec-fuzz-args.test \
+	tests/e2e/soak-args.test \
 	tests/e2e/cuse-ec-fuzz.test \
 	tests/e2e/cuse-ec-death.test \
 	tests/e2e/cuse-ec-valgrind.test
