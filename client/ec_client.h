@@ -559,6 +559,25 @@ struct ec_info_uptime {
 int ec_client_uptime(struct ec_client *c, struct ec_info_uptime *up);
 
 /**
+ * ec_client_kblight() - PWM_GET_KEYBOARD_BACKLIGHT.
+ * @c:       the client
+ * @percent: the backlight's duty, 0..100
+ * @enabled: whether it is on
+ *
+ * Return: 0, -errno or EC_CLIENT_EC_ERR() (INVALID_COMMAND: no backlight).
+ */
+int ec_client_kblight(struct ec_client *c, uint8_t *percent, bool *enabled);
+
+/**
+ * ec_client_set_kblight() - PWM_SET_KEYBOARD_BACKLIGHT.
+ * @c:       the client
+ * @percent: 0..100
+ *
+ * Return: 0, -EINVAL above 100, -errno or EC_CLIENT_EC_ERR().
+ */
+int ec_client_set_kblight(struct ec_client *c, uint8_t percent);
+
+/**
  * ec_client_panicinfo() - GET_PANIC_INFO.
  * @c:   the client
  * @buf: receives the panic record

@@ -508,6 +508,30 @@ int ec_client_uptime(struct ec_client *c, struct ec_info_uptime *up)
 	return 0;
 }
 
+int ec_client_kblight(struct ec_client *c, uint8_t *percent, bool *enabled)
+{
+	struct ec_response_pwm_get_keyboard_backlight resp;
+	int ret;
+
+	ret = cmd_exact(c, EC_CMD_PWM_GET_KEYBOARD_BACKLIGHT, 0, NULL, 0, &resp, sizeof(resp));
+	if (ret)
+		return ret;
+	*percent = resp.percent;
+	*enabled = resp.enabled;
+	return 0;
+}
+
+int ec_client_set_kblight(struct ec_client *c, uint8_t percent)
+{
+	struct ec_params_pwm_set_keyboard_backlight req = { .percent = percent };
+	int ret;
+
+	if (percent > 100)
+		return -EINVAL;
+	ret = ec_client_cmd(c, EC_CMD_PWM_SET_KEYBOARD_BACKLIGHT, 0, &req, sizeof(req), NULL, 0);
+	return ret < 0 ? ret : 0;
+}
+
 int ec_client_panicinfo(struct ec_client *c, void *buf, size_t len)
 {
 	if (len > ec_client_max_response(c))

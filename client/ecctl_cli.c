@@ -78,6 +78,7 @@ static const struct {
 	{ "panicinfo", ECCTL_CMD_PANICINFO, 0, 0 },
 	{ "usbpd", ECCTL_CMD_USBPD_PORTS, 1, 2 },
 	{ "raw", ECCTL_CMD_RAW, 2, 3 },
+	{ "kblight", ECCTL_CMD_KBLIGHT, 0, 1 },
 };
 
 static int bad(char *err, size_t errlen, const char *fmt, ...)
@@ -168,6 +169,14 @@ static int parse_command_args(const char *name, int nargs, char *const args[],
 			if (arg_uint(args[1], "port", 0, 254, &v, err, errlen))
 				return -EINVAL;
 			opts->port = (int)v;
+		}
+		return 0;
+	case ECCTL_CMD_KBLIGHT:
+		opts->kblight = -1;
+		if (nargs > 0) {
+			if (arg_uint(args[0], "backlight percent", 0, 100, &v, err, errlen))
+				return -EINVAL;
+			opts->kblight = (int)v;
 		}
 		return 0;
 	case ECCTL_CMD_RAW:
@@ -284,6 +293,7 @@ void ecctl_usage(FILE *out, const char *prog)
 		"  usbpd ports                 number of USB-PD ports\n"
 		"  usbpd power [PORT]          USB-PD power info\n"
 		"  raw CMD VER [HEXBYTES]      send any host command\n"
+		"  kblight [PERCENT]           keyboard backlight (set it to PERCENT)\n"
 		"\n"
 		"Exit status: 0 success, 1 device or EC error, 2 usage error.\n",
 		prog);

@@ -37,6 +37,7 @@ enum ecctl_command {
 	ECCTL_CMD_USBPD_PORTS,
 	ECCTL_CMD_USBPD_POWER,
 	ECCTL_CMD_RAW,
+	ECCTL_CMD_KBLIGHT,
 };
 
 /**
@@ -55,6 +56,7 @@ enum ecctl_command {
  * @event_count: events: how many to read
  * @timeout_ms:  events: wait per event (negative = forever)
  * @port:        usbpd power: port, or -1 for every port
+ * @kblight:     kblight: the percent to set, or -1 to read
  */
 struct ecctl_opts {
 	const char *device;
@@ -71,6 +73,7 @@ struct ecctl_opts {
 	unsigned int event_count;
 	int timeout_ms;
 	int port;
+	int kblight;
 };
 
 /**

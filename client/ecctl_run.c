@@ -494,6 +494,31 @@ static int run_uptime(struct ec_client *c, const struct ecctl_opts *o, FILE *out
 	return ECCTL_EXIT_OK;
 }
 
+static int run_kblight(struct ec_client *c, const struct ecctl_opts *o, FILE *out, FILE *err)
+{
+	json_object *j;
+	uint8_t percent;
+	bool enabled;
+	int ret;
+
+	if (o->kblight >= 0) {
+		ret = ec_client_set_kblight(c, (uint8_t)o->kblight);
+		if (ret)
+			return report(err, "kblight", ret);
+	}
+	ret = ec_client_kblight(c, &percent, &enabled);
+	if (ret)
+		return report(err, "kblight", ret);
+	if (o->json) {
+		j = json_object_new_object();
+		jadd_uint(j, "percent", percent);
+		jadd_bool(j, "enabled", enabled);
+		return emit(out, err, j);
+	}
+	fprintf(out, "Keyboard backlight: %u%% (%s)\n", percent, enabled ? "on" : "off");
+	return ECCTL_EXIT_OK;
+}
+
 static int run_panicinfo(struct ec_client *c, const struct ecctl_opts *o, FILE *out, FILE *err)
 {
 	uint8_t buf[256];
@@ -679,6 +704,8 @@ int ecctl_run(struct ec_client *c, const struct ecctl_opts *opts, FILE *out, FIL
 		return run_uptime(c, opts, out, err);
 	case ECCTL_CMD_PANICINFO:
 		return run_panicinfo(c, opts, out, err);
+	case ECCTL_CMD_KBLIGHT:
+		return run_kblight(c, opts, out, err);
 	case ECCTL_CMD_USBPD_PORTS:
 		return run_usbpd_ports(c, opts, out, err);
 	case ECCTL_CMD_USBPD_POWER:

@@ -175,6 +175,9 @@ raw_is "GET_KEYBOARD_ID" '00000000$' 0x63 0
 raw_is "PWM_SET_KEYBOARD_BACKLIGHT 40 %" '' 0x23 0 28
 raw_is "PWM_GET_KEYBOARD_BACKLIGHT" '2801$' 0x22 0
 raw_refused "PWM_SET_KEYBOARD_BACKLIGHT 101 %" INVALID_PARAM 0x23 0 65
+e2e_check "ecctl kblight 30 sets and reads it" bash -c \
+	'[[ $("$1" --name "$2" kblight 30) == "Keyboard backlight: 30% (on)" ]]' _ "$ecctl" "$name"
+raw_is "PWM_GET_KEYBOARD_BACKLIGHT sees ecctl's 30 %" '1e01$' 0x22 0
 raw_is "MKBP_WAKE_MASK set event mask" '' 0x69 0 0101000014000000
 raw_is "MKBP_WAKE_MASK get event mask" '14000000$' 0x69 0 0001
 raw_is "MKBP_GET_CONFIG: 21 bytes" '[0-9a-f]{42}$' 0x65 0

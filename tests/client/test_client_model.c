@@ -201,6 +201,7 @@ static const char *const every_command[][4] = {
 	{ "hello" }, { "version" }, { "chipinfo" }, { "protoinfo" }, { "cmdversions", "0x600" },
 	{ "battery" }, { "temps" }, { "fans" }, { "console" }, { "uptime" }, { "panicinfo" },
 	{ "usbpd", "ports" }, { "usbpd", "power" }, { "raw", "1", "0", "01020304" },
+	{ "kblight" }, { "kblight", "40" },
 };
 
 #define NCOMMANDS (sizeof(every_command) / sizeof(every_command[0]))
@@ -319,6 +320,39 @@ START_TEST(model_hello_typed)
 }
 END_TEST
 
+/* The keyboard backlight through libecclient and ecctl, and its bad inputs. */
+START_TEST(model_kblight)
+{
+	struct ec_client *c = attach_ok(0);
+	char *out = NULL, *err = NULL;
+	uint8_t pct;
+	bool on;
+
+	ck_assert_int_eq(ec_client_set_kblight(c, 40), 0);
+	ck_assert_int_eq(ec_client_kblight(c, &pct, &on), 0);
+	ck_assert_uint_eq(pct, 40);
+	ck_assert(on);
+	ck_assert_int_eq(ec_client_set_kblight(c, 101), -EINVAL);
+	ck_assert_int_eq(run_cli(c, &out, &err, "kblight", "0", END), ECCTL_EXIT_OK);
+	ck_assert_str_eq(out, "Keyboard backlight: 0% (off)\n");
+	free(out);
+	free(err);
+	ck_assert_int_eq(run_cli(c, &out, &err, "--json", "kblight", END), ECCTL_EXIT_OK);
+	ck_assert_str_eq(out, "{\"percent\":0,\"enabled\":false}\n");
+	free(out);
+	free(err);
+	{
+		char *argv[] = { "ecctl", "kblight", "101", NULL };
+		struct ecctl_opts o;
+		char msg[160] = "";
+
+		ck_assert_int_eq(ecctl_parse_args(3, argv, &o, msg, sizeof(msg)), -EINVAL);
+		ck_assert_msg(strstr(msg, "backlight percent"), "%s", msg);
+	}
+	ec_client_close(c);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("client_model");
@@ -330,6 +364,7 @@ int main(void)
 	tcase_add_test(tc, model_memmap_paths_agree);
 	tcase_add_test(tc, model_events);
 	tcase_add_test(tc, model_hello_typed);
+	tcase_add_test(tc, model_kblight);
 	suite_add_tcase(s, tc);
 
 	/* These pick their profile themselves; teardown frees it. */
