@@ -239,12 +239,8 @@ int ecctl_parse_args(int argc, char *const argv[], struct ecctl_opts *opts,
 			opts->device = optarg;
 			opts->device_is_path = c == 'd';
 			break;
-		case ':':
-			return bad(err, errlen, "option '%s' needs a value", argv[optind - 1]);
 		default:
-			if (optopt)
-				return bad(err, errlen, "unknown option '-%c'", optopt);
-			return bad(err, errlen, "unknown option '%s'", argv[optind - 1]);
+			return cli_option_error(c, argv, err, errlen);
 		}
 	}
 	i = optind;

@@ -109,6 +109,22 @@ int parse_duration(const char *text, const char *what, uint64_t max_ns, uint64_t
 int parse_probability(const char *text, const char *what, uint32_t *out_ppm,
 		      char *err, size_t errlen);
 
+/**
+ * cli_option_error() - the message for an option getopt_long() refused.
+ * @opt:    what getopt_long() returned: ':' (no argument) or anything else
+ *          (an unknown option); call it with opterr = 0 and a leading ':'
+ *          in the short options
+ * @argv:   the arguments getopt_long() was given
+ * @err:    receives "option 'X' needs an argument" or
+ *          "unknown option 'X' (try --help)"
+ * @errlen: size of @err
+ *
+ * Every program words a bad option the same way with it.
+ *
+ * Return: -EINVAL, for the caller to hand on.
+ */
+int cli_option_error(int opt, char *const argv[], char *err, size_t errlen);
+
 /* Room text_to_utf8() needs for a field of @size bytes, at worst. */
 #define TEXT_UTF8_ROOM(size)	(3 * (size) + 1)
 

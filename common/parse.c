@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * parse.c - one parser per kind of value, one set of rules (common.h).
+ * parse.c - one parser per kind of value, one set of rules (common.h), and
+ * one wording for a refused option.
  *
  * Digits are read by hand rather than with strtoull(), which skips blanks,
  * accepts a sign (and negates it into a huge value), and reads "010" as
@@ -9,6 +10,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -292,4 +294,26 @@ int parse_probability(const char *text, const char *what, uint32_t *out_ppm,
 		return fail(-ERANGE, err, errlen, what, text, "out of range 0..1");
 	*out_ppm = (uint32_t)(whole * PARSE_PPM + frac);
 	return 0;
+}
+
+int cli_option_error(int opt, char *const argv[], char *err, size_t errlen)
+{
+	const char *arg = optind > 0 ? argv[optind - 1] : "";
+	int len = (int)strcspn(arg, "=");
+
+	if (!err || !errlen)
+		return -EINVAL;
+	if (len > 40)
+		len = 40;
+	if (opt == ':')
+		snprintf(err, errlen, "option '%.*s' needs an argument", len, arg);
+	else if (strncmp(arg, "--", 2))
+		/* A short option, maybe inside a cluster such as -fz. */
+		snprintf(err, errlen, "unknown option '-%c' (try --help)", optopt);
+	else if (optopt)
+		/* A known long option, given "=VALUE" it does not take. */
+		snprintf(err, errlen, "option '%.*s' takes no argument", len, arg);
+	else
+		snprintf(err, errlen, "unknown option '%.*s' (try --help)", len, arg);
+	return -EINVAL;
 }

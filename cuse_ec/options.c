@@ -390,15 +390,9 @@ int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
 		case 'V':
 			fprintf(out, "cuse_ec (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
 			return CUSE_EC_OPTIONS_EXIT;
-		case ':':
-			fprintf(err, "%s: option '%s' needs an argument\n", prog, argv[optind - 1]);
-			return -EINVAL;
 		default:
-			if (optopt && optopt < 0x100)
-				fprintf(err, "%s: unknown option '-%c'\n", prog, optopt);
-			else
-				fprintf(err, "%s: unknown option '%s'\n", prog, argv[optind - 1]);
-			fprintf(err, "Try '%s --help'.\n", prog);
+			cli_option_error(c, argv, why, sizeof(why));
+			fprintf(err, "%s: %s\n", prog, why);
 			return -EINVAL;
 		}
 	}

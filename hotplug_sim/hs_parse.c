@@ -793,10 +793,8 @@ int hs_parse_args(struct hs_config *cfg, int argc, char **argv, char *err)
 		case 'V':
 			printf("hotplug_sim (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
 			return 1;
-		case ':':
-			return fail(err, "option '%.40s' needs an argument", argv[optind - 1]);
 		default:
-			return fail(err, "unknown option '%.40s' (try --help)", argv[optind - 1]);
+			return cli_option_error(opt, argv, err, HS_ERR_MAX);
 		}
 		if (ret)
 			return ret;

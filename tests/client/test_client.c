@@ -647,10 +647,11 @@ START_TEST(parse_args_bad)
 	ck_assert_int_eq(ecctl_parse_args(1, (char *[]){ (char *)"ecctl", NULL }, &o, err,
 					  sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "no command"));
-	PARSE_BAD("unknown option '--bogus'", "--bogus", "hello");
+	PARSE_BAD("unknown option '--bogus' (try --help)", "--bogus", "hello");
+	PARSE_BAD("option '--json' takes no argument", "--json=yes", "hello");
 	PARSE_BAD("unknown option '-x'", "-x", "hello");
-	PARSE_BAD("needs a value", "--name");
-	PARSE_BAD("needs a value", "--device");
+	PARSE_BAD("option '--name' needs an argument", "--name");
+	PARSE_BAD("option '--device' needs an argument", "--device");
 	PARSE_BAD("non-empty", "--name=", "hello");
 	PARSE_BAD("must not contain '/'", "--name", "a/b", "hello");
 	PARSE_BAD("no command", "--json");

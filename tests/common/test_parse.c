@@ -3,12 +3,14 @@
  * test_parse.c - the shared parsers: every bad input (empty, blank, sign,
  * overflow, junk suffix, out of range) for every kind of value, and the
  * exact message for each, so the programs using them need not test the
- * rules again; and text fields made valid UTF-8.
+ * rules again; text fields made valid UTF-8; the wording of a refused
+ * option.
  */
 #include "config.h"
 
 #include <check.h>
 #include <errno.h>
+#include <getopt.h>
 #include <string.h>
 
 #include "common/common.h"
@@ -298,6 +300,49 @@ START_TEST(text_utf8)
 }
 END_TEST
 
+/* What getopt_long() refuses, worded once for every program. */
+static const char *option_error(int argc, char **argv)
+{
+	static const struct option longs[] = {
+		{ "name", required_argument, NULL, 'n' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static char err[PARSE_ERR_MAX];
+	int c;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":n:q", longs, NULL)) != -1) {
+		if (c != 'n' && c != 'q') {
+			ck_assert_int_eq(cli_option_error(c, argv, err, sizeof(err)), -EINVAL);
+			return err;
+		}
+	}
+	return "";
+}
+
+START_TEST(option_errors)
+{
+	char p[] = "prog", a[16], b[16];
+	char *argv[] = { p, a, b, NULL };
+
+	strcpy(a, "--name");
+	ck_assert_str_eq(option_error(2, argv), "option '--name' needs an argument");
+	strcpy(a, "-n");
+	ck_assert_str_eq(option_error(2, argv), "option '-n' needs an argument");
+	strcpy(a, "--bogus=1");
+	ck_assert_str_eq(option_error(2, argv), "unknown option '--bogus' (try --help)");
+	strcpy(a, "-qz");
+	ck_assert_str_eq(option_error(2, argv), "unknown option '-z' (try --help)");
+	strcpy(a, "--quiet=yes");
+	ck_assert_str_eq(option_error(2, argv), "option '--quiet' takes no argument");
+	strcpy(a, "-q");
+	strcpy(b, "--name=x");
+	ck_assert_str_eq(option_error(3, argv), "");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("parse");
@@ -311,6 +356,7 @@ int main(void)
 	tcase_add_test(tc, duration);
 	tcase_add_test(tc, probability);
 	tcase_add_test(tc, text_utf8);
+	tcase_add_test(tc, option_errors);
 	suite_add_tcase(s, tc);
 	return check_run_suite(s);
 }
