@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 
-dist_noinst_SCRIPTS += scripts/check
+dist_noinst_SCRIPTS += scripts/check scripts/deb-check
 EXTRA_DIST += scripts/deps.sh scripts/version.sh docs/uml.md
 
 # ec-shell: a shell with a live /dev/cros_ec, here or in user-mode-linux.
 # Installed as cuse_ec-shell, told where the installed programs are; it
-# boots the guest with uml-run (and the AMX shim it compiles), installed
-# beside it in $(pkglibexecdir) because only ec-shell calls it there.
+# boots the guest with uml-run, installed in $(pkglibexecdir) because only
+# ec-shell calls it there, and the source of the AMX shim uml-run compiles.
 EXTRA_DIST += scripts/ec-shell
 bin_SCRIPTS += scripts/cuse_ec-shell
 CLEANFILES += scripts/cuse_ec-shell scripts/cuse_ec-shell.tmp
@@ -17,11 +17,12 @@ scripts/cuse_ec-shell: scripts/ec-shell Makefile
 		-e 's|^ecs_bindir=$$|ecs_bindir=$(bindir)|' \
 		-e 's|^ecs_libexecdir=$$|ecs_libexecdir=$(pkglibexecdir)|' \
 		-e 's|^ecs_version=$$|ecs_version="($(PACKAGE_NAME)) $(PACKAGE_VERSION)"|' \
+		-e 's|^ecs_datadir=$$|ecs_datadir=$(pkgdatadir)|' \
 		-e 's|^prog=ec-shell$$|prog=cuse_ec-shell|' \
 		$(srcdir)/scripts/ec-shell > $@.tmp && chmod +x $@.tmp && mv -f $@.tmp $@
 ecshelldir = $(pkglibexecdir)
 dist_ecshell_SCRIPTS = scripts/uml-run
-dist_ecshell_DATA = scripts/uml-xstate-shim.c
+dist_pkgdata_DATA = scripts/uml-xstate-shim.c
 
 # hotplug experiments: the 3-mode teaching table, the latency histogram, the
 # end-to-end demo and the ready experiments (run from the source tree).
@@ -41,3 +42,5 @@ EXTRA_DIST += scripts/hotplug-lib.sh
 dist_noinst_SCRIPTS += scripts/soak
 noinst_PROGRAMS += bench/cuse_ec_soak
 bench_cuse_ec_soak_SOURCES = bench/cuse_ec_soak.c
+
+dist_man_MANS += scripts/cuse_ec-shell.1
