@@ -17,7 +17,7 @@ for arg in "$@"; do
 	[[ $arg == --build-dir=* ]] && build_opt=${arg#--build-dir=}
 done
 if build=$(hl_find_build_dir "$build_opt" 2>/dev/null) &&
-   "$build/cuse_ec/cuse_ec" --help 2>&1 | grep -qi uevent; then
+   grep -qi uevent <<<"$("$build/cuse_ec/cuse_ec" --help 2>&1)"; then
 	hl_exp_trigger=uevent
 elif [[ " $* " == *" --in-guest "* ]] || hl_cuse_here; then
 	# Said where the run happens, so --help and bad options stay quiet.
