@@ -9,6 +9,7 @@ EXTRA_DIST += scripts/deps.sh scripts/version.sh docs/uml.md
 # ec-shell calls it there, and the source of the AMX shim uml-run compiles.
 EXTRA_DIST += scripts/ec-shell
 bin_SCRIPTS += scripts/cuse_ec-shell
+dist_man_MANS += scripts/cuse_ec-shell.1
 CLEANFILES += scripts/cuse_ec-shell scripts/cuse_ec-shell.tmp
 scripts/cuse_ec-shell: scripts/ec-shell Makefile
 	$(AM_V_GEN)$(MKDIR_P) scripts && sed \
@@ -42,5 +43,3 @@ EXTRA_DIST += scripts/hotplug-lib.sh
 dist_noinst_SCRIPTS += scripts/soak
 noinst_PROGRAMS += bench/cuse_ec_soak
 bench_cuse_ec_soak_SOURCES = bench/cuse_ec_soak.c
-
-dist_man_MANS += scripts/cuse_ec-shell.1
