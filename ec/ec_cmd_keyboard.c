@@ -63,6 +63,7 @@ int ec_cmd_pwm_set_keyboard_backlight(struct ec_cmd_args *args)
 	if (p->percent != args->ec->kb.backlight)
 		ec_console_log(args->ec, "keyboard backlight %u%%", p->percent);
 	args->ec->kb.backlight = p->percent;
+	args->ec->kb.backlight_duty = (uint16_t)(p->percent * EC_PWM_MAX_DUTY / 100);
 	return EC_RES_SUCCESS;
 }
 

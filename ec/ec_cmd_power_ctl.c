@@ -143,7 +143,8 @@ static int ec_pwm_lookup(const struct ec *ec, uint8_t type, uint8_t index)
 /**
  * ec_cmd_pwm_set_duty() - PWM_SET_DUTY: a fan's PWM (GENERIC, index = fan;
  * the fan leaves automatic control) or the keyboard backlight (KB_LIGHT),
- * 0xffff = 100 %. A channel the board lacks is INVALID_PARAM.
+ * 0xffff = 100 %. The backlight keeps the 16-bit duty as set (its percent
+ * rounds); a fan keeps a percent. A channel the board lacks is INVALID_PARAM.
  */
 int ec_cmd_pwm_set_duty(struct ec_cmd_args *args)
 {
@@ -155,6 +156,7 @@ int ec_cmd_pwm_set_duty(struct ec_cmd_args *args)
 		return EC_RES_INVALID_PARAM;
 	if (p->pwm_type == EC_PWM_TYPE_KB_LIGHT) {
 		ec->kb.backlight = (uint8_t)pct;
+		ec->kb.backlight_duty = p->duty;
 	} else {
 		ec->fan_auto[p->index] = false;
 		ec->fan_by_rpm[p->index] = false;
@@ -170,13 +172,13 @@ int ec_cmd_pwm_get_duty(struct ec_cmd_args *args)
 	const struct ec_params_pwm_get_duty *p = (const void *)args->req;
 	struct ec_response_pwm_get_duty *r = (void *)args->resp;
 	struct ec *ec = args->ec;
-	uint32_t pct;
 
 	if (args->req_len < sizeof(*p) || ec_pwm_lookup(ec, p->pwm_type, p->index))
 		return EC_RES_INVALID_PARAM;
-	pct = p->pwm_type == EC_PWM_TYPE_KB_LIGHT ? ec->kb.backlight :
-	      ec_fan_duty_now(ec, p->index);
-	r->duty = (uint16_t)(pct * EC_PWM_MAX_DUTY / 100);
+	if (p->pwm_type == EC_PWM_TYPE_KB_LIGHT)
+		r->duty = ec->kb.backlight_duty;
+	else
+		r->duty = (uint16_t)(ec_fan_duty_now(ec, p->index) * EC_PWM_MAX_DUTY / 100);
 	args->resp_size = sizeof(*r);
 	return EC_RES_SUCCESS;
 }

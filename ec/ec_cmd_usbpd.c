@@ -11,7 +11,8 @@
 
 #include "ec_internal.h"
 
-#define PD_REV_30	0x0300	/* PD revision 3.0, as TYPEC_STATUS encodes it */
+/* PD revision 3.0 as TYPEC_STATUS encodes it: major, then minor, in the top nibbles. */
+#define PD_REV_30	0x3000
 #define DP_PIN_D	0x08
 
 static const char *ec_pd_state_name(const struct ec_pd_port_state *ps)

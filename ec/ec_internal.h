@@ -95,6 +95,7 @@ struct ec_flash_state {
  * @host_wake_mask: host events that wake the AP through MKBP
  * @event_wake_mask: MKBP event types that wake the AP
  * @backlight:      keyboard backlight duty, percent
+ * @backlight_duty: ... and in PWM_SET_DUTY's 16 bits, as last set
  */
 struct ec_keyboard_state {
 	uint8_t matrix[EC_KB_COLS_MAX];
@@ -102,6 +103,7 @@ struct ec_keyboard_state {
 	uint32_t host_wake_mask;
 	uint32_t event_wake_mask;
 	uint8_t backlight;
+	uint16_t backlight_duty;	/* the same as a 16-bit PWM duty (PWM_*_DUTY) */
 };
 
 #define EC_PORT80_HISTORY	128	/* entries, as in the firmware */

@@ -228,6 +228,15 @@ START_TEST(test_discovery)
 	run(EC_CMD_TYPEC_DISCOVERY, 0, q, 2, r, sizeof(r), &ret);
 	ck_assert_uint_eq(r[0], 0);
 
+	/* TYPEC_STATUS: PD 3.0 in BCD, major in the top nibble (as ectool reads it). */
+	{
+		struct ec_response_typec_status st;
+		uint8_t port = 1;
+
+		ck_assert_uint_eq(run(EC_CMD_TYPEC_STATUS, 0, &port, 1, &st, sizeof(st), NULL),
+				  EC_RES_SUCCESS);
+		ck_assert_uint_eq(st.sop_revision, 0x3000);
+	}
 	q[1] = 2;
 	ck_assert_uint_eq(run(EC_CMD_TYPEC_DISCOVERY, 0, q, 2, r, sizeof(r), NULL),
 			  EC_RES_INVALID_PARAM);

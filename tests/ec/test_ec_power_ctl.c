@@ -71,6 +71,11 @@ START_TEST(test_pwm_duty)
 			  EC_RES_SUCCESS);
 	ck_assert_uint_eq(r[0], 100);
 	ck_assert_uint_eq(get_duty(EC_PWM_TYPE_KB_LIGHT, 0), 0xFFFF);
+	/* The backlight keeps the raw duty; its percent rounds. */
+	ck_assert_uint_eq(set_duty(50, EC_PWM_TYPE_KB_LIGHT, 0), EC_RES_SUCCESS);
+	ck_assert_uint_eq(get_duty(EC_PWM_TYPE_KB_LIGHT, 0), 50);
+	run(EC_CMD_PWM_GET_KEYBOARD_BACKLIGHT, 0, NULL, 0, r, 2);
+	ck_assert_uint_eq(r[0], 0);
 
 	ck_assert_uint_eq(set_duty(1, EC_PWM_TYPE_GENERIC, 1), EC_RES_INVALID_PARAM); /* 1 fan */
 	ck_assert_uint_eq(set_duty(1, EC_PWM_TYPE_KB_LIGHT, 1), EC_RES_INVALID_PARAM);
