@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <spawn.h>
 #include <signal.h>
@@ -23,6 +24,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <syslog.h>
 #include <time.h>
@@ -58,6 +60,9 @@ extern char **environ;
  * @node_thread: applies --mode/--owner/--group once the node exists
  * @node_thread_started: @node_thread must be joined
  * @node_rule: the runtime udev rule written for the node, or ""
+ * @control:   the control socket server, or NULL
+ * @follow:    the uevent monitor, or NULL
+ * @control_path: --control made absolute (the daemon chdirs to "/")
  */
 struct cuse_ec_daemon {
 	struct cuse_ec_options opts;
@@ -68,6 +73,9 @@ struct cuse_ec_daemon {
 	pthread_t node_thread;
 	bool node_thread_started;
 	char node_rule[64 + CUSE_EC_NAME_MAX];
+	struct control_server *control;
+	struct udev_follow *follow;
+	char control_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 };
 
 static const char *const cuse_ec_level_names[] = {
@@ -86,6 +94,23 @@ static void cuse_ec_log_cb(void *arg, int level, const char *msg)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	fprintf(stderr, "cuse_ec[%d] %lld.%03ld %s: %s\n", (int)getpid(), (long long)ts.tv_sec,
 		ts.tv_nsec / 1000000, cuse_ec_level_names[level & 7], msg);
+}
+
+/* The front end's own messages: the same sink, whether or not a chardev exists. */
+static void cuse_ec_log(struct cuse_ec_daemon *d, int level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void cuse_ec_log(struct cuse_ec_daemon *d, int level, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	if (level > d->opts.log_level)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	cuse_ec_log_cb(d, level, msg);
 }
 
 /* ---- chardev -> CUSE callbacks ---- */
@@ -216,6 +241,46 @@ static void cuse_ec_release(fuse_req_t req, struct fuse_file_info *fi)
 	fuse_reply_err(req, 0);
 }
 
+/*
+ * Apply --mode/--owner/--group to the node at @path. The node is pinned
+ * with O_PATH|O_NOFOLLOW and checked through the descriptor, so what is
+ * changed is the character device that was checked, never a symlink or a
+ * file swapped in under the name (/dev is writable by udevd and root's
+ * tools). An O_PATH descriptor takes fchownat(AT_EMPTY_PATH); its mode is
+ * set through /proc/self/fd, which names that same inode.
+ */
+static int cuse_ec_node_apply(struct cuse_ec_daemon *d, const char *path)
+{
+	char fdpath[32];
+	struct stat st;
+	int fd, ret = 0;
+
+	fd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		cuse_ec_log(d, CHARDEV_LOG_ERR, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) || !S_ISCHR(st.st_mode)) {
+		cuse_ec_log(d, CHARDEV_LOG_ERR, "%s is not a character device any more; "
+			    "mode/owner not applied", path);
+		ret = -1;
+		goto out;
+	}
+	if ((d->opts.owner != (uid_t)-1 || d->opts.group != (gid_t)-1) &&
+	    fchownat(fd, "", d->opts.owner, d->opts.group, AT_EMPTY_PATH)) {
+		cuse_ec_log(d, CHARDEV_LOG_ERR, "chown %s: %s", path, strerror(errno));
+		ret = -1;
+	}
+	snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
+	if (d->opts.node_mode >= 0 && chmod(fdpath, (mode_t)d->opts.node_mode)) {
+		cuse_ec_log(d, CHARDEV_LOG_ERR, "chmod %s: %s", path, strerror(errno));
+		ret = -1;
+	}
+out:
+	close(fd);
+	return ret;
+}
+
 /* Apply --mode/--owner/--group once the kernel's node shows up in /dev. */
 static void *cuse_ec_node_thread(void *arg)
 {
@@ -231,16 +296,12 @@ static void *cuse_ec_node_thread(void *arg)
 		usleep(10000);
 	}
 	if (waited >= CUSE_EC_NODE_WAIT_MS) {
-		chardev_log(d->ctx, CHARDEV_LOG_ERR, "%s did not appear; mode/owner not applied",
+		cuse_ec_log(d, CHARDEV_LOG_ERR, "%s did not appear; mode/owner not applied",
 			    path);
 		return NULL;
 	}
-	if ((d->opts.owner != (uid_t)-1 || d->opts.group != (gid_t)-1) &&
-	    chown(path, d->opts.owner, d->opts.group))
-		chardev_log(d->ctx, CHARDEV_LOG_ERR, "chown %s: %s", path, strerror(errno));
-	if (d->opts.node_mode >= 0 && chmod(path, (mode_t)d->opts.node_mode))
-		chardev_log(d->ctx, CHARDEV_LOG_ERR, "chmod %s: %s", path, strerror(errno));
-	chardev_log(d->ctx, CHARDEV_LOG_INFO, "%s ready", path);
+	if (!cuse_ec_node_apply(d, path))
+		cuse_ec_log(d, CHARDEV_LOG_INFO, "%s ready", path);
 	return NULL;
 }
 
@@ -257,14 +318,14 @@ static void cuse_ec_udevd_reload(struct cuse_ec_daemon *d)
 		return;	/* no udevd: it reads every rule when it starts */
 	ret = posix_spawnp(&pid, "udevadm", NULL, NULL, argv, environ);
 	if (ret) {
-		chardev_log(d->ctx, CHARDEV_LOG_WARNING, "udevadm control --reload: %s",
+		cuse_ec_log(d, CHARDEV_LOG_WARNING, "udevadm control --reload: %s",
 			    strerror(ret));
 		return;
 	}
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
-		chardev_log(d->ctx, CHARDEV_LOG_WARNING,
+		cuse_ec_log(d, CHARDEV_LOG_WARNING,
 			    "udevadm control --reload failed: udevd may apply old rules to %s",
 			    d->opts.name);
 }
@@ -285,7 +346,7 @@ static void cuse_ec_node_rule_install(struct cuse_ec_daemon *d)
 	if (mkdir("/run/udev", 0755) && errno != EEXIST)
 		return;	/* no /run: no udevd either */
 	if (mkdir(CUSE_EC_RUN_RULES_DIR, 0755) && errno != EEXIST) {
-		chardev_log(d->ctx, CHARDEV_LOG_WARNING, "%s: %s", CUSE_EC_RUN_RULES_DIR,
+		cuse_ec_log(d, CHARDEV_LOG_WARNING, "%s: %s", CUSE_EC_RUN_RULES_DIR,
 			    strerror(errno));
 		return;
 	}
@@ -316,7 +377,7 @@ static void cuse_ec_node_rule_install(struct cuse_ec_daemon *d)
 err_tmp:
 	unlink(tmp);
 err:
-	chardev_log(d->ctx, CHARDEV_LOG_WARNING, "cannot write %s: %s", d->node_rule,
+	cuse_ec_log(d, CHARDEV_LOG_WARNING, "cannot write %s: %s", d->node_rule,
 		    strerror(errno));
 	d->node_rule[0] = '\0';
 }
@@ -324,7 +385,7 @@ err:
 static void cuse_ec_node_rule_remove(struct cuse_ec_daemon *d)
 {
 	if (d->node_rule[0] && unlink(d->node_rule))
-		chardev_log(d->ctx, CHARDEV_LOG_WARNING, "%s: %s", d->node_rule,
+		cuse_ec_log(d, CHARDEV_LOG_WARNING, "%s: %s", d->node_rule,
 			    strerror(errno));
 }
 
@@ -333,7 +394,7 @@ static void cuse_ec_init_done(void *userdata)
 	struct cuse_ec_daemon *d = userdata;
 	sigset_t block, old;
 
-	chardev_log(d->ctx, CHARDEV_LOG_NOTICE, "serving /dev/%s (%s lifecycle)", d->opts.name,
+	cuse_ec_log(d, CHARDEV_LOG_NOTICE, "serving /dev/%s (%s lifecycle)", d->opts.name,
 		    lifecycle_mode_name(d->opts.lifecycle));
 	if (d->opts.node_mode < 0 && d->opts.owner == (uid_t)-1 && d->opts.group == (gid_t)-1)
 		return;
@@ -362,6 +423,222 @@ static int cuse_ec_load_profile(struct cuse_ec_daemon *d)
 	return profile_path_load(d->opts.profile, &d->profile, stderr);
 }
 
+/* Threads the daemon makes leave SIGTERM/SIGINT/SIGHUP to libfuse's loop. */
+static void cuse_ec_block_signals(sigset_t *old)
+{
+	sigset_t block;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &block, old);
+}
+
+/* A relative --control names a place in the start directory, not in "/". */
+static int cuse_ec_absolute_control(struct cuse_ec_daemon *d)
+{
+	char cwd[PATH_MAX];
+	int n;
+
+	if (!d->opts.control || d->opts.control[0] == '/')
+		return 0;
+	if (!getcwd(cwd, sizeof(cwd))) {
+		fprintf(stderr, "cuse_ec: --control=%s: cannot tell the current directory: %s\n",
+			d->opts.control, strerror(errno));
+		return -1;
+	}
+	n = snprintf(d->control_path, sizeof(d->control_path), "%s/%s", cwd, d->opts.control);
+	if (n < 0 || (size_t)n >= sizeof(d->control_path)) {
+		fprintf(stderr, "cuse_ec: --control=%s: as an absolute path (%s/...) it is longer "
+			"than a socket path may be (%zu bytes)\n", d->opts.control, cwd,
+			sizeof(d->control_path) - 1);
+		return -1;
+	}
+	d->opts.control = d->control_path;
+	return 0;
+}
+
+/*
+ * Phase 1, on the terminal: everything that can fail with a message the
+ * user sees, and nothing that starts a thread (daemonizing forks, and only
+ * the forking thread survives a fork). Ends with /dev/cuse open and the
+ * working directory "/": relative paths were made absolute before that.
+ */
+static int cuse_ec_setup(struct cuse_ec_daemon *d, char *argv0)
+{
+	char devname[16 + CUSE_EC_NAME_MAX];
+	const char *dev_info_argv[] = { devname };
+	struct cuse_info ci = { 0 };
+	char *fuse_argv[4];
+	int fuse_argc = 0, multithreaded = 0;
+
+	if (d->opts.syslog)
+		openlog("cuse_ec", LOG_PID, LOG_DAEMON);
+	if (cuse_ec_absolute_control(d))
+		return -1;
+	if (cuse_ec_load_profile(d))
+		return -1;
+
+	snprintf(devname, sizeof(devname), "DEVNAME=%s", d->opts.name);
+	ci.dev_info_argc = 1;
+	ci.dev_info_argv = dev_info_argv;
+	/* XCMD's number encodes only its header: the payload needs retries. */
+	ci.flags = CUSE_UNRESTRICTED_IOCTL;
+
+	/* Always -f here: the daemon forks itself, later (cuse_ec_daemonize()). */
+	fuse_argv[fuse_argc++] = argv0;
+	fuse_argv[fuse_argc++] = "-f";
+	if (d->opts.debug)
+		fuse_argv[fuse_argc++] = "-d";
+	fuse_argv[fuse_argc] = NULL;
+	/*
+	 * libfuse leaves a signal alone if it is ignored, and shells start
+	 * background jobs with SIGINT ignored; we promise SIGINT/SIGTERM end
+	 * the daemon cleanly, so make them default for libfuse to take over.
+	 */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	/* Opens /dev/cuse, installs SIGTERM/SIGINT handlers, chdirs to "/". */
+	d->se = cuse_lowlevel_setup(fuse_argc, fuse_argv, &ci, &cuse_ec_clop, &multithreaded, d);
+	if (!d->se) {
+		fprintf(stderr, "cuse_ec: cannot set up CUSE (is cuse.ko loaded and /dev/cuse "
+			"accessible?)\n");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Phase 2: without -f, fork into the background (the parent exits once the
+ * child is detached). Every thread is started after this, in the process
+ * that keeps running.
+ */
+static int cuse_ec_daemonize(struct cuse_ec_daemon *d)
+{
+	if (fuse_daemonize(d->opts.foreground)) {
+		fprintf(stderr, "cuse_ec: cannot go to the background\n");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Phase 3, in the process that stays: the node's udev rule, the EC's clock
+ * (a ticker thread), the chardev with its first EC, the control socket and
+ * the uevent monitor.
+ */
+static int cuse_ec_start(struct cuse_ec_daemon *d)
+{
+	struct chardev_config config = { 0 };
+	struct udev_follow_rules follow_rules;
+	sigset_t old;
+	int ret;
+
+	/*
+	 * The node appears once the loop answers the kernel's CUSE_INIT, so
+	 * this still comes before it: udevd's first "add" already obeys.
+	 */
+	cuse_ec_node_rule_install(d);
+	cuse_ec_block_signals(&old);
+	ret = cached_clock_create(&d->clock);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (ret) {
+		cuse_ec_log(d, CHARDEV_LOG_ERR, "clock: %s", strerror(-ret));
+		return -1;
+	}
+	config.mode = d->opts.lifecycle;
+	config.profile = d->profile;
+	config.clock = cached_clock_ops(d->clock);
+	config.log_level = d->opts.log_level;
+	config.unplug_wakeups = d->opts.unplug_wakeups;
+	config.ops.read_complete = cuse_ec_read_complete;
+	config.ops.read_interrupted = cuse_ec_read_interrupted;
+	config.ops.poll_notify = cuse_ec_poll_notify;
+	config.ops.poll_destroy = cuse_ec_poll_destroy;
+	config.ops.log = cuse_ec_log_cb;
+	config.ops.ctx = d;
+	ret = chardev_ctx_create(&config, &d->ctx);
+	if (ret) {
+		cuse_ec_log(d, CHARDEV_LOG_ERR, "chardev: %s", strerror(-ret));
+		return -1;
+	}
+	ret = chardev_plug(d->ctx);
+	if (ret) {
+		cuse_ec_log(d, CHARDEV_LOG_ERR, "cannot create the EC: %s", strerror(-ret));
+		return -1;
+	}
+
+	if (d->opts.control) {
+		cuse_ec_block_signals(&old);
+		ret = control_server_start(d->ctx, d->opts.control, &d->control);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		if (ret) {
+			cuse_ec_log(d, CHARDEV_LOG_ERR, "control socket %s: %s", d->opts.control,
+				    strerror(-ret));
+			return -1;
+		}
+	}
+
+	if (!d->opts.no_udev) {
+		/* Options were checked when parsed; this cannot fail on them. */
+		ret = udev_follow_rules_init(&follow_rules, d->opts.name, d->opts.follow,
+					     d->opts.follow_match, d->opts.n_follow_match);
+		if (!ret) {
+			cuse_ec_block_signals(&old);
+			ret = udev_follow_start(d->ctx, &follow_rules, &d->follow);
+			pthread_sigmask(SIG_SETMASK, &old, NULL);
+		}
+		/* Not fatal: the control socket still unplugs and plugs. */
+		if (ret)
+			cuse_ec_log(d, CHARDEV_LOG_WARNING, "not following uevents: %s",
+				    strerror(-ret));
+	}
+	return 0;
+}
+
+/* Phase 4: serve CUSE requests until a signal or the kernel ends the session. */
+static int cuse_ec_run(struct cuse_ec_daemon *d)
+{
+	struct fuse_loop_config *loop_config;
+	int ret;
+
+	loop_config = fuse_loop_cfg_create();
+	if (!loop_config) {
+		cuse_ec_log(d, CHARDEV_LOG_ERR, "out of memory for the loop");
+		return 1;
+	}
+	ret = fuse_session_loop_mt(d->se, loop_config);
+	cuse_ec_log(d, CHARDEV_LOG_NOTICE, "exiting (%s)",
+		    ret > 0 ? strsignal(ret) : ret < 0 ? strerror(-ret) : "unmounted");
+	fuse_loop_cfg_destroy(loop_config);
+	return ret < 0 ? 1 : 0;
+}
+
+/*
+ * Phase 5: undo whatever of phases 1-3 happened, in reverse. The uevent
+ * monitor and the control socket stop first, so that no uevent or command
+ * plugs a fresh EC after the revoke; then the revoke, which wakes every
+ * parked reader and poller; then the session and what setup left behind.
+ */
+static void cuse_ec_teardown(struct cuse_ec_daemon *d)
+{
+	udev_follow_stop(d->follow);
+	control_server_stop(d->control);
+	if (d->ctx)
+		chardev_shutdown(d->ctx);
+	if (d->node_thread_started)
+		pthread_join(d->node_thread, NULL);
+	if (d->se)
+		cuse_lowlevel_teardown(d->se);
+	cuse_ec_node_rule_remove(d);
+	chardev_ctx_destroy(d->ctx);
+	cached_clock_destroy(d->clock);
+	ec_profile_free(d->profile);
+	if (d->opts.syslog)
+		closelog();
+}
+
 /**
  * main() - run the daemon until SIGTERM/SIGINT.
  * @argc: argument count
@@ -373,17 +650,7 @@ static int cuse_ec_load_profile(struct cuse_ec_daemon *d)
 int main(int argc, char **argv)
 {
 	struct cuse_ec_daemon d = { 0 };
-	struct chardev_config config = { 0 };
-	struct control_server *control = NULL;
-	struct udev_follow *follow = NULL;
-	struct udev_follow_rules follow_rules;
-	struct fuse_loop_config *loop_config = NULL;
-	char devname[16 + CUSE_EC_NAME_MAX];
-	const char *dev_info_argv[] = { devname };
-	struct cuse_info ci = { 0 };
-	char *fuse_argv[4];
-	int fuse_argc = 0, multithreaded = 0, status = 1, ret;
-	sigset_t block, old;
+	int ret, status = 1;
 
 	ret = cuse_ec_parse_options(argc, argv, &d.opts, stdout, stderr);
 	if (ret == CUSE_EC_OPTIONS_EXIT)
@@ -400,125 +667,9 @@ int main(int argc, char **argv)
 					  CONTROL_CLIENT_REPLY_TIMEOUT_MS, stdout, stderr);
 		return ret ? 1 : 0;
 	}
-	if (d.opts.syslog)
-		openlog("cuse_ec", LOG_PID, LOG_DAEMON);
-	if (cuse_ec_load_profile(&d))
-		return 1;
 
-	ret = cached_clock_create(&d.clock);
-	if (ret) {
-		fprintf(stderr, "cuse_ec: clock: %s\n", strerror(-ret));
-		goto out_profile;
-	}
-	config.mode = d.opts.lifecycle;
-	config.profile = d.profile;
-	config.clock = cached_clock_ops(d.clock);
-	config.log_level = d.opts.log_level;
-	config.unplug_wakeups = d.opts.unplug_wakeups;
-	config.ops.read_complete = cuse_ec_read_complete;
-	config.ops.read_interrupted = cuse_ec_read_interrupted;
-	config.ops.poll_notify = cuse_ec_poll_notify;
-	config.ops.poll_destroy = cuse_ec_poll_destroy;
-	config.ops.log = cuse_ec_log_cb;
-	config.ops.ctx = &d;
-	ret = chardev_ctx_create(&config, &d.ctx);
-	if (ret) {
-		fprintf(stderr, "cuse_ec: %s\n", strerror(-ret));
-		goto out_ctx;
-	}
-	ret = chardev_plug(d.ctx);
-	if (ret) {
-		fprintf(stderr, "cuse_ec: cannot create the EC: %s\n", strerror(-ret));
-		goto out_ctx;
-	}
-
-	snprintf(devname, sizeof(devname), "DEVNAME=%s", d.opts.name);
-	ci.dev_info_argc = 1;
-	ci.dev_info_argv = dev_info_argv;
-	/* XCMD's number encodes only its header: the payload needs retries. */
-	ci.flags = CUSE_UNRESTRICTED_IOCTL;
-
-	fuse_argv[fuse_argc++] = argv[0];
-	if (d.opts.foreground)
-		fuse_argv[fuse_argc++] = "-f";
-	if (d.opts.debug)
-		fuse_argv[fuse_argc++] = "-d";
-	fuse_argv[fuse_argc] = NULL;
-	/*
-	 * libfuse leaves a signal alone if it is ignored, and shells start
-	 * background jobs with SIGINT ignored; we promise SIGINT/SIGTERM end
-	 * the daemon cleanly, so make them default for libfuse to take over.
-	 */
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	/* Before the node exists, so that udevd's first "add" already obeys. */
-	cuse_ec_node_rule_install(&d);
-	/* Opens /dev/cuse, installs SIGTERM/SIGINT handlers, daemonizes. */
-	d.se = cuse_lowlevel_setup(fuse_argc, fuse_argv, &ci, &cuse_ec_clop, &multithreaded, &d);
-	if (!d.se) {
-		fprintf(stderr, "cuse_ec: cannot set up CUSE (is cuse.ko loaded and /dev/cuse "
-			"accessible?)\n");
-		goto out_rule;
-	}
-
-	/* Threads made here must leave the signals to the loop. */
-	sigemptyset(&block);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGHUP);
-	if (d.opts.control) {
-		pthread_sigmask(SIG_BLOCK, &block, &old);
-		ret = control_server_start(d.ctx, d.opts.control, &control);
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
-		if (ret) {
-			chardev_log(d.ctx, CHARDEV_LOG_ERR, "control socket %s: %s",
-				    d.opts.control, strerror(-ret));
-			goto out_session;
-		}
-	}
-
-	if (!d.opts.no_udev) {
-		/* Options were checked when parsed; this cannot fail on them. */
-		ret = udev_follow_rules_init(&follow_rules, d.opts.name, d.opts.follow,
-					     d.opts.follow_match, d.opts.n_follow_match);
-		if (!ret) {
-			pthread_sigmask(SIG_BLOCK, &block, &old);
-			ret = udev_follow_start(d.ctx, &follow_rules, &follow);
-			pthread_sigmask(SIG_SETMASK, &old, NULL);
-		}
-		/* Not fatal: the control socket still unplugs and plugs. */
-		if (ret)
-			chardev_log(d.ctx, CHARDEV_LOG_WARNING,
-				    "not following uevents: %s", strerror(-ret));
-	}
-
-	loop_config = fuse_loop_cfg_create();
-	if (!loop_config)
-		goto out_control;
-	ret = fuse_session_loop_mt(d.se, loop_config);
-	status = ret < 0 ? 1 : 0;
-	chardev_log(d.ctx, CHARDEV_LOG_NOTICE, "exiting (%s)",
-		    ret > 0 ? strsignal(ret) : ret < 0 ? strerror(-ret) : "unmounted");
-	fuse_loop_cfg_destroy(loop_config);
-
-out_control:
-	/* Before the revoke below: no uevent may plug a fresh EC after it. */
-	udev_follow_stop(follow);
-	control_server_stop(control);
-out_session:
-	/* Revoke and wake every parked reader and poller before we go. */
-	chardev_shutdown(d.ctx);
-	if (d.node_thread_started)
-		pthread_join(d.node_thread, NULL);
-	cuse_lowlevel_teardown(d.se);
-out_rule:
-	cuse_ec_node_rule_remove(&d);
-out_ctx:
-	chardev_ctx_destroy(d.ctx);
-	cached_clock_destroy(d.clock);
-out_profile:
-	ec_profile_free(d.profile);
-	if (d.opts.syslog)
-		closelog();
+	if (!cuse_ec_setup(&d, argv[0]) && !cuse_ec_daemonize(&d) && !cuse_ec_start(&d))
+		status = cuse_ec_run(&d);
+	cuse_ec_teardown(&d);
 	return status;
 }

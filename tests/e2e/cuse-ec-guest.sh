@@ -123,5 +123,39 @@ e2e_check "refcount: old fds keep talking to the gone EC, counted" \
 e2e_stop_daemon TERM
 e2e_check_status "refcount daemon exit 0" 0 $?
 
+# ---- without -f: daemonized, relative --control, the EC's clock runs ----
+uptime_ms() {
+	"$ecctl" --json uptime 2>/dev/null | sed -n 's/.*"uptime_ms":\([0-9]*\).*/\1/p'
+}
+uptime_past() {
+	local now
+
+	now=$(uptime_ms)
+	[[ -n $now && $now -gt $1 ]]
+}
+# The daemon forks itself away; it is found again by its control socket,
+# given relative to the directory it was started in.
+(cd "$run" && "$daemon" --control=bg.sock)
+e2e_check_status "without -f: the starting process exits 0" 0 $?
+e2e_wait_for_node "$dev" "$e2e_node_timeout" || e2e_fatal "$dev did not appear (no -f)"
+e2e_check "relative --control is made absolute before the chdir to /" \
+	wait_for test -S "$run/bg.sock"
+bg_pid=$(pgrep -f -- "--control=bg.sock" | head -n 1)
+first=$(uptime_ms)
+e2e_check "EC uptime readable from the daemonized daemon (${first:-none} ms)" test -n "$first"
+# Real time passes in the guest; the EC's uptime must follow it, whatever
+# the wait costs on a loaded host (bounded: 5 s of 50 ms steps).
+e2e_check "EC uptime advances without -f (the clock ticks in the daemon)" \
+	wait_for uptime_past "${first:-0}"
+e2e_check "daemonized daemon answers its control socket" \
+	"$daemon" --control="$run/bg.sock" --send=status
+if [[ -n $bg_pid ]]; then
+	kill -TERM "$bg_pid"
+	e2e_check "daemonized daemon exits on SIGTERM" \
+		wait_for bash -c "! kill -0 $bg_pid 2>/dev/null"
+else
+	e2e_check "daemonized daemon found" false
+fi
+
 rm -rf "$run"
 e2e_done
