@@ -9,6 +9,7 @@ ec_test_cflags = $(AM_CFLAGS) $(CHECK_CFLAGS)
 ec_test_ldadd = ec/libecmodel.la $(CHECK_LIBS)
 ec_unit_tests = \
 	tests/ec/test_ec_cmds \
+	tests/ec/test_ec_sizes \
 	tests/ec/test_ec_state \
 	tests/ec/test_ec_notifier \
 	tests/ec/test_ec_profile \
@@ -29,6 +30,12 @@ tests_ec_test_ec_cmds_SOURCES = tests/ec/test_ec_cmds.c tests/ec/ec_test_util.c 
 tests_ec_test_ec_cmds_CPPFLAGS = $(ec_test_cppflags)
 tests_ec_test_ec_cmds_CFLAGS = $(ec_test_cflags)
 tests_ec_test_ec_cmds_LDADD = $(ec_test_ldadd)
+
+tests_ec_test_ec_sizes_SOURCES = tests/ec/test_ec_sizes.c tests/ec/ec_test_util.c \
+	tests/ec/ec_test_util.h
+tests_ec_test_ec_sizes_CPPFLAGS = $(ec_test_cppflags)
+tests_ec_test_ec_sizes_CFLAGS = $(ec_test_cflags)
+tests_ec_test_ec_sizes_LDADD = $(ec_test_ldadd)
 
 tests_ec_test_ec_state_SOURCES = tests/ec/test_ec_state.c tests/ec/ec_test_util.c \
 	tests/ec/ec_test_util.h
