@@ -8,7 +8,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cros_ec/cros_ec_dev.h"
 #include "ec/ec.h"
@@ -241,4 +243,28 @@ long do_xcmd(struct chardev_file *file, uint32_t command, uint32_t version,
 	}
 	free(cmd);
 	return ret;
+}
+
+bool harness_child_report(void (*fn)(void *arg), void *arg, char *report, size_t room)
+{
+	int pipefd[2], status;
+	size_t total = 0;
+	ssize_t n;
+	pid_t pid;
+
+	ck_assert_int_eq(pipe(pipefd), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		dup2(pipefd[1], 2);
+		fn(arg);
+		_exit(0);
+	}
+	close(pipefd[1]);
+	while (total + 1 < room && (n = read(pipefd[0], report + total, room - 1 - total)) > 0)
+		total += (size_t)n;
+	report[total] = '\0';
+	close(pipefd[0]);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }

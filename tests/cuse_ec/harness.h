@@ -118,6 +118,18 @@ long do_ioctl(struct chardev_file *file, unsigned int cmd, void *arg, unsigned i
 long do_xcmd(struct chardev_file *file, uint32_t command, uint32_t version,
 	     const void *req, uint32_t outsize, void *resp, uint32_t insize, uint32_t *result);
 
+/**
+ * harness_child_report() - run @fn in a child whose stderr is captured (a
+ * sanitizer's report, typically).
+ * @fn:     what the child does before exiting 0
+ * @arg:    passed to @fn
+ * @report: the child's stderr, NUL-terminated (cut to @room - 1 bytes)
+ * @room:   size of @report
+ *
+ * Return: true if the child exited with status 0.
+ */
+bool harness_child_report(void (*fn)(void *arg), void *arg, char *report, size_t room);
+
 /* HAVE_ASAN: built with AddressSanitizer (tests that expect its reports). */
 #if defined(__SANITIZE_ADDRESS__)
 #define HAVE_ASAN 1

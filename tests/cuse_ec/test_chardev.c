@@ -812,34 +812,21 @@ END_TEST
  * Unsafe mode's whole point: a file used after unplug reads freed EC memory.
  * Under ASan a child does exactly that and must die with ASan's report.
  */
+static void use_after_free(void *arg)
+{
+	struct chardev_ctx *ctx = harness_ctx(LIFECYCLE_UNSAFE);
+	struct chardev_file *file = open_ok(ctx);
+
+	(void)arg;
+	chardev_unplug(ctx);
+	hello(file, 1, NULL);	/* use after free */
+}
+
 START_TEST(test_unsafe_mode_use_after_free_is_caught)
 {
-	int pipefd[2], status;
-	char report[8192];
-	ssize_t n, total = 0;
-	pid_t pid;
+	static char report[8192];
 
-	ck_assert_int_eq(pipe(pipefd), 0);
-	pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		struct chardev_ctx *ctx;
-		struct chardev_file *file;
-
-		dup2(pipefd[1], 2);
-		ctx = harness_ctx(LIFECYCLE_UNSAFE);
-		file = open_ok(ctx);
-		chardev_unplug(ctx);
-		hello(file, 1, NULL);	/* use after free */
-		_exit(0);
-	}
-	close(pipefd[1]);
-	while ((n = read(pipefd[0], report + total, sizeof(report) - 1 - (size_t)total)) > 0)
-		total += n;
-	report[total] = '\0';
-	close(pipefd[0]);
-	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-	ck_assert(!WIFEXITED(status) || WEXITSTATUS(status) != 0);
+	ck_assert(!harness_child_report(use_after_free, NULL, report, sizeof(report)));
 	ck_assert_msg(strstr(report, "heap-use-after-free"), "no ASan report:\n%s", report);
 }
 END_TEST

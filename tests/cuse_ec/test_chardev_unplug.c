@@ -13,8 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "cros_ec/cros_ec_dev.h"
 #include "cros_ec/ec_commands.h"
@@ -301,61 +299,43 @@ enum unsafe_site { SITE_NONE, SITE_RELEASE, SITE_VERSION, SITE_XCMD, SITE_README
 
 /*
  * In a child: set up files, unplug in unsafe mode, run every file-only row
- * (which must stay clean), then touch @site. Returns ASan's report and
- * whether the child exited cleanly.
+ * (which must stay clean), then touch the site *@arg.
  */
-static bool unsafe_child(enum unsafe_site site, char *report, size_t room)
+static void unsafe_child(void *arg)
 {
-	int pipefd[2], status;
-	ssize_t n;
-	size_t total = 0;
-	pid_t pid;
+	enum unsafe_site site = *(enum unsafe_site *)arg;
+	struct chardev_ctx *ctx = harness_ctx(LIFECYCLE_UNSAFE);
+	unsigned char buf[CHARDEV_READ_MAX];
+	struct files f;
 
-	ck_assert_int_eq(pipe(pipefd), 0);
-	pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		unsigned char buf[CHARDEV_READ_MAX];
-		struct chardev_ctx *ctx;
-		struct files f;
-
-		dup2(pipefd[1], 2);
-		ctx = harness_ctx(LIFECYCLE_UNSAFE);
-		setup_files(ctx, &f);
-		chardev_unplug(ctx);
-		check_file_only_rows(ctx, &f, 0);
-		switch (site) {
-		case SITE_RELEASE:
-			chardev_release(f.empty);
-			break;
-		case SITE_VERSION:
-			do_read(ctx, f.version, buf, sizeof(buf), false, 1000);
-			break;
-		case SITE_XCMD:
-			hello(f.empty);
-			break;
-		case SITE_READMEM:
-			readmem(f.empty, 0, 300);
-			break;
-		case SITE_NONE:
-			break;
-		}
-		_exit(0);
+	setup_files(ctx, &f);
+	chardev_unplug(ctx);
+	check_file_only_rows(ctx, &f, 0);
+	switch (site) {
+	case SITE_RELEASE:
+		chardev_release(f.empty);
+		break;
+	case SITE_VERSION:
+		do_read(ctx, f.version, buf, sizeof(buf), false, 1000);
+		break;
+	case SITE_XCMD:
+		hello(f.empty);
+		break;
+	case SITE_READMEM:
+		readmem(f.empty, 0, 300);
+		break;
+	case SITE_NONE:
+		break;
 	}
-	close(pipefd[1]);
-	while ((n = read(pipefd[0], report + total, room - 1 - total)) > 0)
-		total += (size_t)n;
-	report[total] = '\0';
-	close(pipefd[0]);
-	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
 static char asan_report[65536];
 
 START_TEST(test_unsafe_file_only_rows_are_clean)
 {
-	ck_assert_msg(unsafe_child(SITE_NONE, asan_report, sizeof(asan_report)),
+	enum unsafe_site none = SITE_NONE;
+
+	ck_assert_msg(harness_child_report(unsafe_child, &none, asan_report, sizeof(asan_report)),
 		      "a file-only operation touched freed EC memory:\n%s", asan_report);
 }
 END_TEST
@@ -372,7 +352,8 @@ static const struct {
 
 START_TEST(test_unsafe_uaf_at_the_driver_sites)
 {
-	bool clean = unsafe_child(unsafe_sites[_i].site, asan_report, sizeof(asan_report));
+	enum unsafe_site site = unsafe_sites[_i].site;
+	bool clean = harness_child_report(unsafe_child, &site, asan_report, sizeof(asan_report));
 
 	ck_assert_msg(!clean && strstr(asan_report, "heap-use-after-free") &&
 		      strstr(asan_report, unsafe_sites[_i].frame),
