@@ -109,6 +109,23 @@ int hc(struct ec *ec, uint32_t cmd, uint32_t ver, const void *req, size_t req_le
 	return ret;
 }
 
+uint32_t status_on_board(const char *profile_file, uint32_t cmd, uint32_t ver, const void *req,
+			 size_t req_len, size_t resp_max)
+{
+	struct fake_clock fc;
+	struct ec *ec;
+	uint32_t status;
+	uint8_t *resp = resp_max ? malloc(resp_max) : NULL;
+
+	ck_assert(!resp_max || resp);
+	fake_clock_init(&fc);
+	ec = make_ec_file(profile_file, &fc);
+	hc(ec, cmd, ver, req, req_len, resp, resp_max, &status);
+	ec_destroy(ec);
+	free(resp);
+	return status;
+}
+
 uint32_t le32(const uint8_t *p)
 {
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;

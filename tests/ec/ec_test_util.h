@@ -84,6 +84,13 @@ unsigned int test_listener_calls(struct test_listener *l);
 /** test_listener_fini() - free queued events (the listener must be unregistered). */
 void test_listener_fini(struct test_listener *l);
 
+/**
+ * status_on_board() - run one command on a fresh EC of @profile_file (on
+ * its own fake clock) and return its EC status: "does this board have it".
+ */
+uint32_t status_on_board(const char *profile_file, uint32_t cmd, uint32_t ver, const void *req,
+			 size_t req_len, size_t resp_max);
+
 /** le32() / le16() - little-endian reads from a byte buffer. */
 uint32_t le32(const uint8_t *p);
 uint16_t le16(const uint8_t *p);
