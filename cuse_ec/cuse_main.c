@@ -57,9 +57,11 @@ extern char **environ;
  * @profile:   board profile for every EC instance
  * @clock:     the ECs' time source (real time, cheap to read)
  * @se:        the CUSE session
- * @node_thread: applies --mode/--owner/--group once the node exists
+ * @node_thread: applies --mode/--owner/--group once the node exists, then
+ *               --user
  * @node_thread_started: @node_thread must be joined
  * @node_rule: the runtime udev rule written for the node, or ""
+ * @drop_failed: --user could not be applied: exit with status 1
  * @control:   the control socket server, or NULL
  * @follow:    the uevent monitor, or NULL
  * @control_path: --control made absolute (the daemon chdirs to "/")
@@ -73,6 +75,7 @@ struct cuse_ec_daemon {
 	pthread_t node_thread;
 	bool node_thread_started;
 	char node_rule[64 + CUSE_EC_NAME_MAX];
+	bool drop_failed;
 	struct control_server *control;
 	struct udev_follow *follow;
 	char control_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
@@ -281,6 +284,27 @@ out:
 	return ret;
 }
 
+/*
+ * --user: the node is set up, /dev/cuse, the control socket and the uevent
+ * monitors are open, so root is needed no more. Serving as root when asked
+ * not to is worse than not serving: a failure ends the daemon.
+ */
+static void cuse_ec_drop_root(struct cuse_ec_daemon *d)
+{
+	char err[256];
+
+	if (!d->opts.user.wanted)
+		return;
+	if (privdrop_apply(&d->opts.user, err, sizeof(err))) {
+		cuse_ec_log(d, CHARDEV_LOG_ERR, "--user: %s; exiting", err);
+		d->drop_failed = true;
+		kill(getpid(), SIGTERM);
+		return;
+	}
+	cuse_ec_log(d, CHARDEV_LOG_NOTICE, "running as %s (uid %u, gid %u)", d->opts.user.user,
+		    (unsigned int)d->opts.user.uid, (unsigned int)d->opts.user.gid);
+}
+
 /* Apply --mode/--owner/--group once the kernel's node shows up in /dev. */
 static void *cuse_ec_node_thread(void *arg)
 {
@@ -298,10 +322,12 @@ static void *cuse_ec_node_thread(void *arg)
 	if (waited >= CUSE_EC_NODE_WAIT_MS) {
 		cuse_ec_log(d, CHARDEV_LOG_ERR, "%s did not appear; mode/owner not applied",
 			    path);
+		cuse_ec_drop_root(d);
 		return NULL;
 	}
 	if (!cuse_ec_node_apply(d, path))
 		cuse_ec_log(d, CHARDEV_LOG_INFO, "%s ready", path);
+	cuse_ec_drop_root(d);
 	return NULL;
 }
 
@@ -396,7 +422,8 @@ static void cuse_ec_init_done(void *userdata)
 
 	cuse_ec_log(d, CHARDEV_LOG_NOTICE, "serving /dev/%s (%s lifecycle)", d->opts.name,
 		    lifecycle_mode_name(d->opts.lifecycle));
-	if (d->opts.node_mode < 0 && d->opts.owner == (uid_t)-1 && d->opts.group == (gid_t)-1)
+	if (d->opts.node_mode < 0 && d->opts.owner == (uid_t)-1 && d->opts.group == (gid_t)-1 &&
+	    !d->opts.user.wanted)
 		return;
 	/* Signals belong to libfuse's loop threads, not to this helper. */
 	sigemptyset(&block);
@@ -612,7 +639,7 @@ static int cuse_ec_run(struct cuse_ec_daemon *d)
 	cuse_ec_log(d, CHARDEV_LOG_NOTICE, "exiting (%s)",
 		    ret > 0 ? strsignal(ret) : ret < 0 ? strerror(-ret) : "unmounted");
 	fuse_loop_cfg_destroy(loop_config);
-	return ret < 0 ? 1 : 0;
+	return ret < 0 || d->drop_failed ? 1 : 0;
 }
 
 /*

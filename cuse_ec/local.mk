@@ -19,8 +19,10 @@ cuse_ec_libchardev_la_SOURCES = \
 	cuse_ec/profile_path.c \
 	cuse_ec/control_client.c \
 	cuse_ec/udev_follow.c \
-	cuse_ec/udev_match.c
+	cuse_ec/udev_match.c \
+	cuse_ec/privdrop.c
 noinst_HEADERS += \
+	cuse_ec/privdrop.h \
 	cuse_ec/chardev.h \
 	cuse_ec/chardev_internal.h \
 	cuse_ec/chardev_stats.h \

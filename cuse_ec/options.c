@@ -35,6 +35,7 @@ enum {
 	OPT_FOLLOW_MATCH,
 	OPT_LIST_PROFILES,
 	OPT_CHECK_PROFILE,
+	OPT_USER,
 };
 
 static const struct option cuse_ec_long_options[] = {
@@ -58,6 +59,7 @@ static const struct option cuse_ec_long_options[] = {
 	{ "version", no_argument, NULL, 'V' },
 	{ "list-profiles", no_argument, NULL, OPT_LIST_PROFILES },
 	{ "check-profile", required_argument, NULL, OPT_CHECK_PROFILE },
+	{ "user", required_argument, NULL, OPT_USER },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -77,6 +79,8 @@ static void cuse_ec_usage(FILE *out, const char *prog)
 		"  --mode=OCTAL         permissions of the node once it appears (e.g. 0666)\n"
 		"  --owner=USER         owner of the node (name or uid)\n"
 		"  --group=GROUP        group of the node (name or gid)\n"
+		"  --user=USER[:GROUP]  once serving, drop root and run as USER (with its\n"
+		"                       groups, or just GROUP)\n"
 		"  -f, --foreground     stay in the foreground\n"
 		"  -d, --debug          libfuse debug output (implies -f)\n"
 		"  --log-level=LEVEL    err, warning, notice, info or debug (default notice)\n"
@@ -313,6 +317,12 @@ int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
 		case OPT_GROUP:
 			if (cuse_ec_parse_group(optarg, &opts->group)) {
 				fprintf(err, "%s: invalid --group '%s': no such group\n", prog, optarg);
+				return -EINVAL;
+			}
+			break;
+		case OPT_USER:
+			if (privdrop_parse(optarg, &opts->user, why, sizeof(why))) {
+				fprintf(err, "%s: invalid --user '%s': %s\n", prog, optarg, why);
 				return -EINVAL;
 			}
 			break;

@@ -12,6 +12,7 @@
 
 #include "chardev.h"
 #include "lifecycle.h"
+#include "privdrop.h"
 #include "udev_follow.h"
 
 #define CUSE_EC_NAME_MAX 64
@@ -25,6 +26,7 @@
  * @node_mode:  permissions for the node, or -1 to leave them
  * @owner:      uid for the node, or (uid_t)-1
  * @group:      gid for the node, or (gid_t)-1
+ * @user:       --user: who the daemon becomes once serving
  * @foreground: do not daemonize
  * @debug:      libfuse debug output (implies @foreground)
  * @log_level:  syslog-style level, messages above are dropped
@@ -47,6 +49,7 @@ struct cuse_ec_options {
 	int node_mode;
 	uid_t owner;
 	gid_t group;
+	struct privdrop user;
 	bool foreground;
 	bool debug;
 	int log_level;
