@@ -104,6 +104,7 @@ void chardev_release(struct chardev_file *file)
 	void *poll_handle;
 	struct ec *ec;
 	bool orphaned = false;
+	uint64_t id = file->id;	/* an orphaned file may be freed by the reaper */
 
 	pthread_mutex_lock(&ctx->lock);
 	file->released = true;
@@ -154,7 +155,7 @@ void chardev_release(struct chardev_file *file)
 
 	STAT_INC(ctx, releases);
 	STAT_DEC(ctx, open_files);
-	TRACE(ctx, RELEASE, file->id, 0, 0, 0);
+	TRACE(ctx, RELEASE, id, 0, 0, 0);
 	if (!orphaned) {
 		lifecycle_detach(file->ref);
 		chardev_file_events_free(file);
