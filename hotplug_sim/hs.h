@@ -297,7 +297,13 @@ struct hs_client_counts {
  *                stats) showed this revocation complete (0 = never seen)
  * @last_out_ns:  when the last call in flight at the trigger returned (0: none)
  * @longest_inflight_ns: longest of those calls, start to return
- * @inflight:     how many calls were in flight at the trigger
+ * @inflight:     calls the clients had started and not seen return when
+ *                the trigger was written (their own view: a rough count)
+ * @daemon_waited: accesses the daemon's revoke waited for, as the daemon
+ *                counted them (stats revoke_waited_accesses: the order is
+ *                the daemon's, not inferred from client clocks)
+ * @daemon_wait_ns: the revoke's duration as the daemon measured it
+ *                (stats last_revoke_wait_ns); both 0 when not seen
  */
 struct hs_revocation {
 	uint64_t trigger_ns;
@@ -305,6 +311,8 @@ struct hs_revocation {
 	uint64_t last_out_ns;
 	uint64_t longest_inflight_ns;
 	unsigned int inflight;
+	uint64_t daemon_waited;
+	uint64_t daemon_wait_ns;
 };
 
 /**

@@ -98,6 +98,30 @@ static void print_span(FILE *out, const char *what, const struct span_stats *s)
 		s->min / 1e3, (double)s->sum / s->n / 1e3, s->max / 1e3, s->n);
 }
 
+/*
+ * What the daemon itself recorded about its revokes: how many accesses each
+ * waited for and how long it took, both measured inside the daemon.
+ */
+static void daemon_revocation_stats(const struct hs_report *rep, struct span_stats *wait,
+				    uint64_t *waited_total, uint64_t *waited_max)
+{
+	unsigned int i;
+
+	memset(wait, 0, sizeof(*wait));
+	*waited_total = 0;
+	*waited_max = 0;
+	for (i = 0; i < rep->nrevocations; i++) {
+		const struct hs_revocation *r = &rep->revocations[i];
+
+		if (!r->revoked_ns)
+			continue;
+		span_add(wait, r->daemon_wait_ns);
+		*waited_total += r->daemon_waited;
+		if (r->daemon_waited > *waited_max)
+			*waited_max = r->daemon_waited;
+	}
+}
+
 /* One line per client; only for small runs, where a person reads them. */
 #define HUMAN_PER_CLIENT_MAX 16
 
@@ -136,7 +160,8 @@ static void print_per_client(const struct hs_report *rep, FILE *out)
 
 void hs_report_human(const struct hs_report *rep, const struct hs_config *cfg, FILE *out)
 {
-	struct span_stats to_revoked, to_last_out;
+	struct span_stats to_revoked, to_last_out, daemon_wait;
+	uint64_t waited_total, waited_max;
 	struct hs_totals tot;
 	uint64_t longest;
 	unsigned int op, slot;
@@ -171,6 +196,10 @@ void hs_report_human(const struct hs_report *rep, const struct hs_config *cfg, F
 	print_span(out, "trigger -> daemon revoked", &to_revoked);
 	print_span(out, "trigger -> last call out", &to_last_out);
 	fprintf(out, "  %-28s %.1f us\n", "longest in-flight call", longest / 1e3);
+	daemon_revocation_stats(rep, &daemon_wait, &waited_total, &waited_max);
+	print_span(out, "revoke, as the daemon timed it", &daemon_wait);
+	fprintf(out, "  %-28s %" PRIu64 " in all, at most %" PRIu64 " in one revoke\n",
+		"accesses revokes waited for", waited_total, waited_max);
 	if (rep->uevents_sent)
 		fprintf(out, "uevents written %u, seen on the monitor %u%s\n", rep->uevents_sent,
 			rep->uevents_seen, rep->monitor_ok ? "" : " (monitor not running)");
@@ -242,11 +271,15 @@ static json_object *json_span(const struct span_stats *s)
 static json_object *json_revocation(const struct hs_report *rep)
 {
 	json_object *rev = json_object_new_object(), *events = json_object_new_array();
-	struct span_stats to_revoked, to_last_out;
-	uint64_t longest;
+	struct span_stats to_revoked, to_last_out, daemon_wait;
+	uint64_t longest, waited_total, waited_max;
 	unsigned int i;
 
 	revocation_stats(rep, &to_revoked, &to_last_out, &longest);
+	daemon_revocation_stats(rep, &daemon_wait, &waited_total, &waited_max);
+	json_object_object_add(rev, "daemon_wait", json_span(&daemon_wait));
+	json_object_object_add(rev, "daemon_waited_total", json_object_new_uint64(waited_total));
+	json_object_object_add(rev, "daemon_waited_max", json_object_new_uint64(waited_max));
 	json_object_object_add(rev, "trigger_to_revoked", json_span(&to_revoked));
 	json_object_object_add(rev, "trigger_to_last_out", json_span(&to_last_out));
 	json_object_object_add(rev, "longest_inflight_us", jfixed(longest / 1e3, 1));
@@ -258,6 +291,8 @@ static json_object *json_revocation(const struct hs_report *rep)
 		json_object_object_add(ev, "revoked_us", jfixed(r->revoked_ns / 1e3, 1));
 		json_object_object_add(ev, "last_out_us", jfixed(r->last_out_ns / 1e3, 1));
 		json_object_object_add(ev, "inflight", json_object_new_uint64(r->inflight));
+		json_object_object_add(ev, "daemon_waited", json_object_new_uint64(r->daemon_waited));
+		json_object_object_add(ev, "daemon_wait_us", jfixed(r->daemon_wait_ns / 1e3, 1));
 		json_object_object_add(ev, "longest_inflight_us",
 				       jfixed(r->longest_inflight_ns / 1e3, 1));
 		json_object_array_add(events, ev);

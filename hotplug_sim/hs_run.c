@@ -326,6 +326,8 @@ static int do_unplug(struct hs_runner *run)
 				break;
 			if (st.revocations > revoked_before) {
 				rev->revoked_ns = run_now(run);
+				rev->daemon_waited = st.revoke_waited_accesses;
+				rev->daemon_wait_ns = st.last_revoke_wait_ns;
 				break;
 			}
 			mono_sleep_ns(STATUS_POLL_NS);
@@ -411,23 +413,21 @@ static int do_inflight(struct hs_runner *run, uint64_t latency_ns)
 		run->rep->trigger_errors++;
 		return ret;
 	}
-	/* Wait until some XCMD has been inside for a quarter of the latency. */
+	/*
+	 * Wait until the daemon reports a command inside the EC: its gauge,
+	 * not the clients' clocks, says the race is on.
+	 */
 	while (!found && run_now(run) < limit) {
-		uint64_t now = run_now(run);
+		struct chardev_stats st;
 
-		for (unsigned int i = 0; i < run->nworkers; i++) {
-			struct worker *w = &run->workers[i];
-			uint64_t start = atomic_load(&w->call_start);
-
-			if (start && atomic_load(&w->call_op) == HS_OP_XCMD &&
-			    now - start >= latency_ns / 4)
-				found = true;
-		}
-		if (!found)
-			mono_sleep_ns(latency_ns / 20 ? latency_ns / 20 : 1000);
+		if (!ctl_stats(run, &st) && st.inflight_accesses >= 1)
+			found = true;
+		else
+			mono_sleep_ns(STATUS_POLL_NS);
 	}
 	if (!found)
-		fprintf(stderr, "hotplug_sim: inflight: no XCMD in flight (need --clients and an xcmd mix)\n");
+		fprintf(stderr, "hotplug_sim: inflight: the daemon never reported inflight_accesses >= 1 "
+			"(need --clients and an xcmd mix)\n");
 	ret = do_unplug(run);
 	if (ctl_cmd(run, "latency 0", reply, sizeof(reply)))
 		run->rep->trigger_errors++;

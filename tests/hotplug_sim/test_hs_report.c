@@ -44,10 +44,12 @@ static struct fixture *make_fixture(void)
 	f->roles[2] = "client";
 	f->revs[0] = (struct hs_revocation){ .trigger_ns = 1000000, .revoked_ns = 1100000,
 					     .last_out_ns = 1300000, .inflight = 2,
-					     .longest_inflight_ns = 900000 };
+					     .longest_inflight_ns = 900000, .daemon_waited = 2,
+					     .daemon_wait_ns = 250000 };
 	f->revs[1] = (struct hs_revocation){ .trigger_ns = 5000000, .revoked_ns = 5300000,
 					     .last_out_ns = 5400000, .inflight = 1,
-					     .longest_inflight_ns = 400000 };
+					     .longest_inflight_ns = 400000, .daemon_waited = 1,
+					     .daemon_wait_ns = 150000 };
 	f->rep.nclients = 3;
 	f->rep.clients = f->counts;
 	f->rep.roles = f->roles;
@@ -156,6 +158,11 @@ START_TEST(json_shape)
 	ck_assert_ptr_nonnull(strstr(json,
 		"\"trigger_to_last_out\":{\"n\":2,\"min_us\":300.0,\"mean_us\":350.0,\"max_us\":400.0}"));
 	ck_assert_ptr_nonnull(strstr(json, "\"longest_inflight_us\":900.0"));
+	/* The daemon's own figures: its wait, the accesses it waited for. */
+	ck_assert_ptr_nonnull(strstr(json,
+		"\"daemon_wait\":{\"n\":2,\"min_us\":150.0,\"mean_us\":200.0,\"max_us\":250.0}"));
+	ck_assert_ptr_nonnull(strstr(json, "\"daemon_waited_total\":3,\"daemon_waited_max\":2"));
+	ck_assert_ptr_nonnull(strstr(json, "\"daemon_waited\":2,\"daemon_wait_us\":250.0"));
 	ck_assert_ptr_nonnull(strstr(json, "\"daemon_alive\":true"));
 	ck_assert_ptr_nonnull(strstr(json, "\"zombie_accesses\":null"));
 	ck_assert_ptr_nonnull(strstr(json, "\"verdict\":\"pass\""));
@@ -229,6 +236,7 @@ START_TEST(human_summary)
 	ck_assert_ptr_nonnull(strstr(buf, "26 calls, 4 unexpected"));
 	ck_assert_ptr_nonnull(strstr(buf, "EIO=4(!)"));
 	ck_assert_ptr_nonnull(strstr(buf, "unplugs 2, plugs 1"));
+	ck_assert_ptr_nonnull(strstr(buf, "accesses revokes waited for  3 in all, at most 2"));
 	ck_assert_ptr_nonnull(strstr(buf, "verdict: FAIL"));
 	ck_assert_ptr_nonnull(strstr(buf, "  #0   client  xcmd ok=10 EIO=4 ENODEV=3\n"));
 	ck_assert_ptr_nonnull(strstr(buf, "  #2   client  open ENODEV=2 | readmem ok=5\n"));
