@@ -6,10 +6,12 @@
 #ifndef TESTS_CUSE_EC_HARNESS_H
 #define TESTS_CUSE_EC_HARNESS_H
 
+#include <check.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <unistd.h>
 
 #include "chardev.h"
 #include "chardev_testing.h"
@@ -42,6 +44,33 @@ struct fake_poll {
 	int notified;
 	int destroyed;
 };
+
+/* How long a test waits for a condition: TSan on a loaded 2-core machine is slow, never this slow. */
+#define HARNESS_DEADLINE_MS 20000
+
+/* One counter, by name, from a fresh snapshot of @ctx's stats. */
+#define STAT_NOW(ctx, name)							\
+	({									\
+		struct chardev_stats st_;					\
+		chardev_stats((ctx), &st_);					\
+		st_.name;							\
+	})
+
+/*
+ * Wait until COND holds, polling what the daemon reports (never a sleep
+ * standing in for an order); fail naming COND after HARNESS_DEADLINE_MS.
+ */
+#define WAIT_UNTIL(cond)							\
+	do {									\
+		int waited_ = 0;						\
+		while (!(cond)) {						\
+			ck_assert_msg(waited_ < HARNESS_DEADLINE_MS,		\
+				      "condition not reached in %d ms: %s",	\
+				      HARNESS_DEADLINE_MS, #cond);		\
+			usleep(1000);						\
+			waited_++;						\
+		}								\
+	} while (0)
 
 /** harness_ops() - chardev_ops that complete fake_read / fake_poll objects. */
 struct chardev_ops harness_ops(void);

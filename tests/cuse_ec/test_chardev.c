@@ -457,17 +457,13 @@ START_TEST(test_blocked_reader_gets_event)
 {
 	struct chardev_ctx *ctx = harness_ctx(LIFECYCLE_REVOCABLE);
 	struct reader_arg ra = { .ctx = ctx, .wait_ms = 10000 };
-	struct chardev_stats st;
 	pthread_t t;
 
 	ra.file = open_ok(ctx);
 	ck_assert_int_eq(do_ioctl(ra.file, CROS_EC_DEV_IOCEVENTMASK_V2,
 				  (void *)(uintptr_t)(1u << EV_BUTTON), 0), 0);
 	ck_assert_int_eq(pthread_create(&t, NULL, blocking_reader, &ra), 0);
-	do {
-		usleep(1000);
-		chardev_stats(ctx, &st);
-	} while (!st.parked_reads);
+	WAIT_UNTIL(STAT_NOW(ctx, parked_reads) >= 1);
 	inject(ctx, EV_BUTTON);
 	pthread_join(t, NULL);
 	ck_assert_int_eq(ra.result, 5);
@@ -482,7 +478,6 @@ START_TEST(test_unplug_wakes_reader_and_poller)
 	struct chardev_ctx *ctx = harness_ctx(LIFECYCLE_REVOCABLE);
 	struct reader_arg ra = { .ctx = ctx, .wait_ms = 10000 };
 	struct fake_poll ph = { 0 };
-	struct chardev_stats st;
 	unsigned char buf[300] = { 0 };
 	pthread_t t;
 
@@ -491,10 +486,7 @@ START_TEST(test_unplug_wakes_reader_and_poller)
 				  (void *)(uintptr_t)(1u << EV_BUTTON), 0), 0);
 	ck_assert_uint_eq(chardev_poll(ra.file, &ph), 0);
 	ck_assert_int_eq(pthread_create(&t, NULL, blocking_reader, &ra), 0);
-	do {
-		usleep(1000);
-		chardev_stats(ctx, &st);
-	} while (!st.parked_reads);
+	WAIT_UNTIL(STAT_NOW(ctx, parked_reads) >= 1);
 	ck_assert_int_eq(chardev_unplug(ctx), 0);
 	pthread_join(t, NULL);
 	ck_assert_int_eq(ra.result, -ENODEV);

@@ -29,8 +29,7 @@
 #include "../check_run.h"
 
 #define EV_BUTTON 3
-/* Generous: a loaded 2-core machine under TSan is slow, never this slow. */
-#define DEADLINE_MS 20000
+#define DEADLINE_MS HARNESS_DEADLINE_MS
 
 /**
  * struct gate - an EC clock whose latency sleep waits for the test.
@@ -94,27 +93,6 @@ static struct chardev_file *open_ok(struct chardev_ctx *ctx)
 	ck_assert_int_eq(chardev_open(ctx, &file), 0);
 	return file;
 }
-
-/* Read one counter by name from a fresh snapshot. */
-#define STAT_NOW(ctx, name)							\
-	({									\
-		struct chardev_stats st_;					\
-		chardev_stats((ctx), &st_);					\
-		st_.name;							\
-	})
-
-/* Wait until COND holds (polling the daemon's own report), or fail naming it. */
-#define WAIT_UNTIL(cond)							\
-	do {									\
-		int waited_ = 0;						\
-		while (!(cond)) {						\
-			ck_assert_msg(waited_ < DEADLINE_MS,			\
-				      "condition not reached in %d ms: %s",	\
-				      DEADLINE_MS, #cond);			\
-			usleep(1000);						\
-			waited_++;						\
-		}								\
-	} while (0)
 
 struct hello_arg {
 	struct chardev_file *file;

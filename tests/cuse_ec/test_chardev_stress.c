@@ -172,12 +172,27 @@ static void run_stress(enum lifecycle_mode mode)
 		ck_assert_int_eq(pthread_create(&reader, NULL, event_reader, &st), 0);
 
 	for (cycle = 0; cycle < CYCLES; cycle++) {
-		usleep(3000);
+		uint64_t refused, zombies;
+
+		/*
+		 * Each unplug races accesses really inside the EC, and the
+		 * first one a reader really parked: the daemon says when.
+		 */
+		if (mode == LIFECYCLE_REVOCABLE && cycle == 0)
+			WAIT_UNTIL(STAT_NOW(st.ctx, parked_reads) >= 1);
+		WAIT_UNTIL(STAT_NOW(st.ctx, inflight_accesses) >= 1);
+		refused = STAT_NOW(st.ctx, ioctl_enodev) + STAT_NOW(st.ctx, read_enodev);
+		zombies = STAT_NOW(st.ctx, zombie_accesses);
 		if (cycle & 1)
 			ck_assert_int_eq(chardev_unplug(st.ctx), 0);
 		else
 			ck_assert_int_eq(chardev_unplug_async(st.ctx, NULL, NULL), 0);
-		usleep(1000);
+		/* Old files were used while unplugged: refused, or zombies. */
+		if (mode == LIFECYCLE_REVOCABLE)
+			WAIT_UNTIL(STAT_NOW(st.ctx, ioctl_enodev) +
+				   STAT_NOW(st.ctx, read_enodev) > refused);
+		else
+			WAIT_UNTIL(STAT_NOW(st.ctx, zombie_accesses) > zombies);
 		ck_assert_int_eq(chardev_plug(st.ctx), 0);
 		/* Replace the shared file: old one released, new one on the new EC. */
 		pthread_rwlock_wrlock(&st.shared_lock);
