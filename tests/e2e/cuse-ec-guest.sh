@@ -98,7 +98,7 @@ start
 "$probe" holdterm "$dev" >"$run/hold.out" 2>&1 &
 holder=$!
 e2e_check "client blocks in read" wait_for grep -q holding "$run/hold.out"
-sleep 0.2
+e2e_check "its read is parked in the daemon" e2e_wait_stat "$daemon" "$sock" parked_reads 1
 e2e_stop_daemon TERM
 e2e_check_status "SIGTERM with a blocked reader: exit 0" 0 $?
 wait "$holder"
@@ -110,7 +110,7 @@ start
 "$probe" hold "$dev" 2 >"$run/hold.out" 2>&1 &
 holder=$!
 e2e_check "client holds an fd and a blocked read" wait_for grep -q holding "$run/hold.out"
-sleep 0.2
+e2e_check "its read is parked in the daemon" e2e_wait_stat "$daemon" "$sock" parked_reads 1
 e2e_stop_daemon KILL
 wait "$holder"
 e2e_check_status "clients get ENOTCONN/ECONNABORTED, no hang" 0 $?

@@ -218,7 +218,8 @@ for ((i = 0; i < 100; i++)); do
 	grep -q ready "$out/holder.out" 2>/dev/null && break
 	sleep 0.05
 done
-sleep 0.2	# let the read park in the daemon
+e2e_check "the holder's read is parked in the daemon" \
+	e2e_wait_stat "$daemon" "$sock" parked_reads 1
 e2e_check "write remove uevent" synth remove "$uevent"
 e2e_check "status becomes unplugged" wait_status unplugged
 e2e_check "held fd and blocked reader get ENODEV" wait "$holder"

@@ -135,6 +135,42 @@ e2e_wait_for_gone() {
 	[[ ! -e $path ]]
 }
 
+# e2e_wait_stat DAEMON SOCK NAME MIN [SECS]: wait until the daemon's
+# `stats` reports NAME >= MIN (e.g. parked_reads 1: a read really is parked
+# in the daemon). The daemon says when, never a sleep; after SECS (default
+# 60, generous for valgrind under load) it says which condition failed.
+e2e_wait_stat() {
+	local daemon=$1 sock=$2 name=$3 min=$4 secs=${5:-60} end got=
+
+	end=$(( SECONDS + secs ))
+	while :; do
+		got=$("$daemon" --control="$sock" --send=stats 2>/dev/null |
+			tr ' ' '\n' | sed -n "s/^$name=//p")
+		[[ $got =~ ^[0-9]+$ ]] && (( got >= min )) && return 0
+		(( SECONDS < end )) || break
+		sleep 0.05
+	done
+	echo "e2e: the daemon did not report $name >= $min within $secs s (last: ${got:-none})" >&2
+	return 1
+}
+
+# e2e_wait_trace DAEMON SOCK REGEX [SECS]: wait until the daemon's lifecycle
+# trace (`trace`) has an event line matching the extended REGEX, e.g.
+# 'access-end file=[0-9]+ cmd=poll': the daemon recorded that step.
+e2e_wait_trace() {
+	local daemon=$1 sock=$2 regex=$3 secs=${4:-60} end
+
+	end=$(( SECONDS + secs ))
+	while :; do
+		"$daemon" --control="$sock" --send=trace 2>/dev/null | grep -Eq -- "$regex" &&
+			return 0
+		(( SECONDS < end )) || break
+		sleep 0.05
+	done
+	echo "e2e: no trace event matching '$regex' within $secs s" >&2
+	return 1
+}
+
 # e2e_valgrind_argv PROGRAM VALGRIND-ARGS...: sets the array e2e_vg to the
 # command that runs PROGRAM's real binary under valgrind. In the build tree a
 # program linked with the shared librevocable is a libtool wrapper script,
