@@ -23,7 +23,7 @@ cuse_ec_missing_pkgs() {
 	local pkg missing=""
 
 	for pkg in $CUSE_EC_BUILD_PKGS $CUSE_EC_LIB_PKGS $CUSE_EC_RUN_PKGS "$@"; do
-		if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then
+		if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep 'install ok installed' >/dev/null; then
 			missing="$missing $pkg"
 		fi
 	done

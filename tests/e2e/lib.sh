@@ -162,7 +162,7 @@ e2e_wait_trace() {
 
 	end=$(( SECONDS + secs ))
 	while :; do
-		"$daemon" --control="$sock" --send=trace 2>/dev/null | grep -Eq -- "$regex" &&
+		"$daemon" --control="$sock" --send=trace 2>/dev/null | grep -E -- "$regex" >/dev/null &&
 			return 0
 		(( SECONDS < end )) || break
 		sleep 0.05

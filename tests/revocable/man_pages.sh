@@ -35,13 +35,13 @@ for name in $public; do
 		fail "no man page for $name (want revocable/man/$name.3)"
 		continue
 	fi
-	sed -n '/^\.SH NAME/,/^\.SH/p' "$page" | grep -q "^$name \\\\-" ||
+	sed -n '/^\.SH NAME/,/^\.SH/p' "$page" | grep "^$name \\\\-" >/dev/null ||
 		fail "$page: NAME does not name $name"
 	grep -q "$name" "$main" || fail "revocable(3) never mentions $name"
 done
 for page in "$mandir"/*.3; do
 	name=$(basename "$page" .3)
-	echo "$public" | grep -qx "$name" || fail "$page documents $name, which revocable.h does not make public"
+	grep -qx "$name" <<<"$public" || fail "$page documents $name, which revocable.h does not make public"
 done
 
 for page in "$main" "$mandir"/*.3; do
@@ -53,7 +53,7 @@ for page in "$main" "$mandir"/*.3; do
 			case $ref in
 			*"(3)") [ -f "$mandir/${ref%(3)}.3" ] || [ "$ref" = "revocable(3)" ] ||
 				echo "FAIL: $page: SEE ALSO $ref: no such page" ;;
-			*) echo " $system_pages " | grep -qF " $ref " ||
+			*) grep -qF " $ref " <<<" $system_pages " ||
 				echo "FAIL: $page: SEE ALSO $ref is not a known system page" ;;
 			esac
 		done | grep . && status=1
