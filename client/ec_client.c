@@ -340,7 +340,7 @@ static int read_event_blocking(struct ec_client *c, void *buf, size_t len)
 	int revents;
 
 	for (;;) {
-		got = c->ops->read(c->ctx, buf, len);
+		got = client_gone((int)c->ops->read(c->ctx, buf, len));
 		if (got == -EINTR)
 			continue;
 		if (got != -EAGAIN)

@@ -223,7 +223,9 @@ int ec_client_set_event_mask(struct ec_client *c, uint32_t mask);
  * @c:          the client
  * @buf:        receives the type byte and its payload
  * @len:        room in @buf (the event is truncated to it)
- * @timeout_ms: how long to wait; negative waits forever
+ * @timeout_ms: how long to wait; negative waits forever, blocked in read()
+ *              inside the driver as a plain blocking reader is (a
+ *              non-blocking file polls first)
  *
  * Return: bytes read, -ETIMEDOUT when nothing arrived in time, or -errno
  * (EC_CLIENT_GONE once the EC or the daemon is gone).
