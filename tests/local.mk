@@ -22,3 +22,7 @@ include tests/e2e/local.mk
 include tests/lab/local.mk
 include tests/docs/local.mk
 include tests/programs/local.mk
+
+# The programs' manual pages (mandoc -Tlint, FILES, SEE ALSO that exists).
+TESTS += tests/man-pages.test
+dist_noinst_SCRIPTS += tests/man-pages.test
