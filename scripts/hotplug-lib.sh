@@ -235,8 +235,8 @@ hl_experiment_main() {
 Usage: $hl_prog [--out DIR] [--build-dir DIR]
 $summary
 Runs where /dev/cuse works: here, or in one user-mode-linux boot.
-Leaves $name.json, $name.csv, $name.txt (summary) and $name.png
-(latency histogram) in --out (default ./hotplug-results).
+Leaves $name.json, $name.csv, $name.txt (summary), $name.png (latency
+histogram) and $name-timeline.png in --out (default ./hotplug-results).
   --out DIR        results directory
   --build-dir DIR  built tree (default: \$top_builddir, ., or _build/main)
 Exit status: 0 clean run, 1 an unexpected outcome (see the summary),
@@ -279,7 +279,9 @@ USAGE
 	hl_stop_daemon || daemon_status=$?
 	"$hl_srcdir/scripts/latency-histogram" "$out/$name.csv" "$out/$name.png" ||
 		sim_status=1
-	echo "results: $out/$name.{json,csv,txt,png}"
+	"$hl_srcdir/scripts/latency-timeline" "$out/$name.csv" "$out/$name.json" \
+		"$out/$name-timeline.png" --title "$name" || sim_status=1
+	echo "results: $out/$name.{json,csv,txt,png} $out/$name-timeline.png"
 	if (( daemon_status != 0 )); then
 		echo "$hl_prog: the daemon exited with status $daemon_status" >&2
 		exit $HL_EXIT_FAIL

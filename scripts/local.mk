@@ -30,6 +30,7 @@ dist_pkgdata_DATA = scripts/uml-xstate-shim.c
 dist_noinst_SCRIPTS += \
 	scripts/hotplug-compare \
 	scripts/latency-histogram \
+	scripts/latency-timeline \
 	scripts/demo \
 	scripts/experiments/flap.sh \
 	scripts/experiments/inflight.sh \

@@ -34,4 +34,5 @@ TESTS += $(hotplug_sim_experiment_tests)
 dist_noinst_SCRIPTS += $(hotplug_sim_experiment_tests)
 EXTRA_DIST += \
 	tests/hotplug_sim/flap1000-guest.sh \
-	tests/hotplug_sim/data/latency-small.csv
+	tests/hotplug_sim/data/latency-small.csv \
+	tests/hotplug_sim/data/report-small.json
