@@ -128,6 +128,9 @@ int chardev_ctx_create(const struct chardev_config *config, struct chardev_ctx *
 	if (pthread_cond_init(&ctx->cond, NULL))
 		goto err_mutex;
 	ctx->config = *config;
+	/* The EC's clock is cheap to read; clock_gettime() may not be. */
+	if (config->clock)
+		chardev_trace_set_clock(ctx->trace, config->clock->now_ns, config->clock->ctx);
 	*out = ctx;
 	return 0;
 

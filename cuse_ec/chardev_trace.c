@@ -46,6 +46,9 @@ struct trace_slot {
  * @next_seq: the last sequence number handed out
  * @base_seq: numbers up to this one were cleared
  * @epoch:    CLOCK_MONOTONIC when the log was made
+ * @now_ns:   the clock, if not CLOCK_MONOTONIC (chardev_trace_set_clock())
+ * @now_ctx:  its argument
+ * @epoch_ns: @now_ns at chardev_trace_set_clock()
  * @slots:    the ring
  */
 struct chardev_trace {
@@ -53,6 +56,9 @@ struct chardev_trace {
 	atomic_uint_fast64_t next_seq;
 	atomic_uint_fast64_t base_seq;
 	struct timespec epoch;
+	uint64_t (*now_ns)(void *ctx);
+	void *now_ctx;
+	uint64_t epoch_ns;
 	struct trace_slot slots[];
 };
 
@@ -118,6 +124,9 @@ int chardev_trace_create(size_t capacity, struct chardev_trace **out)
 	if (!tr)
 		return -ENOMEM;
 	tr->mask = cap - 1;
+	tr->now_ns = NULL;
+	tr->now_ctx = NULL;
+	tr->epoch_ns = 0;
 	atomic_init(&tr->next_seq, 0);
 	atomic_init(&tr->base_seq, 0);
 	clock_gettime(CLOCK_MONOTONIC, &tr->epoch);
@@ -154,11 +163,29 @@ size_t chardev_trace_capacity(const struct chardev_trace *tr)
 	return tr->mask + 1;
 }
 
+/**
+ * chardev_trace_set_clock() - use @now_ns for the t= column.
+ * @tr:     the log
+ * @now_ns: the clock
+ * @ctx:    its argument
+ */
+void chardev_trace_set_clock(struct chardev_trace *tr, uint64_t (*now_ns)(void *ctx), void *ctx)
+{
+	tr->now_ns = now_ns;
+	tr->now_ctx = ctx;
+	tr->epoch_ns = now_ns ? now_ns(ctx) : 0;
+}
+
 static uint64_t trace_now_ns(const struct chardev_trace *tr)
 {
 	struct timespec now;
+	uint64_t t;
 	int64_t ns;
 
+	if (tr->now_ns) {
+		t = tr->now_ns(tr->now_ctx);
+		return t > tr->epoch_ns ? t - tr->epoch_ns : 0;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	ns = (int64_t)(now.tv_sec - tr->epoch.tv_sec) * 1000000000 +
 	     (now.tv_nsec - tr->epoch.tv_nsec);

@@ -11,7 +11,9 @@
  * The log is a bounded ring: recording never blocks and never allocates, the
  * oldest events are overwritten once it is full, and a snapshot says how many
  * events it no longer holds. It is cheap enough to stay on by default (one
- * atomic increment, one clock read and a few relaxed stores per event).
+ * atomic increment, one clock read and a few stores per event; the daemon
+ * hands it its cached clock, because under user-mode-linux every
+ * clock_gettime() is a trapped system call of several microseconds).
  *
  * Text form, one line per event (chardev_trace_format()):
  *
@@ -71,7 +73,8 @@ enum chardev_trace_event {
 /**
  * struct chardev_trace_entry - one recorded event, as a snapshot returns it.
  * @seq:   its number; later events have larger numbers (from 1, never reused)
- * @t_ns:  CLOCK_MONOTONIC nanoseconds since the log was made
+ * @t_ns:  nanoseconds since the log was made (CLOCK_MONOTONIC, or the
+ *         clock given to chardev_trace_set_clock())
  * @event: what happened
  * @cmd:   EC command number or CHARDEV_TRACE_OP_* (access events), uevent
  *         action (CHARDEV_TRACE_UEVENT_*), else 0
@@ -99,6 +102,16 @@ struct chardev_trace;
  * Return: 0, -EINVAL for a capacity of 0 or above 2^24, or -ENOMEM.
  */
 int chardev_trace_create(size_t capacity, struct chardev_trace **out);
+
+/**
+ * chardev_trace_set_clock() - read time from @now_ns instead of
+ * CLOCK_MONOTONIC; t= counts from this call. Call before anything records.
+ * @tr:     the log
+ * @now_ns: monotonic nanoseconds (e.g. struct ec_clock's now_ns), cheap to call
+ *          from any thread
+ * @ctx:    passed to @now_ns
+ */
+void chardev_trace_set_clock(struct chardev_trace *tr, uint64_t (*now_ns)(void *ctx), void *ctx);
 
 /**
  * chardev_trace_destroy() - free a log; NULL is ignored. Nothing may record

@@ -81,6 +81,32 @@ START_TEST(test_trace_order_and_fields)
 }
 END_TEST
 
+static uint64_t fake_now(void *ctx)
+{
+	return *(uint64_t *)ctx;
+}
+
+/* A clock of the daemon's (its cached EC clock) gives the t= column. */
+START_TEST(test_trace_own_clock)
+{
+	struct chardev_trace *tr = trace_new(4);
+	struct chardev_trace_entry e[4];
+	uint64_t now = 5000000000u;
+	char line[CHARDEV_TRACE_LINE_MAX];
+
+	chardev_trace_set_clock(tr, fake_now, &now);
+	chardev_trace_record(tr, CHARDEV_TRACE_PLUG, 0, 0, 0, 0);
+	now += 1500000;
+	chardev_trace_record(tr, CHARDEV_TRACE_REVOKE_START, 0, 0, 1, 0);
+	ck_assert_uint_eq(chardev_trace_snapshot(tr, e, 4, NULL), 2);
+	ck_assert_uint_eq(e[0].t_ns, 0);
+	ck_assert_uint_eq(e[1].t_ns, 1500000);
+	chardev_trace_format(&e[1], line, sizeof(line));
+	ck_assert_str_eq(line, "2 t=0.001500 revoke-start inflight=1");
+	chardev_trace_destroy(tr);
+}
+END_TEST
+
 START_TEST(test_trace_wrap_and_dropped)
 {
 	struct chardev_trace *tr = trace_new(8);
@@ -299,6 +325,7 @@ int main(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_trace_create_bad);
 	tcase_add_test(tc, test_trace_order_and_fields);
+	tcase_add_test(tc, test_trace_own_clock);
 	tcase_add_test(tc, test_trace_wrap_and_dropped);
 	tcase_add_test(tc, test_trace_clear);
 	tcase_add_test(tc, test_trace_text_round_trip);
