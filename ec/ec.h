@@ -298,19 +298,7 @@ void ec_set_latency_ns(struct ec *ec, uint64_t ns);
  */
 uint32_t ec_cold_resets(struct ec *ec);
 
-/* ---- Additions beyond the daemon's needs (tests, tools). ---- */
-
-/**
- * ec_set_load() - set the CPU load (0..100 %) that temperatures and battery
- * drain follow. Return: 0 or -EINVAL.
- */
-int ec_set_load(struct ec *ec, uint32_t percent);
-
-/**
- * ec_memory_footprint() - heap bytes owned by @ec (the EC, its buffers and
- * its flash; listeners own their event queues). Return: bytes.
- */
-size_t ec_memory_footprint(struct ec *ec);
+/* ---- The daemon's clock. ---- */
 
 /*
  * A cached monotonic clock (clock.c): real monotonic time, read without a

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ec_testing.h"
 #include "cros_ec/ec_commands.h"
 #include "ec.h"
 

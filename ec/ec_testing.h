@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ec_testing.h - EC calls for the unit tests and the fuzzer only; the daemon
+ * and the tools see ec.h alone.
+ */
+#ifndef EC_EC_TESTING_H
+#define EC_EC_TESTING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct ec;
+
+/**
+ * ec_set_load() - set the CPU load (0..100 %) that temperatures and battery
+ * drain follow.
+ * @ec:      the EC
+ * @percent: the load
+ *
+ * Return: 0 or -EINVAL.
+ */
+int ec_set_load(struct ec *ec, uint32_t percent);
+
+/**
+ * ec_memory_footprint() - heap bytes owned by @ec (the EC, its buffers and
+ * its flash; listeners own their event queues).
+ * @ec: the EC
+ *
+ * Return: bytes.
+ */
+size_t ec_memory_footprint(struct ec *ec);
+
+#endif /* EC_EC_TESTING_H */
