@@ -489,17 +489,12 @@ int chardev_unplug(struct chardev_ctx *ctx)
 	return ret;
 }
 
-/**
- * chardev_shutdown() - daemon exit: unplug and wake every waiter.
- * @ctx: context
- */
-void chardev_shutdown(struct chardev_ctx *ctx)
+/* In every mode: nobody may stay parked on, or poll, an exiting daemon. */
+static void chardev_wake_everyone(struct chardev_ctx *ctx)
 {
 	struct chardev_parked *woken;
 	struct chardev_file *f, *pollers;
 
-	chardev_unplug(ctx);
-	/* In every mode: nobody may stay parked on an exiting daemon. */
 	pthread_mutex_lock(&ctx->lock);
 	for (f = ctx->files; f; f = f->next)
 		f->dead = true;
@@ -508,6 +503,37 @@ void chardev_shutdown(struct chardev_ctx *ctx)
 	pthread_mutex_unlock(&ctx->lock);
 	chardev_complete_parked(ctx, woken, -ENODEV);
 	chardev_wake_files(ctx, pollers);
+}
+
+/**
+ * chardev_shutdown_begin() - daemon exit, first step: start the unplug and
+ * wake every waiter at once, without waiting for commands in flight.
+ * @ctx:  context
+ * @done: called with @arg once the unplug is over (no command reaches the
+ *        EC any more); may run in another thread or before this returns;
+ *        may be NULL
+ * @arg:  passed to @done
+ *
+ * Return: 0, or -ENODEV when no EC was present (@done is then not called).
+ */
+int chardev_shutdown_begin(struct chardev_ctx *ctx, void (*done)(void *arg, int result),
+			   void *arg)
+{
+	int ret;
+
+	ret = chardev_unplug_async(ctx, done, arg);
+	chardev_wake_everyone(ctx);
+	return ret;
+}
+
+/**
+ * chardev_shutdown() - daemon exit: unplug and wake every waiter.
+ * @ctx: context
+ */
+void chardev_shutdown(struct chardev_ctx *ctx)
+{
+	chardev_unplug(ctx);
+	chardev_wake_everyone(ctx);
 }
 
 /**

@@ -207,6 +207,21 @@ int chardev_unplug_async(struct chardev_ctx *ctx, void (*done)(void *arg, int re
 			 void *arg);
 
 /**
+ * chardev_shutdown_begin() - daemon exit, first step: start the unplug
+ * and wake every waiter in every mode (readers ENODEV, pollers POLLERR),
+ * returning at once; commands in flight finish on their own.
+ * @ctx:  context
+ * @done: called with @arg and the unplug's result once no command reaches
+ *        the EC any more (maybe in another thread, maybe before this
+ *        returns); may be NULL
+ * @arg:  passed to @done
+ *
+ * Return: 0, or -ENODEV when no EC was present (@done is then not called).
+ */
+int chardev_shutdown_begin(struct chardev_ctx *ctx, void (*done)(void *arg, int result),
+			   void *arg);
+
+/**
  * chardev_shutdown() - daemon exit: unplug (sync) and wake every waiter in
  * every mode, so no request stays parked.
  * @ctx: context

@@ -39,6 +39,7 @@
 #include "ec/ec.h"
 #include "options.h"
 #include "profile_path.h"
+#include "shutdown.h"
 #include "udev_follow.h"
 
 /* How long init_done waits for the node to appear before giving up on it. */
@@ -64,6 +65,7 @@ extern char **environ;
  * @drop_failed: --user could not be applied: exit with status 1
  * @control:   the control socket server, or NULL
  * @follow:    the uevent monitor, or NULL
+ * @shutdown:  revokes first on an exit signal, or NULL
  * @control_path: --control made absolute (the daemon chdirs to "/")
  */
 struct cuse_ec_daemon {
@@ -78,6 +80,7 @@ struct cuse_ec_daemon {
 	bool drop_failed;
 	struct control_server *control;
 	struct udev_follow *follow;
+	struct shutdown_watch *shutdown;
 	char control_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 };
 
@@ -551,6 +554,19 @@ static int cuse_ec_daemonize(struct cuse_ec_daemon *d)
 }
 
 /*
+ * The commands in flight outlived --shutdown-timeout and the process exits
+ * without its teardown: remove what a next daemon would trip over.
+ */
+static void cuse_ec_abandon(void *arg)
+{
+	struct cuse_ec_daemon *d = arg;
+
+	cuse_ec_node_rule_remove(d);
+	if (d->opts.control)
+		unlink(d->opts.control);
+}
+
+/*
  * Phase 3, in the process that stays: the node's udev rule, the EC's clock
  * (a ticker thread), the chardev with its first EC, the control socket and
  * the uevent monitor.
@@ -621,6 +637,14 @@ static int cuse_ec_start(struct cuse_ec_daemon *d)
 			cuse_ec_log(d, CHARDEV_LOG_WARNING, "not following uevents: %s",
 				    strerror(-ret));
 	}
+
+	/* After libfuse's handlers (phase 1): ours run first, then theirs. */
+	ret = shutdown_watch_start(d->ctx, d->opts.shutdown_timeout_ms, cuse_ec_abandon, d,
+				   &d->shutdown);
+	if (ret) {
+		cuse_ec_log(d, CHARDEV_LOG_ERR, "shutdown watch: %s", strerror(-ret));
+		return -1;
+	}
 	return 0;
 }
 
@@ -650,6 +674,7 @@ static int cuse_ec_run(struct cuse_ec_daemon *d)
  */
 static void cuse_ec_teardown(struct cuse_ec_daemon *d)
 {
+	shutdown_watch_stop(d->shutdown);
 	udev_follow_stop(d->follow);
 	control_server_stop(d->control);
 	if (d->ctx)

@@ -20,9 +20,11 @@ cuse_ec_libchardev_la_SOURCES = \
 	cuse_ec/control_client.c \
 	cuse_ec/udev_follow.c \
 	cuse_ec/udev_match.c \
-	cuse_ec/privdrop.c
+	cuse_ec/privdrop.c \
+	cuse_ec/shutdown.c
 noinst_HEADERS += \
 	cuse_ec/privdrop.h \
+	cuse_ec/shutdown.h \
 	cuse_ec/chardev.h \
 	cuse_ec/chardev_internal.h \
 	cuse_ec/chardev_stats.h \

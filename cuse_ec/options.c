@@ -36,6 +36,7 @@ enum {
 	OPT_LIST_PROFILES,
 	OPT_CHECK_PROFILE,
 	OPT_USER,
+	OPT_SHUTDOWN_TIMEOUT,
 };
 
 static const struct option cuse_ec_long_options[] = {
@@ -60,6 +61,7 @@ static const struct option cuse_ec_long_options[] = {
 	{ "list-profiles", no_argument, NULL, OPT_LIST_PROFILES },
 	{ "check-profile", required_argument, NULL, OPT_CHECK_PROFILE },
 	{ "user", required_argument, NULL, OPT_USER },
+	{ "shutdown-timeout", required_argument, NULL, OPT_SHUTDOWN_TIMEOUT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -81,6 +83,9 @@ static void cuse_ec_usage(FILE *out, const char *prog)
 		"  --group=GROUP        group of the node (name or gid)\n"
 		"  --user=USER[:GROUP]  once serving, drop root and run as USER (with its\n"
 		"                       groups, or just GROUP)\n"
+		"  --shutdown-timeout=SECONDS\n"
+		"                       on SIGTERM/SIGINT, how long commands in flight may\n"
+		"                       finish after every waiter is woken (default 10)\n"
 		"  -f, --foreground     stay in the foreground\n"
 		"  -d, --debug          libfuse debug output (implies -f)\n"
 		"  --log-level=LEVEL    err, warning, notice, info or debug (default notice)\n"
@@ -279,6 +284,7 @@ int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
 	opts->log_level = CHARDEV_LOG_NOTICE;
 	opts->lifecycle = LIFECYCLE_REVOCABLE;
 	opts->unplug_wakeups = CHARDEV_WAKEUPS_UPSTREAM;
+	opts->shutdown_timeout_ms = SHUTDOWN_TIMEOUT_DEFAULT_S * 1000;
 
 	/* 0 (not 1) makes glibc reinitialise getopt, so tests may call us again. */
 	optind = 0;
@@ -319,6 +325,13 @@ int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
 				fprintf(err, "%s: invalid --group '%s': no such group\n", prog, optarg);
 				return -EINVAL;
 			}
+			break;
+		case OPT_SHUTDOWN_TIMEOUT:
+			if (parse_uint(optarg, "--shutdown-timeout", 0, 3600, &v, why, sizeof(why))) {
+				fprintf(err, "%s: %s\n", prog, why);
+				return -EINVAL;
+			}
+			opts->shutdown_timeout_ms = (unsigned int)v * 1000;
 			break;
 		case OPT_USER:
 			if (privdrop_parse(optarg, &opts->user, why, sizeof(why))) {

@@ -13,6 +13,7 @@
 #include "chardev.h"
 #include "lifecycle.h"
 #include "privdrop.h"
+#include "shutdown.h"
 #include "udev_follow.h"
 
 #define CUSE_EC_NAME_MAX 64
@@ -27,6 +28,8 @@
  * @owner:      uid for the node, or (uid_t)-1
  * @group:      gid for the node, or (gid_t)-1
  * @user:       --user: who the daemon becomes once serving
+ * @shutdown_timeout_ms: on an exit signal, how long commands in flight may
+ *              go on after the waiters are woken
  * @foreground: do not daemonize
  * @debug:      libfuse debug output (implies @foreground)
  * @log_level:  syslog-style level, messages above are dropped
@@ -50,6 +53,7 @@ struct cuse_ec_options {
 	uid_t owner;
 	gid_t group;
 	struct privdrop user;
+	unsigned int shutdown_timeout_ms;
 	bool foreground;
 	bool debug;
 	int log_level;

@@ -4,7 +4,10 @@
 # under clients blocked in read() and in poll(), with a command in flight
 # and with an idle fd: every client must return within a bound with an
 # error from the documented list (cuse_ec(8), DEVICE GONE), and a daemon
-# started again on the same name serves at once. Run by cuse-ec-death.test.
+# started again on the same name serves at once. SIGTERM unplugs first:
+# the reader and the poller are out while the command still runs, and
+# --shutdown-timeout bounds how long the daemon waits for that command.
+# Run by cuse-ec-death.test.
 
 . "$top_srcdir/tests/e2e/lib.sh"
 
@@ -16,9 +19,7 @@ sock=$run/ctl
 name=cros_ec
 dev=/dev/$name
 # Seconds every client gets to return once the daemon is signalled.
-bound=10
-# EC latency that keeps a command in flight when the signal comes (ns).
-latency=3000000000
+bound=15
 
 wait_for() {
 	local secs=$1 i
@@ -39,8 +40,12 @@ stat_of() {
 	ctl stats | tr ' ' '\n' | sed -n "s/^$1=//p"
 }
 
+stat_at_least() {
+	(( $(stat_of "$1") >= $2 ))
+}
+
 parked_at_least() {
-	(( $(stat_of parked_reads) >= $1 ))
+	stat_at_least parked_reads "$1"
 }
 
 # A client's thread sleeps in the kernel with a function matching PATTERN
@@ -56,7 +61,7 @@ blocked_in() {
 }
 
 start() {
-	e2e_start_daemon "$daemon" -f --name="$name" --control="$sock" --log-level=err
+	e2e_start_daemon "$daemon" -f --name="$name" --control="$sock" --log-level=err "$@"
 	e2e_wait_for_node "$dev" "$e2e_node_timeout" || e2e_fatal "$dev did not appear"
 	wait_for 10 test -S "$sock" || e2e_fatal "no control socket"
 }
@@ -76,46 +81,75 @@ exited_within() {
 	wait_for "$secs" bash -c "! kill -0 $pid 2>/dev/null || [[ \$(ps -o stat= -p $pid) == Z* ]]"
 }
 
-for sig in KILL TERM; do
-	start
+# round SIG NAME LATENCY_NS [DAEMON OPTIONS]: one daemon, four clients, SIG.
+round() {
+	local sig=$1 what=$2 latency=$3 status mode
+
+	shift 3
+	start "$@"
 	victim read
 	victim poll
 	victim idle
-	e2e_check "$sig: the reader is parked in the daemon" wait_for 10 parked_at_least 1
-	e2e_check "$sig: the poller sleeps in poll()" wait_for 10 blocked_in "${pids[poll]}" 'do_sys_poll'
-	ctl latency $latency >/dev/null || e2e_fatal "latency refused"
+	e2e_check "$what: the reader is parked in the daemon" wait_for 10 parked_at_least 1
+	e2e_check "$what: the poller sleeps in poll()" \
+		wait_for 10 blocked_in "${pids[poll]}" 'do_sys_poll'
+	ctl latency "$latency" >/dev/null || e2e_fatal "latency refused"
 	victim inflight
-	if wait_for 10 blocked_in "${pids[inflight]}" 'fuse_do_ioctl'; then
-		e2e_report 1 "$sig: a command is in flight"
-	else
-		e2e_report 0 "$sig: a command is in flight: $(cat /proc/"${pids[inflight]}"/task/*/stack)"
-	fi
+	# In flight = inside the EC (the daemon's gauge), not just sent: the
+	# ioctl's first steps are quick round trips.
+	e2e_check "$what: a command is in flight (inflight_accesses >= 1)" \
+		wait_for 10 stat_at_least inflight_accesses 1
 
 	kill -"$sig" "$e2e_daemon_pid"
-	for mode in read poll inflight; do
-		e2e_check "$sig: the $mode client returned within $bound s" \
+	# Their answers first: once libfuse's loop stops taking requests, a new
+	# call (the poller's read, a close) waits for the daemon's exit.
+	e2e_check "$what: the reader got its answer within $bound s" \
+		wait_for "$bound" grep -q '^read: ' "$run/read.out"
+	e2e_check "$what: the poller got its answer within $bound s" \
+		wait_for "$bound" grep -q '^poll: ' "$run/poll.out"
+	if [[ $sig == TERM ]]; then
+		# Unplug first: the waiters are out while the command still runs.
+		if blocked_in "${pids[inflight]}" 'fuse_do_ioctl'; then
+			e2e_report 1 "$what: read and poll woken before the command in flight ended"
+		else
+			e2e_report 0 "$what: read and poll woken before the command in flight ended: $(cat "$run/inflight.out" /proc/"${pids[inflight]}"/task/*/stack 2>&1)"
+		fi
+	fi
+	for mode in read poll; do
+		e2e_check "$what: the $mode client returned within $bound s" \
 			exited_within "${pids[$mode]}" "$bound"
 	done
-	status=$(e2e_stop_daemon "$sig" >/dev/null 2>&1; echo $?)
-	if [[ $sig == TERM ]]; then
-		e2e_check_status "TERM: the daemon exits 0" 0 "$status"
-	fi
-	e2e_check "$sig: the node is gone with the daemon" e2e_wait_for_gone "$dev" "$bound"
+	e2e_check "$what: the inflight client returned within $bound s" \
+		exited_within "${pids[inflight]}" "$bound"
+	e2e_stop_daemon "$sig" >/dev/null 2>&1
+	status=$?
+	case $what in
+	TERM) e2e_check_status "TERM: the daemon exits 0" 0 "$status" ;;
+	TERM-bounded) e2e_check_status "TERM-bounded: exits 1, the command left behind" 1 "$status" ;;
+	esac
+	e2e_check "$what: the node is gone with the daemon" e2e_wait_for_gone "$dev" "$bound"
 	kill -USR1 "${pids[idle]}"
-	e2e_check "$sig: the idle client returned within $bound s" \
+	e2e_check "$what: the idle client returned within $bound s" \
 		exited_within "${pids[idle]}" "$bound"
 	for mode in read poll inflight idle; do
 		wait "${pids[$mode]}"
-		e2e_check_status "$sig: $mode client saw a documented error: $(tr '\n' ' ' <"$run/$mode.out")" \
-			0 $?
+		status=$?
+		e2e_check_status "$what: $mode client saw a documented error: $(tr '\n' ' ' <"$run/$mode.out")" \
+			0 "$status"
 	done
 
 	# The same name again, at once: a fresh daemon serves a fresh client.
 	start
-	e2e_check "$sig: restarted on $name, HELLO answered" "$fuzz" --dev "$dev" --ops 200 --seed 1
+	e2e_check "$what: restarted on $name, HELLO answered" "$fuzz" --dev "$dev" --ops 200 --seed 1
 	e2e_stop_daemon TERM
-	e2e_check_status "$sig: the restarted daemon exits 0" 0 $?
-done
+	e2e_check_status "$what: the restarted daemon exits 0" 0 $?
+}
+
+round KILL KILL 3000000000
+# The command takes 6 s, inside the default --shutdown-timeout (10 s).
+round TERM TERM 6000000000
+# The command would take 60 s: the daemon gives it 1 s, then exits.
+round TERM TERM-bounded 60000000000 --shutdown-timeout=1
 
 rm -rf "$run"
 e2e_done

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * shutdown.c - the daemon's exit, unplug first.
+ *
+ * Left to libfuse, SIGTERM/SIGINT/SIGHUP stop the loop from taking new
+ * requests at once, but the loop ends only when every worker is done with
+ * the request it serves: a command with a long EC latency holds the exit,
+ * the revoke in the teardown, and every waiter - a woken poller asks the
+ * daemon again (FUSE_POLL), which nobody reads any more. So the signal goes
+ * to a thread of ours first, while the loop keeps serving: it starts the
+ * revoke (chardev_shutdown_begin(): parked reads get ENODEV, pollers
+ * POLLERR, new calls ENODEV), gives the commands in flight @timeout_ms to
+ * finish, and only then hands the signal on to libfuse's handler, which
+ * ends the loop. Past @timeout_ms the process exits without the commands
+ * (their callers get ECONNABORTED from the kernel).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "shutdown.h"
+
+static const int shutdown_signals[] = { SIGTERM, SIGINT, SIGHUP };
+#define SHUTDOWN_NSIG (sizeof(shutdown_signals) / sizeof(shutdown_signals[0]))
+
+/*
+ * A signal handler gets no argument, so what it needs lives here: the pipe
+ * it writes to and the handlers (libfuse's) it hands the signal on to. Set
+ * before the handlers are installed, cleared after they are removed.
+ */
+static int shutdown_signal_fd = -1;
+static struct sigaction shutdown_prev[SHUTDOWN_NSIG];
+/* Set once the waiters are out: signals go to libfuse from then on. */
+static volatile sig_atomic_t shutdown_hand_on;
+
+struct shutdown_watch {
+	struct chardev_ctx *ctx;
+	unsigned int timeout_ms;
+	void (*abandon)(void *arg);
+	void *abandon_arg;
+	int pipe[2];
+	pthread_t thread;
+	pthread_t loop_thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool revoked;
+};
+
+static void shutdown_on_signal(int sig)
+{
+	unsigned char c = (unsigned char)sig;
+	int saved = errno;
+	size_t i;
+
+	if (!shutdown_hand_on) {
+		if (write(shutdown_signal_fd, &c, 1) < 0) {
+			/* Full pipe: a shutdown is under way already. */
+		}
+		errno = saved;
+		return;
+	}
+	for (i = 0; i < SHUTDOWN_NSIG; i++) {
+		if (shutdown_signals[i] == sig && !(shutdown_prev[i].sa_flags & SA_SIGINFO) &&
+		    shutdown_prev[i].sa_handler != SIG_DFL && shutdown_prev[i].sa_handler != SIG_IGN)
+			shutdown_prev[i].sa_handler(sig);
+	}
+	errno = saved;
+}
+
+static void shutdown_revoked(void *arg, int result)
+{
+	struct shutdown_watch *w = arg;
+
+	(void)result;
+	pthread_mutex_lock(&w->lock);
+	w->revoked = true;
+	pthread_cond_broadcast(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+}
+
+/* Wait for the revoke; false when @timeout_ms ran out first. */
+static bool shutdown_wait_revoked(struct shutdown_watch *w)
+{
+	struct timespec until;
+	bool revoked;
+
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_sec += w->timeout_ms / 1000;
+	until.tv_nsec += (long)(w->timeout_ms % 1000) * 1000000L;
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&w->lock);
+	while (!w->revoked &&
+	       pthread_cond_timedwait(&w->cond, &w->lock, &until) != ETIMEDOUT)
+		;
+	revoked = w->revoked;
+	pthread_mutex_unlock(&w->lock);
+	return revoked;
+}
+
+static void *shutdown_thread(void *arg)
+{
+	struct shutdown_watch *w = arg;
+	unsigned char sig;
+	ssize_t n;
+
+	do {
+		n = read(w->pipe[0], &sig, 1);
+	} while (n < 0 && errno == EINTR);
+	if (n != 1 || !sig)
+		return NULL;	/* shutdown_watch_stop(): no signal came */
+
+	chardev_log(w->ctx, CHARDEV_LOG_NOTICE, "%s: revoking the EC, waking every waiter",
+		    strsignal(sig));
+	/* -ENODEV: nothing was plugged, so nothing is in flight to wait for. */
+	if (!chardev_shutdown_begin(w->ctx, shutdown_revoked, w) && !shutdown_wait_revoked(w)) {
+		chardev_log(w->ctx, CHARDEV_LOG_ERR, "commands still in flight after %u ms; "
+			    "exiting without them", w->timeout_ms);
+		if (w->abandon)
+			w->abandon(w->abandon_arg);
+		_exit(1);
+	}
+	/*
+	 * Now libfuse's handler, in the loop's main thread: the signal there
+	 * also interrupts its wait, so the loop sees the exit at once.
+	 */
+	shutdown_hand_on = 1;
+	pthread_kill(w->loop_thread, sig);
+	return NULL;
+}
+
+int shutdown_watch_start(struct chardev_ctx *ctx, unsigned int timeout_ms,
+			 void (*abandon)(void *arg), void *arg, struct shutdown_watch **out)
+{
+	struct sigaction sa = { .sa_handler = shutdown_on_signal };
+	struct shutdown_watch *w;
+	pthread_condattr_t ca;
+	sigset_t all, old;
+	size_t i;
+	int ret;
+
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	w->ctx = ctx;
+	w->timeout_ms = timeout_ms;
+	w->abandon = abandon;
+	w->abandon_arg = arg;
+	w->loop_thread = pthread_self();
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&w->cond, &ca);
+	pthread_condattr_destroy(&ca);
+	if (pipe2(w->pipe, O_CLOEXEC)) {
+		ret = -errno;
+		goto err_free;
+	}
+	/* The handler must never block a loop thread. */
+	fcntl(w->pipe[1], F_SETFL, O_NONBLOCK);
+
+	/* The thread leaves the signals to libfuse's loop threads. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	ret = -pthread_create(&w->thread, NULL, shutdown_thread, w);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (ret)
+		goto err_pipe;
+
+	shutdown_signal_fd = w->pipe[1];
+	shutdown_hand_on = 0;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < SHUTDOWN_NSIG; i++)
+		sigaddset(&sa.sa_mask, shutdown_signals[i]);
+	for (i = 0; i < SHUTDOWN_NSIG; i++)
+		sigaction(shutdown_signals[i], &sa, &shutdown_prev[i]);
+	*out = w;
+	return 0;
+
+err_pipe:
+	close(w->pipe[0]);
+	close(w->pipe[1]);
+err_free:
+	pthread_cond_destroy(&w->cond);
+	pthread_mutex_destroy(&w->lock);
+	free(w);
+	return ret;
+}
+
+void shutdown_watch_stop(struct shutdown_watch *w)
+{
+	unsigned char none = 0;
+	size_t i;
+
+	if (!w)
+		return;
+	for (i = 0; i < SHUTDOWN_NSIG; i++)
+		sigaction(shutdown_signals[i], &shutdown_prev[i], NULL);
+	shutdown_signal_fd = -1;
+	/* Wakes the thread if no signal came; otherwise it reads a signal first. */
+	if (write(w->pipe[1], &none, 1) < 0) {
+		/* Full: signals are queued, the thread is past its read already. */
+	}
+	pthread_join(w->thread, NULL);
+	close(w->pipe[0]);
+	close(w->pipe[1]);
+	pthread_cond_destroy(&w->cond);
+	pthread_mutex_destroy(&w->lock);
+	free(w);
+}
