@@ -27,6 +27,8 @@
 #include "control.h"
 
 #define CONTROL_MAX_CLIENTS 16
+/* At most one refusal warning per this many ms; the rest are counted. */
+#define CONTROL_REFUSAL_LOG_MS 1000
 /* How long stop waits for "unplug wait" completions still outstanding. */
 #define CONTROL_STOP_WAIT_S 10
 
@@ -291,6 +293,8 @@ struct control_waiter {
  * @len:      bytes in @buf
  * @discard:  an overlong line is being skipped up to its newline
  * @waiting:  an "unplug wait" reply is pending; later lines wait too
+ * @eof:      the peer shut its side; close once the pending reply is sent
+ * @last_ms:  when it last sent something or was accepted (monotonic ms)
  * @buf:      partial line
  */
 struct control_client {
@@ -298,6 +302,8 @@ struct control_client {
 	size_t len;
 	bool discard;
 	bool waiting;
+	bool eof;
+	uint64_t last_ms;
 	char buf[CONTROL_LINE_MAX + 2];
 };
 
@@ -317,6 +323,9 @@ struct control_client {
  * @waiter_done: signalled (under @lock) when a waiter's unplug completed
  * @waiters: outstanding "unplug wait"s (list touched by the control thread,
  *           then by stop once the thread is gone)
+ * @idle_timeout_ms: a connection silent this long is closed (0: never)
+ * @refusal_log_ms: when the last refusal warning was logged
+ * @refusals_unlogged: refusals since then, counted but not logged
  * @clients: connections
  */
 struct control_server {
@@ -331,8 +340,41 @@ struct control_server {
 	pthread_mutex_t lock;
 	pthread_cond_t waiter_done;
 	struct control_waiter *waiters;
+	atomic_uint idle_timeout_ms;
+	uint64_t refusal_log_ms;
+	unsigned int refusals_unlogged;
 	struct control_client clients[CONTROL_MAX_CLIENTS];
 };
+
+static uint64_t control_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/*
+ * A refused connection costs the peer nothing; a warning per refusal would
+ * let anyone flood the log. One per CONTROL_REFUSAL_LOG_MS, with a count.
+ */
+static void control_log_refusal(struct control_server *srv, const char *why)
+{
+	uint64_t now = control_now_ms();
+
+	if (srv->refusal_log_ms && now - srv->refusal_log_ms < CONTROL_REFUSAL_LOG_MS) {
+		srv->refusals_unlogged++;
+		return;
+	}
+	if (srv->refusals_unlogged)
+		chardev_log(srv->ctx, CHARDEV_LOG_WARNING,
+			    "control: refused a peer (%s); %u more refused before, not logged",
+			    why, srv->refusals_unlogged);
+	else
+		chardev_log(srv->ctx, CHARDEV_LOG_WARNING, "control: refused a peer (%s)", why);
+	srv->refusal_log_ms = now;
+	srv->refusals_unlogged = 0;
+}
 
 /* How long one reply may wait for a client that does not read it. */
 #define CONTROL_SEND_TIMEOUT_MS 5000
@@ -452,8 +494,9 @@ static void control_handle_line(struct control_server *srv, int idx, const char 
 		control_send(cl, "error NUL byte in command");
 		return;
 	}
-	if (!line[0] || (line[0] == '\r' && !line[1]))
-		return;	/* blank lines are harmless: ignore them */
+	/* Blank lines, whitespace only or empty, are harmless: ignore them. */
+	if (!line[strspn(line, " \t\r")])
+		return;
 	if (control_parse(line, &cmd, err, sizeof(err))) {
 		snprintf(reply, sizeof(reply), "error %s", err);
 		control_send(cl, reply);
@@ -527,6 +570,30 @@ static void control_drain_lines(struct control_server *srv, int idx)
 	}
 }
 
+/*
+ * The peer shut its side (or went away). A last command without a newline
+ * is still a command: answer it (a shutdown(SHUT_WR) peer reads the reply),
+ * and close once no "unplug wait" reply is pending any more.
+ */
+static void control_finish_eof(struct control_server *srv, int idx)
+{
+	struct control_client *cl = &srv->clients[idx];
+
+	cl->eof = true;
+	if (cl->waiting)
+		return;
+	if (cl->len && !cl->discard) {
+		size_t len = cl->len;
+
+		cl->buf[len] = '\0';
+		cl->len = 0;
+		control_handle_line(srv, idx, cl->buf, len);
+		if (cl->waiting)
+			return;
+	}
+	control_close_client(srv, idx);
+}
+
 static void control_read_client(struct control_server *srv, int idx)
 {
 	struct control_client *cl = &srv->clients[idx];
@@ -535,10 +602,15 @@ static void control_read_client(struct control_server *srv, int idx)
 	n = recv(cl->fd, cl->buf + cl->len, sizeof(cl->buf) - 1 - cl->len, 0);
 	if (n < 0 && (errno == EINTR || errno == EAGAIN))
 		return;
-	if (n <= 0) {
+	if (n < 0) {
 		control_close_client(srv, idx);
 		return;
 	}
+	if (!n) {
+		control_finish_eof(srv, idx);
+		return;
+	}
+	cl->last_ms = control_now_ms();
 	cl->len += (size_t)n;
 	control_drain_lines(srv, idx);
 }
@@ -564,7 +636,7 @@ static void control_accept(struct control_server *srv)
 		struct control_client tmp = { .fd = fd };
 
 		control_send(&tmp, "error permission denied");
-		chardev_log(srv->ctx, CHARDEV_LOG_WARNING, "control: refused a peer (uid check)");
+		control_log_refusal(srv, "uid check");
 		close(fd);
 		return;
 	}
@@ -573,14 +645,65 @@ static void control_accept(struct control_server *srv)
 			break;
 	}
 	if (i == CONTROL_MAX_CLIENTS) {
-		struct control_client tmp = { .fd = fd };
+		/*
+		 * Full: a privileged newcomer beats the connection silent the
+		 * longest, so idle peers cannot lock the operator out. One
+		 * waiting for an "unplug wait" reply is busy, not idle.
+		 */
+		int oldest = -1;
 
-		control_send(&tmp, "error too many control connections");
-		close(fd);
-		return;
+		for (i = 0; i < CONTROL_MAX_CLIENTS; i++) {
+			if (srv->clients[i].waiting)
+				continue;
+			if (oldest < 0 || srv->clients[i].last_ms < srv->clients[oldest].last_ms)
+				oldest = i;
+		}
+		if (oldest < 0) {
+			struct control_client tmp = { .fd = fd };
+
+			control_send(&tmp, "error too many control connections");
+			control_log_refusal(srv, "every connection busy");
+			close(fd);
+			return;
+		}
+		control_send(&srv->clients[oldest], "error closed: idle longest, a new peer needed the slot");
+		control_close_client(srv, oldest);
+		i = oldest;
 	}
 	memset(&srv->clients[i], 0, sizeof(srv->clients[i]));
 	srv->clients[i].fd = fd;
+	srv->clients[i].last_ms = control_now_ms();
+}
+
+/*
+ * Close the connections silent for the idle timeout (none waiting for a
+ * reply); return the poll timeout until the next one would expire.
+ */
+static int control_expire_idle(struct control_server *srv)
+{
+	unsigned int idle = atomic_load(&srv->idle_timeout_ms);
+	uint64_t now = control_now_ms(), next = UINT64_MAX, end;
+	int i;
+
+	if (!idle)
+		return -1;
+	for (i = 0; i < CONTROL_MAX_CLIENTS; i++) {
+		struct control_client *cl = &srv->clients[i];
+
+		if (cl->fd < 0 || cl->waiting)
+			continue;
+		end = cl->last_ms + idle;
+		if (end <= now) {
+			control_send(cl, "error idle timeout");
+			control_close_client(srv, i);
+			continue;
+		}
+		if (end < next)
+			next = end;
+	}
+	if (next == UINT64_MAX)
+		return -1;
+	return (int)(next - now);
 }
 
 /* Unlink the completed waiters (their callbacks have let go of them). */
@@ -624,7 +747,11 @@ static void control_reap_waiters(struct control_server *srv)
 		if (idx >= 0 && srv->clients[idx].fd >= 0) {
 			control_send(&srv->clients[idx], reply);
 			srv->clients[idx].waiting = false;
+			srv->clients[idx].last_ms = control_now_ms();
 			control_drain_lines(srv, idx);
+			if (srv->clients[idx].fd >= 0 && srv->clients[idx].eof &&
+			    !srv->clients[idx].waiting)
+				control_finish_eof(srv, idx);
 		}
 	}
 }
@@ -635,9 +762,10 @@ static void *control_thread(void *arg)
 	struct pollfd pfd[2 + CONTROL_MAX_CLIENTS];
 	int map[2 + CONTROL_MAX_CLIENTS];
 	char drain[64];
-	int n, i, nfds;
+	int n, i, nfds, timeout;
 
 	while (!atomic_load(&srv->stop)) {
+		timeout = control_expire_idle(srv);
 		nfds = 0;
 		pfd[nfds].fd = srv->wake[0];
 		pfd[nfds++].events = POLLIN;
@@ -651,7 +779,7 @@ static void *control_thread(void *arg)
 			pfd[nfds].fd = srv->clients[i].fd;
 			pfd[nfds++].events = POLLIN;
 		}
-		n = poll(pfd, (nfds_t)nfds, -1);
+		n = poll(pfd, (nfds_t)nfds, timeout);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -699,6 +827,7 @@ int control_server_start(struct chardev_ctx *ctx, const char *path, struct contr
 	atomic_init(&srv->stop, false);
 	for (i = 0; i < CONTROL_MAX_CLIENTS; i++)
 		srv->clients[i].fd = -1;
+	atomic_init(&srv->idle_timeout_ms, CONTROL_IDLE_TIMEOUT_DEFAULT_S * 1000u);
 	ret = -pthread_mutex_init(&srv->lock, NULL);
 	if (ret)
 		goto err_free;
@@ -798,6 +927,20 @@ static bool control_wait_waiters(struct control_server *srv)
 		pending |= !w->done;
 	pthread_mutex_unlock(&srv->lock);
 	return !pending;
+}
+
+/**
+ * control_server_set_idle_timeout() - close connections silent this long.
+ * @srv: the server
+ * @ms:  the timeout, 0 for never
+ */
+void control_server_set_idle_timeout(struct control_server *srv, unsigned int ms)
+{
+	atomic_store(&srv->idle_timeout_ms, ms);
+	/* Wake the thread so its poll timeout follows. */
+	if (write(srv->wake[1], "", 1) < 0) {
+		/* Full pipe: the thread is awake already. */
+	}
 }
 
 /**

@@ -104,6 +104,18 @@ int control_execute(struct chardev_ctx *ctx, const struct control_cmd *cmd,
  */
 int control_server_start(struct chardev_ctx *ctx, const char *path, struct control_server **out);
 
+/* Default of --control-idle-timeout, in seconds. */
+#define CONTROL_IDLE_TIMEOUT_DEFAULT_S 60
+
+/**
+ * control_server_set_idle_timeout() - close connections silent this long
+ * (CONTROL_IDLE_TIMEOUT_DEFAULT_S until set); one waiting for an
+ * "unplug wait" reply is not silent.
+ * @srv: the server
+ * @ms:  the timeout, 0 for never
+ */
+void control_server_set_idle_timeout(struct control_server *srv, unsigned int ms);
+
 /**
  * control_server_stop() - stop the thread, close the socket, and unlink its
  * path unless another server has bound a socket there since.

@@ -621,6 +621,7 @@ static int cuse_ec_start(struct cuse_ec_daemon *d)
 				    strerror(-ret));
 			return -1;
 		}
+		control_server_set_idle_timeout(d->control, d->opts.control_idle_timeout_ms);
 	}
 
 	if (!d->opts.no_udev) {

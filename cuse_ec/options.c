@@ -37,6 +37,7 @@ enum {
 	OPT_CHECK_PROFILE,
 	OPT_USER,
 	OPT_SHUTDOWN_TIMEOUT,
+	OPT_CONTROL_IDLE_TIMEOUT,
 };
 
 static const struct option cuse_ec_long_options[] = {
@@ -62,6 +63,7 @@ static const struct option cuse_ec_long_options[] = {
 	{ "check-profile", required_argument, NULL, OPT_CHECK_PROFILE },
 	{ "user", required_argument, NULL, OPT_USER },
 	{ "shutdown-timeout", required_argument, NULL, OPT_SHUTDOWN_TIMEOUT },
+	{ "control-idle-timeout", required_argument, NULL, OPT_CONTROL_IDLE_TIMEOUT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -94,6 +96,9 @@ static void cuse_ec_usage(FILE *out, const char *prog)
 		"                       and pollers (POLLERR) (upstream, default), or\n"
 		"                       leave them asleep as seed v3 does (v3)\n"
 		"  --control=PATH       control socket (unix stream), see cuse_ec(8)\n"
+		"  --control-idle-timeout=SECONDS\n"
+		"                       close control connections silent this long\n"
+		"                       (default 60, 0 never)\n"
 		"  --syslog             log to syslog instead of stderr\n"
 		"  --send=LINE          client mode: send LINE to the --control socket of a\n"
 		"                       running daemon and print the reply (repeatable);\n"
@@ -285,6 +290,7 @@ int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
 	opts->lifecycle = LIFECYCLE_REVOCABLE;
 	opts->unplug_wakeups = CHARDEV_WAKEUPS_UPSTREAM;
 	opts->shutdown_timeout_ms = SHUTDOWN_TIMEOUT_DEFAULT_S * 1000;
+	opts->control_idle_timeout_ms = CONTROL_IDLE_TIMEOUT_DEFAULT_S * 1000;
 
 	/* 0 (not 1) makes glibc reinitialise getopt, so tests may call us again. */
 	optind = 0;
@@ -325,6 +331,14 @@ int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
 				fprintf(err, "%s: invalid --group '%s': no such group\n", prog, optarg);
 				return -EINVAL;
 			}
+			break;
+		case OPT_CONTROL_IDLE_TIMEOUT:
+			if (parse_uint(optarg, "--control-idle-timeout", 0, 86400, &v, why,
+				       sizeof(why))) {
+				fprintf(err, "%s: %s\n", prog, why);
+				return -EINVAL;
+			}
+			opts->control_idle_timeout_ms = (unsigned int)v * 1000;
 			break;
 		case OPT_SHUTDOWN_TIMEOUT:
 			if (parse_uint(optarg, "--shutdown-timeout", 0, 3600, &v, why, sizeof(why))) {

@@ -11,6 +11,7 @@
 #include <sys/types.h>
 
 #include "chardev.h"
+#include "control.h"
 #include "lifecycle.h"
 #include "privdrop.h"
 #include "shutdown.h"
@@ -30,6 +31,7 @@
  * @user:       --user: who the daemon becomes once serving
  * @shutdown_timeout_ms: on an exit signal, how long commands in flight may
  *              go on after the waiters are woken
+ * @control_idle_timeout_ms: control connections silent this long are closed
  * @foreground: do not daemonize
  * @debug:      libfuse debug output (implies @foreground)
  * @log_level:  syslog-style level, messages above are dropped
@@ -54,6 +56,7 @@ struct cuse_ec_options {
 	gid_t group;
 	struct privdrop user;
 	unsigned int shutdown_timeout_ms;
+	unsigned int control_idle_timeout_ms;
 	bool foreground;
 	bool debug;
 	int log_level;
