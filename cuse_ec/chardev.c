@@ -335,7 +335,7 @@ static bool chardev_file_any(const struct chardev_file *f, const void *key)
 }
 
 /*
- * Start unplugging the present EC. Its retired record is listed (pinned)
+ * Start unplugging the present EC (only if it is @only, when given). Its retired record is listed (pinned)
  * before the revoke starts, so that files released meanwhile stay
  * allocated and a completion that comes at once finds it. Only once the
  * revoke has started is the EC detached and, where the unplug wakes waiters
@@ -346,7 +346,7 @@ static bool chardev_file_any(const struct chardev_file *f, const void *key)
  * happened: the EC stays current and its files keep working.
  */
 static int chardev_unplug_start(struct chardev_ctx *ctx, void (*done)(void *, int), void *arg,
-				bool pin, struct chardev_retired **out)
+				bool pin, struct lifecycle *only, struct chardev_retired **out)
 {
 	struct chardev_parked *woken = NULL;
 	struct chardev_file *pollers = NULL;
@@ -361,7 +361,7 @@ static int chardev_unplug_start(struct chardev_ctx *ctx, void (*done)(void *, in
 
 	pthread_mutex_lock(&ctx->lock);
 	lc = chardev_present(ctx);
-	if (!lc) {
+	if (!lc || (only && lc != only)) {
 		pthread_mutex_unlock(&ctx->lock);
 		free(r);
 		return -ENODEV;
@@ -455,7 +455,7 @@ int chardev_unplug_async(struct chardev_ctx *ctx, void (*done)(void *arg, int re
 	struct chardev_retired *r;
 	int ret;
 
-	ret = chardev_unplug_start(ctx, done, arg, false, &r);
+	ret = chardev_unplug_start(ctx, done, arg, false, NULL, &r);
 	if (!ret)
 		chardev_reap(ctx);
 	return ret;
@@ -475,7 +475,7 @@ int chardev_unplug(struct chardev_ctx *ctx)
 	struct chardev_retired *r;
 	int ret;
 
-	ret = chardev_unplug_start(ctx, NULL, NULL, true, &r);
+	ret = chardev_unplug_start(ctx, NULL, NULL, true, NULL, &r);
 	if (ret)
 		return ret;
 	chardev_log(ctx, CHARDEV_LOG_INFO, "waiting for in-flight commands");
@@ -487,6 +487,45 @@ int chardev_unplug(struct chardev_ctx *ctx)
 	pthread_mutex_unlock(&ctx->lock);
 	chardev_reap(ctx);
 	return ret;
+}
+
+/**
+ * chardev_cold_reboot() - the EC of @lc went through a cold reset: the
+ * device goes away and comes back, as an operator's unplug and plug.
+ * @ctx:     context
+ * @lc:      the instance the resetting command ran on
+ * @file_id: the file that sent it (for the trace)
+ * @resets:  the EC's cold-reset count after the command
+ *
+ * Called with no access held (the command's has ended): the unplug only
+ * starts here and completes once the other accesses are out, so a reboot
+ * sent in the middle of other commands cannot deadlock. Only @lc is
+ * retired: an instance that is no longer current (a reboot sent through an
+ * old file in a teaching mode, or racing another reboot) changes nothing.
+ * The fresh EC is made at once, so new opens work while old files see what
+ * an unplug gives in the mode.
+ */
+void chardev_cold_reboot(struct chardev_ctx *ctx, struct lifecycle *lc, uint64_t file_id,
+			 uint32_t resets)
+{
+	struct chardev_retired *r;
+	int ret;
+
+	TRACE(ctx, EC_COLD_REBOOT, file_id, 0, resets, 0);
+	ret = chardev_unplug_start(ctx, NULL, NULL, false, lc, &r);
+	if (ret) {
+		chardev_log(ctx, CHARDEV_LOG_NOTICE,
+			    "cold EC reset on an EC no longer current: nothing to replug (%s)",
+			    strerror(-ret));
+		return;
+	}
+	STAT_INC(ctx, ec_cold_reboots);
+	chardev_log(ctx, CHARDEV_LOG_INFO, "cold EC reset: the device goes away and comes back");
+	chardev_reap(ctx);
+	ret = chardev_plug(ctx);
+	if (ret)
+		chardev_log(ctx, CHARDEV_LOG_WARNING, "no fresh EC after the cold reset: %s",
+			    strerror(-ret));
 }
 
 /* In every mode: nobody may stay parked on, or poll, an exiting daemon. */

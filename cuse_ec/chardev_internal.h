@@ -211,6 +211,13 @@ void chardev_parked_complete(struct chardev_ctx *ctx, struct chardev_parked *p, 
 /* chardev.c: free every retired instance whose unplug finished. */
 void chardev_reap(struct chardev_ctx *ctx);
 
+/*
+ * chardev.c: a command on @lc left the EC's cold-reset count changed;
+ * retire @lc (if still current) and plug a fresh EC. No access held.
+ */
+void chardev_cold_reboot(struct chardev_ctx *ctx, struct lifecycle *lc, uint64_t file_id,
+			 uint32_t resets);
+
 /* chardev.c: the present EC instance, NULL when absent or going (lock held). */
 struct lifecycle *chardev_present(struct chardev_ctx *ctx);
 

@@ -45,6 +45,7 @@
 	X(revoke_waited_accesses, "accesses the last revoke waited for")	\
 	X(last_revoke_wait_ns, "how long the last revoke waited (ns)")	\
 	X(zombie_accesses, "file accesses that reached an unplugged EC")	\
+	X(ec_cold_reboots, "cold EC resets replayed as an unplug and a plug")	\
 	X(uevents_seen, "distinct uevents (by SEQNUM) received")		\
 	X(uevent_unplugs, "unplugs a uevent started")				\
 	X(uevent_plugs, "plugs a uevent made")					\

@@ -84,6 +84,7 @@ static const struct {
 	[CHARDEV_TRACE_REVOKE_DONE] = { "revoke-done", false, false, "waited", "wait_ns" },
 	[CHARDEV_TRACE_PLUG] = { "plug", false, false, "ret", NULL },
 	[CHARDEV_TRACE_UEVENT] = { "uevent", false, true, "seqnum", NULL },
+	[CHARDEV_TRACE_EC_COLD_REBOOT] = { "cold-reboot", true, false, "resets", NULL },
 };
 
 /* Names of the @cmd values that are not EC command numbers. */

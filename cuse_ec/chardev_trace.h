@@ -67,6 +67,7 @@ enum chardev_trace_event {
 	CHARDEV_TRACE_REVOKE_DONE,	/* a: accesses waited for, b: wait ns */
 	CHARDEV_TRACE_PLUG,		/* a: 0 or -errno */
 	CHARDEV_TRACE_UEVENT,		/* cmd: action, a: SEQNUM */
+	CHARDEV_TRACE_EC_COLD_REBOOT,	/* file, a: the EC's cold resets */
 	CHARDEV_TRACE_EVENT_COUNT
 };
 

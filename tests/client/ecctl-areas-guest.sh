@@ -68,6 +68,16 @@ ctl_ok() {
 	[[ $reply == ok* ]]
 }
 
+# stats_are KEY=VALUE... : the daemon's counters have exactly these values now.
+stats_are() {
+	local stats kv
+
+	stats=" $(ctl stats) "
+	for kv; do
+		[[ $stats == *" $kv "* ]] || { echo "# stats: no $kv in$stats"; return 1; }
+	done
+}
+
 name=ecareas_$$_$RANDOM
 sock=${UML_OUT:-/tmp}/ecareas_$$.sock
 e2e_start_daemon "$daemon" -f --name="$name" --control="$sock"
@@ -250,13 +260,29 @@ raw_is "PD_CONTROL suspend port 1" '' 0x119 0 0100
 raw_is "PD_CHARGE_PORT_OVERRIDE: don't charge" '' 0x114 0 feff
 raw_refused "PD_CHARGE_PORT_OVERRIDE port 1 (no charger)" ERROR 0x114 0 0100
 
-# --- REBOOT_EC: the EC resets, the device stays ---
+# --- REBOOT_EC: a warm reset keeps the device, a cold one replugs it ---
 raw_refused "REBOOT_EC unknown command" INVALID_PARAM 0xd2 0 0300
-raw_is "REBOOT_EC cold" '' 0xd2 0 0400
-raw_is "GET_UPTIME_INFO: uptime restarted, reset flags HARD" '[0-9a-f]{4}000000000000000800' \
+raw_is "REBOOT_EC jump to RO" '' 0xd2 0 0100
+raw_is "SYSINFO reset flags after the jump: POWER_ON, SYSJUMP" '08040000' 0x1c 0
+e2e_check "a warm reset replugs nothing" stats_are ec_cold_reboots=0 unplugs=0
+# A file opened before the cold reboot: a reader blocked with no timeout.
+rb_out=${UML_OUT:-/tmp}/ecareas_rb_$$
+"$ecctl" --name "$name" events 0xffff 1 -1 >"$rb_out" 2>&1 &
+rb_reader=$!
+e2e_check "the old file's read is parked in the daemon" \
+	e2e_wait_stat "$daemon" "$sock" parked_reads 1
+raw_is "REBOOT_EC cold is answered" '' 0xd2 0 0400
+timeout 10 tail --pid="$rb_reader" -f /dev/null ||
+	{ echo "# reader still blocked 10 s after the cold reboot"; kill -KILL "$rb_reader"; }
+wait "$rb_reader"
+e2e_check_status "the old file's reader is woken, exit 1" 1 $?
+e2e_check "the old file gets ENODEV" grep -q 'ENODEV' "$rb_out"
+rm -f "$rb_out"
+e2e_check "the daemon counted the cold reboot" \
+	e2e_wait_stat "$daemon" "$sock" ec_cold_reboots 1
+raw_is "a new open answers HELLO" '05050505$' 0x01 0 01020304
+raw_is "GET_UPTIME_INFO: a fresh EC, flags POWER_ON" '[0-9a-f]{4}00000000000008000000' \
 	0x121 0
-raw_is "SYSINFO reset flags HARD" '00080000' 0x1c 0
-raw_is "HELLO answers after the reset" '05050505$' 0x01 0 01020304
 raw_is "the keyboard backlight starts over" '0000$' 0x22 0
 
 e2e_stop_daemon TERM

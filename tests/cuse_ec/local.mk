@@ -16,6 +16,7 @@ daemon_unit_tests = \
 	tests/cuse_ec/test_chardev_races \
 	tests/cuse_ec/test_chardev_trace \
 	tests/cuse_ec/test_chardev_evidence \
+	tests/cuse_ec/test_chardev_reboot \
 	tests/cuse_ec/test_control_options \
 	tests/cuse_ec/test_control_races \
 	tests/cuse_ec/test_udev_follow \
@@ -63,6 +64,12 @@ tests_cuse_ec_test_chardev_evidence_SOURCES = tests/cuse_ec/test_chardev_evidenc
 tests_cuse_ec_test_chardev_evidence_CPPFLAGS = $(daemon_test_cppflags)
 tests_cuse_ec_test_chardev_evidence_CFLAGS = $(daemon_test_cflags)
 tests_cuse_ec_test_chardev_evidence_LDADD = $(daemon_test_ldadd)
+
+tests_cuse_ec_test_chardev_reboot_SOURCES = tests/cuse_ec/test_chardev_reboot.c \
+	tests/cuse_ec/harness.c
+tests_cuse_ec_test_chardev_reboot_CPPFLAGS = $(daemon_test_cppflags)
+tests_cuse_ec_test_chardev_reboot_CFLAGS = $(daemon_test_cflags)
+tests_cuse_ec_test_chardev_reboot_LDADD = $(daemon_test_ldadd)
 
 tests_cuse_ec_test_chardev_races_SOURCES = tests/cuse_ec/test_chardev_races.c \
 	tests/cuse_ec/harness.c
