@@ -36,10 +36,10 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
-#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "common/common.h"
 #include "cros_ec/cros_ec_dev.h"
 #include "cros_ec/ec_commands.h"
 
@@ -205,40 +205,30 @@ static void *soak_client(void *arg)
 
 /* ---- the control socket ---- */
 
-static int soak_connect(const char *path, pid_t *daemon)
+/* Connect; the daemon being measured is the process at the other end. */
+static int soak_connect(struct ctl_conn *ctl, const char *path, pid_t *daemon)
 {
-	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	struct ucred cred;
 	socklen_t len = sizeof(cred);
-	int fd;
+	int ret;
 
-	if (strlen(path) >= sizeof(addr.sun_path))
-		return -ENAMETOOLONG;
-	strcpy(addr.sun_path, path);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	if (connect(fd, (struct sockaddr *)&addr, sizeof(addr)) ||
-	    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len)) {
-		int err = -errno;
-
-		close(fd);
-		return err;
+	ret = ctl_open(ctl, path);
+	if (ret)
+		return ret;
+	if (getsockopt(ctl->fd, SOL_SOCKET, SO_PEERCRED, &cred, &len)) {
+		ret = -errno;
+		ctl_close(ctl);
+		return ret;
 	}
-	*daemon = cred.pid;	/* the process being measured */
-	return fd;
+	*daemon = cred.pid;
+	return 0;
 }
 
-static int soak_say(int fd, const char *line, char *reply, size_t len)
+static int soak_say(struct ctl_conn *ctl, const char *line, char *reply)
 {
-	size_t off = 0;
+	int ret = ctl_request(ctl, line, reply, CTL_REPLY_MAX, 30000);
 
-	if (write(fd, line, strlen(line)) < 0 || write(fd, "\n", 1) < 0)
-		return -errno;
-	while (off + 1 < len && read(fd, reply + off, 1) == 1 && reply[off] != '\n')
-		off++;
-	reply[off] = '\0';
-	return strncmp(reply, "ok", 2) ? -EPROTO : 0;
+	return ret ? ret : ctl_reply_is_ok(reply) ? 0 : -EPROTO;
 }
 
 static void soak_usage(FILE *out)
@@ -325,16 +315,17 @@ int main(int argc, char **argv)
 	unsigned long cycle, refused = 0;
 	unsigned int n, started = 0;
 	bool have_first = false, pass;
-	char reply[256];
+	char reply[CTL_REPLY_MAX];
+	struct ctl_conn ctl;
 	pid_t daemon = 0;
-	int ctl;
+	int ret;
 
 	if (soak_parse(argc, argv, &cfg))
 		return 2;
-	ctl = soak_connect(cfg.control, &daemon);
-	if (ctl < 0) {
+	ret = soak_connect(&ctl, cfg.control, &daemon);
+	if (ret) {
 		fprintf(stderr, "cuse_ec_soak: control socket %s: %s\n", cfg.control,
-			strerror(-ctl));
+			strerror(-ret));
 		return 2;
 	}
 	if (soak_sample(daemon, &s)) {
@@ -352,8 +343,7 @@ int main(int argc, char **argv)
 	}
 
 	for (cycle = 1; cycle <= cfg.cycles; cycle++) {
-		if (soak_say(ctl, "unplug wait", reply, sizeof(reply)) ||
-		    soak_say(ctl, "plug", reply, sizeof(reply))) {
+		if (soak_say(&ctl, "unplug wait", reply) || soak_say(&ctl, "plug", reply)) {
 			fprintf(stderr, "cuse_ec_soak: cycle %lu refused: '%s'\n", cycle, reply);
 			refused++;
 			break;
@@ -377,7 +367,7 @@ int main(int argc, char **argv)
 	atomic_store(&run.stop, true);
 	for (n = 0; n < started; n++)
 		pthread_join(threads[n], NULL);
-	close(ctl);
+	ctl_close(&ctl);
 
 	if (!have_first) {
 		printf("soak: fewer than %lu cycles ran; FAIL\n", cfg.every);

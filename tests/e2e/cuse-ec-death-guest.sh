@@ -22,22 +22,15 @@ dev=/dev/$name
 bound=15
 
 wait_for() {
-	local secs=$1 i
-
-	shift
-	for (( i = 0; i < secs * 20; i++ )); do
-		"$@" && return 0
-		sleep 0.05
-	done
-	"$@"
+	e2e_wait_until "$@"
 }
 
 ctl() {
-	"$daemon" --control="$sock" --send "$*"
+	e2e_ctl "$sock" "$@"
 }
 
 stat_of() {
-	ctl stats | tr ' ' '\n' | sed -n "s/^$1=//p"
+	e2e_stat "$sock" "$1"
 }
 
 stat_at_least() {

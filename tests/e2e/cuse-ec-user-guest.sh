@@ -14,21 +14,15 @@ dev=/dev/cros_ec
 uevent=/sys/class/cuse/cros_ec/uevent
 
 wait_for() {
-	local i
-
-	for (( i = 0; i < 200; i++ )); do
-		"$@" && return 0
-		sleep 0.05
-	done
-	"$@"
+	e2e_wait_until 10 "$@"
 }
 
 ctl() {
-	"$daemon" --control="$sock" --send "$*"
+	e2e_ctl "$sock" "$@"
 }
 
 stat_of() {
-	ctl stats | tr ' ' '\n' | sed -n "s/^$1=//p"
+	e2e_stat "$sock" "$1"
 }
 
 stat_is() {

@@ -40,11 +40,10 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/socket.h>
-#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "common/common.h"
 #include "cros_ec/cros_ec_dev.h"
 #include "cros_ec/ec_commands.h"
 
@@ -133,21 +132,9 @@ struct fuzz_ptr {
 	const char *kind;
 };
 
-static uint64_t fuzz_next(uint64_t *s)
-{
-	/* xorshift64*: small, fast, and the same sequence for the same seed. */
-	uint64_t x = *s;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*s = x;
-	return x * 0x2545F4914F6CDD1Dull;
-}
-
 static uint32_t fuzz_below(struct fuzz_client *c, uint32_t n)
 {
-	return n ? (uint32_t)(fuzz_next(&c->rng) % n) : 0;
+	return n ? (uint32_t)(xorshift64s_next(&c->rng) % n) : 0;
 }
 
 static void fuzz_mismatch(struct fuzz_client *c, const char *op, const char *fmt, ...)
@@ -290,7 +277,7 @@ static uint32_t fuzz_size(struct fuzz_client *c, uint32_t max_request)
 	case 3:
 		return CROS_EC_MAX_XCMD_PAYLOAD + fuzz_below(c, 2);	/* just at / past 64 KiB */
 	case 4:
-		return (uint32_t)fuzz_next(&c->rng);	/* anything, up to 0xffffffff */
+		return (uint32_t)xorshift64s_next(&c->rng);	/* anything, up to 0xffffffff */
 	case 5:
 		return 0xffffffffu;
 	default:
@@ -308,7 +295,7 @@ static uint32_t fuzz_command(struct fuzz_client *c)
 
 	if (fuzz_below(c, 4))
 		return known[fuzz_below(c, sizeof(known) / sizeof(known[0]))];
-	return fuzz_below(c, 2) ? fuzz_below(c, 0x200) : (uint32_t)fuzz_next(&c->rng);
+	return fuzz_below(c, 2) ? fuzz_below(c, 0x200) : (uint32_t)xorshift64s_next(&c->rng);
 }
 
 static void fuzz_op_xcmd(struct fuzz_client *c, struct fuzz_fd *f)
@@ -322,13 +309,13 @@ static void fuzz_op_xcmd(struct fuzz_client *c, struct fuzz_fd *f)
 	long ret;
 	int err;
 
-	hdr.version = fuzz_below(c, 4) ? fuzz_below(c, 3) : (uint32_t)fuzz_next(&c->rng);
+	hdr.version = fuzz_below(c, 4) ? fuzz_below(c, 3) : (uint32_t)xorshift64s_next(&c->rng);
 	hdr.command = fuzz_command(c);
 	hdr.outsize = fuzz_size(c, lim->max_request);
 	hdr.insize = fuzz_size(c, lim->max_response);
-	hdr.result = (uint32_t)fuzz_next(&c->rng);
+	hdr.result = (uint32_t)xorshift64s_next(&c->rng);
 	for (i = 0; i < sizeof(payload); i++)
-		payload[i] = (unsigned char)fuzz_next(&c->rng);
+		payload[i] = (unsigned char)xorshift64s_next(&c->rng);
 	if (hdr.command == EC_CMD_HELLO && fuzz_below(c, 2)) {
 		hdr.version = 0;
 		hdr.outsize = 4;
@@ -399,8 +386,8 @@ static void fuzz_op_readmem(struct fuzz_client *c, struct fuzz_fd *f)
 	memset(&mem, 0, sizeof(mem));
 	switch (fuzz_below(c, 4)) {
 	case 0:
-		mem.offset = (uint32_t)fuzz_next(&c->rng);
-		mem.bytes = (uint32_t)fuzz_next(&c->rng);
+		mem.offset = (uint32_t)xorshift64s_next(&c->rng);
+		mem.bytes = (uint32_t)xorshift64s_next(&c->rng);
 		break;
 	case 1:
 		mem.offset = 0x20;
@@ -446,7 +433,7 @@ static void fuzz_op_readmem(struct fuzz_client *c, struct fuzz_fd *f)
 static void fuzz_op_eventmask(struct fuzz_client *c, struct fuzz_fd *f)
 {
 	unsigned long mask = fuzz_below(c, 3) ? fuzz_below(c, 2) << fuzz_below(c, 32) :
-				     (unsigned long)fuzz_next(&c->rng);
+				     (unsigned long)xorshift64s_next(&c->rng);
 	long ret;
 	int err;
 
@@ -489,7 +476,7 @@ static void fuzz_op_badioctl(struct fuzz_client *c, struct fuzz_fd *f)
 		cmd = fixed[fuzz_below(c, sizeof(fixed) / sizeof(fixed[0]))];
 	} else {
 		do {
-			cmd = (uint32_t)fuzz_next(&c->rng);
+			cmd = (uint32_t)xorshift64s_next(&c->rng);
 			if (fuzz_below(c, 2))
 				cmd = (cmd & ~0xff00u) | (0xECu << 8);
 			type = (cmd >> 8) & 0xff;
@@ -632,7 +619,7 @@ static void fuzz_op_write(struct fuzz_client *c, struct fuzz_fd *f)
 
 static void fuzz_op_poll(struct fuzz_client *c, struct fuzz_fd *f)
 {
-	struct pollfd pfd = { .fd = f->fd, .events = (short)fuzz_next(&c->rng) };
+	struct pollfd pfd = { .fd = f->fd, .events = (short)xorshift64s_next(&c->rng) };
 	short allowed = POLLERR | POLLHUP;
 	int ret, err;
 
@@ -834,37 +821,12 @@ static void *fuzz_racer_thread(void *arg)
 	return NULL;
 }
 
-/* ---- the control socket (to flap the EC) ---- */
-
-static int ctl_connect(const char *path)
+/* One control command to flap the EC; 0 when the daemon said "ok". */
+static int fuzz_ctl(struct ctl_conn *ctl, const char *line, char *reply)
 {
-	struct sockaddr_un addr = { .sun_family = AF_UNIX };
-	int fd;
+	int ret = ctl_request(ctl, line, reply, CTL_REPLY_MAX, 10000);
 
-	if (strlen(path) >= sizeof(addr.sun_path))
-		return -ENAMETOOLONG;
-	strcpy(addr.sun_path, path);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	if (connect(fd, (struct sockaddr *)&addr, sizeof(addr))) {
-		close(fd);
-		return -errno;
-	}
-	return fd;
-}
-
-/* Send one line, read one reply line; 0 when it starts with "ok". */
-static int ctl_say(int fd, const char *line, char *reply, size_t len)
-{
-	size_t off = 0;
-
-	if (write(fd, line, strlen(line)) < 0 || write(fd, "\n", 1) < 0)
-		return -errno;
-	while (off + 1 < len && read(fd, reply + off, 1) == 1 && reply[off] != '\n')
-		off++;
-	reply[off] = '\0';
-	return strncmp(reply, "ok", 2) ? -EPROTO : 0;
+	return ret ? ret : ctl_reply_is_ok(reply) ? 0 : -EPROTO;
 }
 
 /* ---- set-up and the final checks ---- */
@@ -974,17 +936,18 @@ static int fuzz_flapping(const struct fuzz_config *cfg, const struct fuzz_ec_lim
 	pthread_t threads[FUZZ_MAX_CLIENTS], racer;
 	unsigned long cycles = 0, refused = 0;
 	unsigned int n, started = 0;
-	char reply[256];
-	int ctl, ret = 0;
+	char reply[CTL_REPLY_MAX];
+	struct ctl_conn ctl;
+	int ret;
 
-	ctl = ctl_connect(cfg->control);
-	if (ctl < 0) {
-		fprintf(stderr, "control %s: %s\n", cfg->control, strerror(-ctl));
+	ret = ctl_open(&ctl, cfg->control);
+	if (ret) {
+		fprintf(stderr, "control %s: %s\n", cfg->control, strerror(-ret));
 		return 2;
 	}
 	run.race_buf = calloc(1, CROS_EC_XCMD_HEADER_SIZE + 0x20000 + 64);
 	if (!run.race_buf) {
-		close(ctl);
+		ctl_close(&ctl);
 		return 2;
 	}
 	((struct cros_ec_command_v2 *)run.race_buf)->command = EC_CMD_HELLO;
@@ -1009,10 +972,10 @@ static int fuzz_flapping(const struct fuzz_config *cfg, const struct fuzz_ec_lim
 		if (now.tv_sec > end.tv_sec ||
 		    (now.tv_sec == end.tv_sec && now.tv_nsec >= end.tv_nsec))
 			break;
-		if (ctl_say(ctl, "unplug", reply, sizeof(reply)))
+		if (fuzz_ctl(&ctl, "unplug", reply))
 			refused++;
 		nanosleep(&pause, NULL);
-		if (ctl_say(ctl, "plug", reply, sizeof(reply)))
+		if (fuzz_ctl(&ctl, "plug", reply))
 			refused++;
 		nanosleep(&pause, NULL);
 		cycles++;
@@ -1024,8 +987,8 @@ static int fuzz_flapping(const struct fuzz_config *cfg, const struct fuzz_ec_lim
 		pthread_join(racer, NULL);
 	for (n = 0; n < started; n++)
 		fuzz_client_fini(&clients[n]);
-	ctl_say(ctl, "plug", reply, sizeof(reply));
-	close(ctl);
+	fuzz_ctl(&ctl, "plug", reply);
+	ctl_close(&ctl);
 	free(run.race_buf);
 	fuzz_report("flapping", &run, cycles, "unplug/replug cycles");
 	if (refused) {

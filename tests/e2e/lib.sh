@@ -39,6 +39,9 @@
 #                           return its exit status (128+N if killed by N)
 #   e2e_check DESC CMD...   run CMD, print ok/not ok, count failures
 #   e2e_check_status DESC WANT GOT     compare two exit statuses
+#   e2e_wait_until SECS CMD...  run CMD until it succeeds, at most SECS s
+#   e2e_ctl SOCK LINE       one control command to the daemon at SOCK
+#   e2e_stat SOCK KEY       one counter of the daemon's stats
 #   e2e_fatal MSG           print, stop the daemon, exit 1
 #   e2e_done                print a summary; exit 0 if no check failed
 #
@@ -250,6 +253,28 @@ e2e_check_status() {
 	else
 		e2e_report 0 "$desc (want status $want, got $got)"
 	fi
+}
+
+e2e_wait_until() {
+	local secs=$1 i
+
+	shift
+	for (( i = 0; i < secs * 20; i++ )); do
+		"$@" && return 0
+		sleep 0.05
+	done
+	"$@"
+}
+
+e2e_ctl() {
+	local sock=$1
+
+	shift
+	"${CUSE_EC_DAEMON:-$top_builddir/cuse_ec/cuse_ec}" --control="$sock" --send "$*"
+}
+
+e2e_stat() {
+	e2e_ctl "$1" stats | tr ' ' '\n' | sed -n "s/^$2=//p"
 }
 
 e2e_fatal() {

@@ -49,6 +49,7 @@ EXTRA_DIST += \
 # dies or shuts down under them; the daemon under valgrind memcheck.
 check_PROGRAMS += tests/e2e/cuse_ec_fuzz
 tests_e2e_cuse_ec_fuzz_SOURCES = tests/e2e/cuse_ec_fuzz.c
+tests_e2e_cuse_ec_fuzz_LDADD = common/libcommon.la
 tests_e2e_cuse_ec_fuzz_CFLAGS = $(AM_CFLAGS)
 check_PROGRAMS += tests/e2e/cuse_ec_victim
 tests_e2e_cuse_ec_victim_SOURCES = tests/e2e/cuse_ec_victim.c
