@@ -184,6 +184,12 @@ static int control_inject(struct ec *ec, void *arg)
 	return ec_apply_stimulus(ec, *(const enum ec_stimulus *)arg);
 }
 
+static int control_kb_backlight(struct ec *ec, void *arg)
+{
+	(void)arg;
+	return ec_kb_backlight_percent(ec);
+}
+
 /**
  * control_execute() - run a command that replies at once.
  * @ctx:   the daemon
@@ -197,6 +203,7 @@ int control_execute(struct chardev_ctx *ctx, const struct control_cmd *cmd,
 		    char *reply, size_t len)
 {
 	struct chardev_stats st;
+	char kb[32] = "";
 	bool held;
 	int ret = 0;
 
@@ -227,9 +234,13 @@ int control_execute(struct chardev_ctx *ctx, const struct control_cmd *cmd,
 			snprintf(reply, len, "ok plugged");
 		return ret;
 	case CONTROL_STATUS:
-		snprintf(reply, len, "ok %s lifecycle=%s open_files=%" PRIu64,
+		/* -ENODEV: no EC, or a board without a keyboard backlight. */
+		ret = chardev_with_ec(ctx, control_kb_backlight, NULL);
+		if (ret >= 0)
+			snprintf(kb, sizeof(kb), " kb_backlight=%d", ret);
+		snprintf(reply, len, "ok %s lifecycle=%s open_files=%" PRIu64 "%s",
 			 chardev_is_plugged(ctx) ? "plugged" : "unplugged",
-			 lifecycle_mode_name(chardev_mode(ctx)), chardev_open_files(ctx));
+			 lifecycle_mode_name(chardev_mode(ctx)), chardev_open_files(ctx), kb);
 		return 0;
 	case CONTROL_STATS:
 		chardev_stats(ctx, &st);

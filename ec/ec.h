@@ -298,6 +298,13 @@ void ec_set_latency_ns(struct ec *ec, uint64_t ns);
  */
 uint32_t ec_cold_resets(struct ec *ec);
 
+/**
+ * ec_kb_backlight_percent() - the keyboard backlight's level, as the host
+ * last set it (it is off after every EC boot).
+ * Return: 0..100 percent, or -ENODEV when the board has no backlight.
+ */
+int ec_kb_backlight_percent(struct ec *ec);
+
 /* ---- The daemon's clock. ---- */
 
 /*

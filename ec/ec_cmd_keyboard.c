@@ -10,6 +10,7 @@
  * does, so GET_NEXT_EVENT, the chardev's event read() and MKBP_INFO
  * CURRENT all see the same keys.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "ec_internal.h"
@@ -40,6 +41,24 @@ void ec_keyboard_init(struct ec *ec)
 {
 	memset(&ec->kb, 0, sizeof(ec->kb));
 	ec->kb.config = ec_kb_default_config;
+}
+
+/**
+ * ec_kb_backlight_percent() - the keyboard backlight as the host last set
+ * it (PWM_SET_KEYBOARD_BACKLIGHT or PWM_SET_DUTY); off after every boot.
+ * @ec: the EC
+ *
+ * Return: 0..100 percent, or -ENODEV when the board has no backlight.
+ */
+int ec_kb_backlight_percent(struct ec *ec)
+{
+	int pct = -ENODEV;
+
+	pthread_mutex_lock(&ec->lock);
+	if (ec->prof.kb_backlight)
+		pct = ec->kb.backlight;
+	pthread_mutex_unlock(&ec->lock);
+	return pct;
 }
 
 /** ec_cmd_pwm_get_keyboard_backlight() - PWM_GET_KEYBOARD_BACKLIGHT: percent, enabled. */

@@ -78,6 +78,14 @@ stats_are() {
 	done
 }
 
+# status_has KEY=VALUE : the daemon's status line has it.
+status_has() {
+	local status
+
+	status=" $(ctl status) "
+	[[ $status == *" $1 "* ]] || { echo "# status: no $1 in$status"; return 1; }
+}
+
 name=ecareas_$$_$RANDOM
 sock=${UML_OUT:-/tmp}/ecareas_$$.sock
 e2e_start_daemon "$daemon" -f --name="$name" --control="$sock"
@@ -187,6 +195,7 @@ raw_is "PWM_GET_KEYBOARD_BACKLIGHT" '2801$' 0x22 0
 raw_refused "PWM_SET_KEYBOARD_BACKLIGHT 101 %" INVALID_PARAM 0x23 0 65
 e2e_check "ecctl kblight 30 sets and reads it" bash -c \
 	'[[ $("$1" --name "$2" kblight 30) == "Keyboard backlight: 30% (on)" ]]' _ "$ecctl" "$name"
+e2e_check "the daemon's status shows the backlight at 30 %" status_has kb_backlight=30
 raw_is "PWM_GET_KEYBOARD_BACKLIGHT sees ecctl's 30 %" '1e01$' 0x22 0
 raw_is "MKBP_WAKE_MASK set event mask" '' 0x69 0 0101000014000000
 raw_is "MKBP_WAKE_MASK get event mask" '14000000$' 0x69 0 0001

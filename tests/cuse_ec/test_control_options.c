@@ -17,6 +17,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "cros_ec/ec_commands.h"
+#include "ec/ec_profile.h"
 #include "chardev.h"
 #include "chardev_trace.h"
 #include "control.h"
@@ -96,7 +98,7 @@ START_TEST(test_control_execute)
 
 	ck_assert_int_eq(control_parse("status", &cmd, err, sizeof(err)), 0);
 	ck_assert_int_eq(control_execute(ctx, &cmd, reply, sizeof(reply)), 0);
-	ck_assert_str_eq(reply, "ok plugged lifecycle=revocable open_files=0");
+	ck_assert_str_eq(reply, "ok plugged lifecycle=revocable open_files=0 kb_backlight=0");
 	ck_assert_int_eq(control_parse("inject power-button", &cmd, err, sizeof(err)), 0);
 	ck_assert_int_eq(control_execute(ctx, &cmd, reply, sizeof(reply)), 0);
 	ck_assert_str_eq(reply, "ok injected");
@@ -127,6 +129,64 @@ START_TEST(test_control_execute)
 END_TEST
 
 /* The one list of counters: formatted and parsed back, field by field. */
+/* status shows the keyboard backlight where the board has one, as set. */
+START_TEST(test_control_status_kb_backlight)
+{
+	struct chardev_config config = {
+		.mode = LIFECYCLE_REVOCABLE,
+		.ops = harness_ops(),
+		.log_level = CHARDEV_LOG_WARNING,
+	};
+	struct ec_params_pwm_set_keyboard_backlight kb = { .percent = 30 };
+	struct ec_params_pwm_set_duty duty = {
+		.duty = EC_PWM_MAX_DUTY, .pwm_type = EC_PWM_TYPE_KB_LIGHT,
+	};
+	char err[128], reply[256];
+	struct ec_profile *profile;
+	struct chardev_file *file;
+	struct chardev_ctx *ctx;
+	struct control_cmd cmd;
+	uint32_t result = 0;
+
+	ck_assert_int_eq(ec_profile_default(&profile), 0);
+	ck_assert(profile->kb_backlight);
+	config.profile = profile;
+	ck_assert_int_eq(chardev_ctx_create(&config, &ctx), 0);
+	ck_assert_int_eq(chardev_plug(ctx), 0);
+	ck_assert_int_eq(control_parse("status", &cmd, err, sizeof(err)), 0);
+	ck_assert_int_eq(control_execute(ctx, &cmd, reply, sizeof(reply)), 0);
+	ck_assert_str_eq(reply, "ok plugged lifecycle=revocable open_files=0 kb_backlight=0");
+
+	ck_assert_int_eq(chardev_open(ctx, &file), 0);
+	ck_assert_int_eq(do_xcmd(file, EC_CMD_PWM_SET_KEYBOARD_BACKLIGHT, 0, &kb, sizeof(kb),
+				 NULL, 0, &result), 0);
+	ck_assert_uint_eq(result, EC_RES_SUCCESS);
+	ck_assert_int_eq(control_execute(ctx, &cmd, reply, sizeof(reply)), 0);
+	ck_assert_str_eq(reply, "ok plugged lifecycle=revocable open_files=1 kb_backlight=30");
+	ck_assert_int_eq(do_xcmd(file, EC_CMD_PWM_SET_DUTY, 0, &duty, sizeof(duty), NULL, 0,
+				 &result), 0);
+	ck_assert_uint_eq(result, EC_RES_SUCCESS);
+	ck_assert_int_eq(control_execute(ctx, &cmd, reply, sizeof(reply)), 0);
+	ck_assert_str_eq(reply, "ok plugged lifecycle=revocable open_files=1 kb_backlight=100");
+
+	/* No EC, no backlight to report. */
+	ck_assert_int_eq(chardev_unplug(ctx), 0);
+	ck_assert_int_eq(control_execute(ctx, &cmd, reply, sizeof(reply)), 0);
+	ck_assert_str_eq(reply, "ok unplugged lifecycle=revocable open_files=1");
+	chardev_release(file);
+	chardev_ctx_destroy(ctx);
+
+	/* A board without a backlight: no key at all. */
+	profile->kb_backlight = false;
+	ck_assert_int_eq(chardev_ctx_create(&config, &ctx), 0);
+	ck_assert_int_eq(chardev_plug(ctx), 0);
+	ck_assert_int_eq(control_execute(ctx, &cmd, reply, sizeof(reply)), 0);
+	ck_assert_str_eq(reply, "ok plugged lifecycle=revocable open_files=0");
+	chardev_ctx_destroy(ctx);
+	ec_profile_free(profile);
+}
+END_TEST
+
 START_TEST(test_stats_format_parse)
 {
 	char text[CHARDEV_STATS_TEXT_MAX], small[32];
@@ -247,7 +307,7 @@ START_TEST(test_control_server)
 	read_line(fd, reply, sizeof(reply));
 	ck_assert_str_eq(reply, "ok latency 0 ns");
 	read_line(fd, reply, sizeof(reply));
-	ck_assert_str_eq(reply, "ok plugged lifecycle=revocable open_files=0");
+	ck_assert_str_eq(reply, "ok plugged lifecycle=revocable open_files=0 kb_backlight=0");
 
 	/* "unplug wait" replies after completion; a second client is served meanwhile. */
 	ck_assert_int_eq(chardev_open(ctx, &file), 0);
@@ -643,7 +703,7 @@ START_TEST(test_control_client)
 
 	ck_assert_int_eq(control_server_start(ctx, path, &srv), 0);
 	ck_assert_int_eq(run_client(path, &text, 5000, 1, "status"), 0);
-	ck_assert_str_eq(text, "ok plugged lifecycle=revocable open_files=0\n");
+	ck_assert_str_eq(text, "ok plugged lifecycle=revocable open_files=0 kb_backlight=0\n");
 	free(text);
 	/* In order, one reply each, and "stats" after "unplug wait" sees it done. */
 	ck_assert_int_eq(run_client(path, &text, 5000, 3, "latency 0", "unplug wait", "stats"), 0);
@@ -660,7 +720,7 @@ START_TEST(test_control_client)
 	free(text);
 	/* Lines the option parser would have refused are refused here too. */
 	ck_assert_int_eq(run_client(path, &text, 5000, 2, "status", "a\nb"), -EINVAL);
-	ck_assert_str_eq(text, "ok plugged lifecycle=revocable open_files=0\n");
+	ck_assert_str_eq(text, "ok plugged lifecycle=revocable open_files=0 kb_backlight=0\n");
 	free(text);
 	ck_assert_int_eq(run_client(path, &text, 5000, 1, ""), -EINVAL);
 	free(text);
@@ -695,6 +755,7 @@ int main(void)
 	tcase_add_test(tc, test_control_parse_good);
 	tcase_add_test(tc, test_control_parse_bad);
 	tcase_add_test(tc, test_control_execute);
+	tcase_add_test(tc, test_control_status_kb_backlight);
 	tcase_add_test(tc, test_stats_format_parse);
 	tcase_add_test(tc, test_control_server);
 	tcase_add_test(tc, test_control_server_bad_paths);

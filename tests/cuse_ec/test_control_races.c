@@ -325,7 +325,7 @@ START_TEST(test_stop_keeps_replaced_socket)
 	fd = connect_to(path);
 	send_all(fd, "status\n");
 	read_line(fd, reply, sizeof(reply), "status to the newer server");
-	ck_assert_str_eq(reply, "ok plugged lifecycle=revocable open_files=0");
+	ck_assert_str_eq(reply, "ok plugged lifecycle=revocable open_files=0 kb_backlight=0");
 	close(fd);
 	control_server_stop(new);
 	ck_assert_int_ne(access(path, F_OK), 0);

@@ -60,22 +60,26 @@ START_TEST(test_backlight)
 	ck_assert_int_eq(ret, 2);
 	ck_assert_uint_eq(resp[0], 0);
 	ck_assert_uint_eq(resp[1], 0);
+	ck_assert_int_eq(ec_kb_backlight_percent(ec), 0);
 	ck_assert_uint_eq(run(ec, EC_CMD_PWM_SET_KEYBOARD_BACKLIGHT, 0, &pct, 1, NULL, 0, NULL),
 			  EC_RES_SUCCESS);
 	run(ec, EC_CMD_PWM_GET_KEYBOARD_BACKLIGHT, 0, NULL, 0, resp, 2, NULL);
 	ck_assert_uint_eq(resp[0], 40);
 	ck_assert_uint_eq(resp[1], 1);
+	ck_assert_int_eq(ec_kb_backlight_percent(ec), 40);
 	pct = 101;
 	ck_assert_uint_eq(run(ec, EC_CMD_PWM_SET_KEYBOARD_BACKLIGHT, 0, &pct, 1, NULL, 0, NULL),
 			  EC_RES_INVALID_PARAM);
 	run(ec, EC_CMD_PWM_GET_KEYBOARD_BACKLIGHT, 0, NULL, 0, resp, 2, NULL);
 	ck_assert_uint_eq(resp[0], 40);
+	ck_assert_int_eq(ec_kb_backlight_percent(ec), 40);
 
 	/* A board without a backlight does not have the commands at all. */
 	fake_clock_init(&fc2);
 	mini = make_ec_file("ec/profiles/minimal.profile", &fc2);
 	ck_assert_uint_eq(run(mini, EC_CMD_PWM_GET_KEYBOARD_BACKLIGHT, 0, NULL, 0, resp, 2, NULL),
 			  EC_RES_INVALID_COMMAND);
+	ck_assert_int_eq(ec_kb_backlight_percent(mini), -ENODEV);
 	ec_destroy(mini);
 }
 END_TEST
