@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cros_ec/cros_ec_dev.h"
+#include "cros_ec/ec_commands.h"
 #include "ec/ec.h"
 #include "harness.h"
 
@@ -267,4 +268,35 @@ bool harness_child_report(void (*fn)(void *arg), void *arg, char *report, size_t
 	close(pipefd[0]);
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/**
+ * harness_open() - open a file, failing the test if that fails.
+ * @ctx: context
+ *
+ * Return: the file.
+ */
+struct chardev_file *harness_open(struct chardev_ctx *ctx)
+{
+	struct chardev_file *file = NULL;
+
+	ck_assert_int_eq(chardev_open(ctx, &file), 0);
+	return file;
+}
+
+/**
+ * harness_hello() - HELLO through @file, its answer checked.
+ * @file: the file
+ *
+ * Return: 4, -EBADMSG or -errno.
+ */
+long harness_hello(struct chardev_file *file)
+{
+	uint32_t in = 1, resp = 0, result = 0;
+	long ret;
+
+	ret = do_xcmd(file, EC_CMD_HELLO, 0, &in, sizeof(in), &resp, sizeof(resp), &result);
+	if (ret == 4 && (result != EC_RES_SUCCESS || resp != in + EC_HELLO_MAGIC))
+		return -EBADMSG;
+	return ret;
 }

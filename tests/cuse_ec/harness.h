@@ -132,6 +132,23 @@ int do_read(struct chardev_ctx *ctx, struct chardev_file *file, void *buf, size_
 long do_ioctl(struct chardev_file *file, unsigned int cmd, void *arg, unsigned int flags);
 
 /**
+ * harness_open() - open() a file on the current EC; fails the test if it cannot.
+ * @ctx: context
+ *
+ * Return: the file.
+ */
+struct chardev_file *harness_open(struct chardev_ctx *ctx);
+
+/**
+ * harness_hello() - HELLO through @file, its answer checked.
+ * @file: the file
+ *
+ * Return: 4 (the response size) for the right answer, -EBADMSG for a wrong
+ * one, or the ioctl's -errno.
+ */
+long harness_hello(struct chardev_file *file);
+
+/**
  * do_xcmd() - XCMD with a request and a response buffer.
  * @file:     the file
  * @command:  host command

@@ -18,25 +18,6 @@
 #include "harness.h"
 #include "../check_run.h"
 
-static struct chardev_file *open_ok(struct chardev_ctx *ctx)
-{
-	struct chardev_file *file = NULL;
-
-	ck_assert_int_eq(chardev_open(ctx, &file), 0);
-	return file;
-}
-
-static long hello(struct chardev_file *file)
-{
-	uint32_t in = 1, resp = 0, result = 0;
-	long ret;
-
-	ret = do_xcmd(file, EC_CMD_HELLO, 0, &in, sizeof(in), &resp, sizeof(resp), &result);
-	if (ret == 4 && (result != EC_RES_SUCCESS || resp != in + EC_HELLO_MAGIC))
-		return -EBADMSG;
-	return ret;
-}
-
 /* REBOOT_EC as ectool sends it; returns the EC result (or -errno). */
 static long reboot(struct chardev_file *file, uint8_t cmd)
 {
@@ -62,21 +43,21 @@ static const struct chardev_trace_entry *find(const struct chardev_trace_entry *
 START_TEST(test_cold_reboot_revocable)
 {
 	struct chardev_ctx *ctx = harness_ctx(LIFECYCLE_REVOCABLE);
-	struct chardev_file *sender = open_ok(ctx), *other = open_ok(ctx), *fresh;
+	struct chardev_file *sender = harness_open(ctx), *other = harness_open(ctx), *fresh;
 	const struct chardev_trace_entry *cold, *revoke, *plug;
 	struct chardev_trace_entry *e;
 	unsigned char buf[CHARDEV_READ_MAX];
 	size_t n;
 
-	ck_assert_int_eq(hello(other), 4);
+	ck_assert_int_eq(harness_hello(other), 4);
 	/* The reply to the reboot itself still arrives. */
 	ck_assert_int_eq(reboot(sender, EC_REBOOT_COLD), EC_RES_SUCCESS);
-	ck_assert_int_eq(hello(sender), -ENODEV);
-	ck_assert_int_eq(hello(other), -ENODEV);
+	ck_assert_int_eq(harness_hello(sender), -ENODEV);
+	ck_assert_int_eq(harness_hello(other), -ENODEV);
 	ck_assert_int_eq(do_read(ctx, other, buf, sizeof(buf), false, 1000), -ENODEV);
 	ck_assert(chardev_is_plugged(ctx));
-	fresh = open_ok(ctx);
-	ck_assert_int_eq(hello(fresh), 4);
+	fresh = harness_open(ctx);
+	ck_assert_int_eq(harness_hello(fresh), 4);
 
 	ck_assert_uint_eq(STAT_NOW(ctx, ec_cold_reboots), 1);
 	ck_assert_uint_eq(STAT_NOW(ctx, unplugs), 1);
@@ -109,10 +90,10 @@ END_TEST
 START_TEST(test_warm_reboot_keeps_device)
 {
 	struct chardev_ctx *ctx = harness_ctx(LIFECYCLE_REVOCABLE);
-	struct chardev_file *file = open_ok(ctx);
+	struct chardev_file *file = harness_open(ctx);
 
 	ck_assert_int_eq(reboot(file, EC_REBOOT_JUMP_RO), EC_RES_SUCCESS);
-	ck_assert_int_eq(hello(file), 4);
+	ck_assert_int_eq(harness_hello(file), 4);
 	ck_assert_uint_eq(STAT_NOW(ctx, ec_cold_reboots), 0);
 	ck_assert_uint_eq(STAT_NOW(ctx, unplugs), 0);
 	chardev_release(file);
@@ -127,18 +108,18 @@ END_TEST
 START_TEST(test_cold_reboot_refcount)
 {
 	struct chardev_ctx *ctx = harness_ctx(LIFECYCLE_REFCOUNT);
-	struct chardev_file *old = open_ok(ctx), *fresh;
+	struct chardev_file *old = harness_open(ctx), *fresh;
 
 	ck_assert_int_eq(reboot(old, EC_REBOOT_COLD), EC_RES_SUCCESS);
-	ck_assert_int_eq(hello(old), 4);
+	ck_assert_int_eq(harness_hello(old), 4);
 	ck_assert_uint_ge(STAT_NOW(ctx, zombie_accesses), 1);
-	fresh = open_ok(ctx);
-	ck_assert_int_eq(hello(fresh), 4);
+	fresh = harness_open(ctx);
+	ck_assert_int_eq(harness_hello(fresh), 4);
 
 	ck_assert_int_eq(reboot(old, EC_REBOOT_COLD), EC_RES_SUCCESS);
 	ck_assert_uint_eq(STAT_NOW(ctx, ec_cold_reboots), 1);
 	ck_assert_uint_eq(STAT_NOW(ctx, plugs), 2);
-	ck_assert_int_eq(hello(fresh), 4);
+	ck_assert_int_eq(harness_hello(fresh), 4);
 	chardev_release(old);
 	chardev_release(fresh);
 	harness_ctx_free(ctx);
@@ -154,7 +135,7 @@ static void *hello_thread(void *p)
 {
 	struct hello_arg *ha = p;
 
-	ha->ret = hello(ha->file);
+	ha->ret = harness_hello(ha->file);
 	return NULL;
 }
 
@@ -165,7 +146,7 @@ static void *hello_thread(void *p)
 START_TEST(test_cold_reboot_with_command_inside)
 {
 	struct chardev_ctx *ctx = harness_ctx(LIFECYCLE_REVOCABLE);
-	struct chardev_file *sender = open_ok(ctx), *busy = open_ok(ctx), *fresh;
+	struct chardev_file *sender = harness_open(ctx), *busy = harness_open(ctx), *fresh;
 	struct hello_arg ha = { .file = busy };
 	pthread_t t;
 
@@ -180,8 +161,8 @@ START_TEST(test_cold_reboot_with_command_inside)
 	ck_assert_int_eq(ha.ret, 4);
 	WAIT_UNTIL(STAT_NOW(ctx, revocations) == 1);
 	ck_assert_int_eq(chardev_set_latency(ctx, 0), 0);
-	fresh = open_ok(ctx);
-	ck_assert_int_eq(hello(fresh), 4);
+	fresh = harness_open(ctx);
+	ck_assert_int_eq(harness_hello(fresh), 4);
 	chardev_release(sender);
 	chardev_release(busy);
 	chardev_release(fresh);

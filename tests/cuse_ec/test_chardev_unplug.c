@@ -24,21 +24,6 @@
 
 #define EV_BUTTON 3
 
-static struct chardev_file *open_ok(struct chardev_ctx *ctx)
-{
-	struct chardev_file *file = NULL;
-
-	ck_assert_int_eq(chardev_open(ctx, &file), 0);
-	return file;
-}
-
-static long hello(struct chardev_file *file)
-{
-	uint32_t in = 1, resp = 0, result = 0;
-
-	return do_xcmd(file, EC_CMD_HELLO, 0, &in, sizeof(in), &resp, sizeof(resp), &result);
-}
-
 static long eventmask(struct chardev_file *file, uint32_t mask)
 {
 	return do_ioctl(file, CROS_EC_DEV_IOCEVENTMASK_V2, (void *)(uintptr_t)mask, 0);
@@ -78,10 +63,10 @@ static void setup_files(struct chardev_ctx *ctx, struct files *f)
 {
 	char text[CHARDEV_READ_MAX];
 
-	f->queued = open_ok(ctx);
-	f->empty = open_ok(ctx);
-	f->version = open_ok(ctx);
-	f->eof = open_ok(ctx);
+	f->queued = harness_open(ctx);
+	f->empty = harness_open(ctx);
+	f->version = harness_open(ctx);
+	f->eof = harness_open(ctx);
 	ck_assert_int_gt(do_read(ctx, f->eof, text, sizeof(text), false, 1000), 0);
 	ck_assert_int_eq(eventmask(f->queued, 1u << EV_BUTTON), 0);
 	ck_assert_int_eq(eventmask(f->empty, 1u << EV_BUTTON), 0);
@@ -137,7 +122,7 @@ START_TEST(test_revocable_answers_as_the_fixed_driver)
 	check_file_only_rows(ctx, &f, CHARDEV_POLLERR);
 	/* What follows the EC pointer: ENODEV. */
 	ck_assert_int_eq(do_read(ctx, f.version, buf, sizeof(buf), false, 1000), -ENODEV);
-	ck_assert_int_eq(hello(f.empty), -ENODEV);
+	ck_assert_int_eq(harness_hello(f.empty), -ENODEV);
 	ck_assert_int_eq(readmem(f.empty, EC_MEMMAP_ID, 2), -ENODEV);
 	/* READMEM: ENODEV comes before the argument check (006 lines 219-221). */
 	ck_assert_int_eq(readmem(f.empty, 0, 300), -ENODEV);
@@ -155,7 +140,7 @@ END_TEST
 static void check_waiters_at_unplug(enum chardev_unplug_wakeups wakeups)
 {
 	struct chardev_ctx *ctx = harness_ctx_wakeups(LIFECYCLE_REVOCABLE, wakeups);
-	struct chardev_file *file = open_ok(ctx);
+	struct chardev_file *file = harness_open(ctx);
 	unsigned char buf[CHARDEV_READ_MAX];
 	struct fake_poll ph = { 0 };
 	struct fake_read r, late;
@@ -192,7 +177,7 @@ static void check_waiters_at_unplug(enum chardev_unplug_wakeups wakeups)
 		ck_assert(fake_read_wait(&late, 1000));
 		ck_assert_int_eq(late.result, -EINTR);
 		/* The pointer-following reads still fail as in 006. */
-		ck_assert_int_eq(hello(file), -ENODEV);
+		ck_assert_int_eq(harness_hello(file), -ENODEV);
 	}
 	ck_assert_int_eq(do_read(ctx, file, buf, sizeof(buf), true, 0), -EAGAIN);
 	chardev_release(file);
@@ -249,7 +234,7 @@ START_TEST(test_refcount_file_state_is_no_zombie)
 	/* What follows the pointer reaches the zombie and is counted. */
 	ck_assert_int_gt(do_read(ctx, f.version, buf, sizeof(buf), false, 1000), 6);
 	ck_assert_int_eq(memcmp(buf, "1.0.0\n", 6), 0);
-	ck_assert_int_eq(hello(f.empty), 4);
+	ck_assert_int_eq(harness_hello(f.empty), 4);
 	ck_assert_int_eq(readmem(f.empty, 0, 300), -EINVAL);
 	chardev_stats(ctx, &st);
 	ck_assert_uint_ge(st.zombie_accesses, 3);
@@ -268,7 +253,7 @@ START_TEST(test_notifier_after_unplug)
 	static const enum lifecycle_mode modes[] = { LIFECYCLE_REVOCABLE, LIFECYCLE_REFCOUNT };
 	struct ec_event ev = { .type = EV_BUTTON, .len = 4, .data = { 9, 8, 7, 6 } };
 	struct chardev_ctx *ctx = harness_ctx(modes[_i]);
-	struct chardev_file *file = open_ok(ctx);
+	struct chardev_file *file = harness_open(ctx);
 	unsigned char buf[CHARDEV_READ_MAX];
 
 	ck_assert_int_eq(eventmask(file, 1u << EV_BUTTON), 0);
@@ -319,7 +304,7 @@ static void unsafe_child(void *arg)
 		do_read(ctx, f.version, buf, sizeof(buf), false, 1000);
 		break;
 	case SITE_XCMD:
-		hello(f.empty);
+		harness_hello(f.empty);
 		break;
 	case SITE_READMEM:
 		readmem(f.empty, 0, 300);
