@@ -175,7 +175,7 @@ START_TEST(test_last_line_without_newline)
 	send_all(fd, "status", 6);
 	ck_assert_int_eq(shutdown(fd, SHUT_WR), 0);
 	read_line(fd, reply, sizeof(reply));
-	ck_assert_str_eq(reply, "ok plugged lifecycle=revocable open_files=0");
+	ck_assert_str_eq(reply, "ok plugged lifecycle=revocable open_files=0 kb_backlight=0");
 	ck_assert(at_eof(fd));
 	close(fd);
 
