@@ -52,7 +52,7 @@ static uint32_t set_duty(uint16_t duty, uint8_t type, uint8_t index)
 
 START_TEST(test_pwm_duty)
 {
-	uint8_t r[2];
+	uint8_t r[4] = { 0 };	/* room for the short SET_DUTY request below */
 
 	ck_assert_uint_eq(set_duty(0x8000, EC_PWM_TYPE_GENERIC, 0), EC_RES_SUCCESS);
 	ck_assert_uint_eq(get_duty(EC_PWM_TYPE_GENERIC, 0), 50 * 0xFFFF / 100);
