@@ -197,6 +197,13 @@ revocable__others_hold(const struct revocable_provider *rp);
 
 
 /* teardown.c */
+/*
+ * The name the library's worker threads give themselves, first thing: a
+ * thread inherits its creator's name, and a program that finds its own
+ * threads by name (or a person reading top) must not mistake ours for its.
+ */
+#define REVOCABLE__THREAD_NAME "revocable"
+
 REVOCABLE__INTERNAL int revocable__start_detached(void *(*fn)(void *),
 						  void *arg);
 

@@ -55,6 +55,7 @@ static void *defer_worker(void *unused)
 	struct revocable__release_job *job;
 	struct revocable_provider *rp;
 
+	pthread_setname_np(pthread_self(), REVOCABLE__THREAD_NAME);
 	revocable__on_worker = true;
 	pthread_mutex_lock(&revocable__ctx.work_lock);
 	while (defer_pop(&rp, &job)) {
