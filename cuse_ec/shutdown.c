@@ -18,6 +18,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -30,6 +31,8 @@
 
 static const int shutdown_signals[] = { SIGTERM, SIGINT, SIGHUP };
 #define SHUTDOWN_NSIG (sizeof(shutdown_signals) / sizeof(shutdown_signals[0]))
+/* How long the loop may take to leave before it is signalled again. */
+#define SHUTDOWN_KICK_MS 200
 
 /*
  * A signal handler gets no argument, so what it needs lives here: the pipe
@@ -108,6 +111,27 @@ static bool shutdown_wait_revoked(struct shutdown_watch *w)
 	return revoked;
 }
 
+/*
+ * True once shutdown_watch_stop()'s zero byte arrives within @ms; signal
+ * bytes that came meanwhile (a second SIGTERM) are read and dropped.
+ */
+static bool shutdown_stop_seen(struct shutdown_watch *w, int ms)
+{
+	struct pollfd pfd = { .fd = w->pipe[0], .events = POLLIN };
+	unsigned char c;
+
+	for (;;) {
+		int n = poll(&pfd, 1, ms);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		if (read(w->pipe[0], &c, 1) == 1 && !c)
+			return true;
+	}
+}
+
 static void *shutdown_thread(void *arg)
 {
 	struct shutdown_watch *w = arg;
@@ -132,10 +156,16 @@ static void *shutdown_thread(void *arg)
 	}
 	/*
 	 * Now libfuse's handler, in the loop's main thread: the signal there
-	 * also interrupts its wait, so the loop sees the exit at once.
+	 * also interrupts its wait, so the loop sees the exit at once. A
+	 * signal that lands after the loop checked its exit flag and before it
+	 * sleeps again is lost to it (libfuse's own handler has that window
+	 * too; valgrind widens it), so the thread kicks again until
+	 * shutdown_watch_stop() says the loop is out.
 	 */
 	shutdown_hand_on = 1;
-	pthread_kill(w->loop_thread, sig);
+	do
+		pthread_kill(w->loop_thread, sig);
+	while (!shutdown_stop_seen(w, SHUTDOWN_KICK_MS));
 	return NULL;
 }
 
@@ -204,14 +234,19 @@ void shutdown_watch_stop(struct shutdown_watch *w)
 
 	if (!w)
 		return;
+	/*
+	 * Wakes the thread if no signal came, ends its kicks if one did; the
+	 * handlers are restored only after it is gone, so no kick can reach a
+	 * default action.
+	 */
+	while (write(w->pipe[1], &none, 1) < 0 && errno == EAGAIN) {
+		/* Full of signal bytes: the thread drains them, one poll away. */
+		poll(NULL, 0, 1);
+	}
+	pthread_join(w->thread, NULL);
 	for (i = 0; i < SHUTDOWN_NSIG; i++)
 		sigaction(shutdown_signals[i], &shutdown_prev[i], NULL);
 	shutdown_signal_fd = -1;
-	/* Wakes the thread if no signal came; otherwise it reads a signal first. */
-	if (write(w->pipe[1], &none, 1) < 0) {
-		/* Full: signals are queued, the thread is past its read already. */
-	}
-	pthread_join(w->thread, NULL);
 	close(w->pipe[0]);
 	close(w->pipe[1]);
 	pthread_cond_destroy(&w->cond);
