@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/uio.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -308,6 +309,31 @@ static void cuse_ec_drop_root(struct cuse_ec_daemon *d)
 		    (unsigned int)d->opts.user.uid, (unsigned int)d->opts.user.gid);
 }
 
+/*
+ * udevd handles the node's first "add" on its own time: with rules it may
+ * have read before ours was in place, after our own chmod. It records the
+ * device in its database only once it has set the node up, so once that
+ * entry exists our options are applied again and the last word is ours.
+ */
+static void cuse_ec_node_after_udevd(struct cuse_ec_daemon *d, const char *path, dev_t rdev)
+{
+	char db[64];
+	pid_t udevd;
+	int waited;
+
+	if (udev_follow_udevd_probe("/run/udev/control", &udevd))
+		return;	/* no udevd: nobody else sets the node up */
+	snprintf(db, sizeof(db), "/run/udev/data/c%u:%u", major(rdev), minor(rdev));
+	for (waited = 0; waited < CUSE_EC_NODE_WAIT_MS; waited += 10) {
+		if (!access(db, F_OK))
+			break;
+		usleep(10000);
+	}
+	if (waited >= CUSE_EC_NODE_WAIT_MS)
+		cuse_ec_log(d, CHARDEV_LOG_WARNING, "udevd never recorded %s; applied once", path);
+	cuse_ec_node_apply(d, path);
+}
+
 /* Apply --mode/--owner/--group once the kernel's node shows up in /dev. */
 static void *cuse_ec_node_thread(void *arg)
 {
@@ -328,8 +354,10 @@ static void *cuse_ec_node_thread(void *arg)
 		cuse_ec_drop_root(d);
 		return NULL;
 	}
-	if (!cuse_ec_node_apply(d, path))
+	if (!cuse_ec_node_apply(d, path)) {
+		cuse_ec_node_after_udevd(d, path, st.st_rdev);
 		cuse_ec_log(d, CHARDEV_LOG_INFO, "%s ready", path);
+	}
 	cuse_ec_drop_root(d);
 	return NULL;
 }
