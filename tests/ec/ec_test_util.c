@@ -109,6 +109,17 @@ int hc(struct ec *ec, uint32_t cmd, uint32_t ver, const void *req, size_t req_le
 	return ret;
 }
 
+uint32_t hc_status(struct ec *ec, uint32_t cmd, uint32_t ver, const void *req, size_t req_len,
+		   void *resp, size_t resp_max, int *ret)
+{
+	uint32_t status;
+	int r = hc(ec, cmd, ver, req, req_len, resp, resp_max, &status);
+
+	if (ret)
+		*ret = r;
+	return status;
+}
+
 uint32_t status_on_board(const char *profile_file, uint32_t cmd, uint32_t ver, const void *req,
 			 size_t req_len, size_t resp_max)
 {

@@ -53,6 +53,13 @@ int hc(struct ec *ec, uint32_t cmd, uint32_t ver, const void *req, size_t req_le
        void *resp, size_t resp_max, uint32_t *status);
 
 /**
+ * hc_status() - hc() for tests that check the EC's answer: returns the EC
+ * result code and stores hc()'s return value in @ret when @ret is not NULL.
+ */
+uint32_t hc_status(struct ec *ec, uint32_t cmd, uint32_t ver, const void *req, size_t req_len,
+		   void *resp, size_t resp_max, int *ret);
+
+/**
  * struct test_listener - what an open file keeps: an entry on the EC's
  * notifier chain, its own queue and mask, under its own lock.
  * @nb:     the chain entry

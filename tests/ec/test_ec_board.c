@@ -27,12 +27,7 @@ static void teardown(void)
 static uint32_t run(uint32_t cmd, uint32_t ver, const void *req, size_t len, void *resp,
 		    size_t resp_max, int *ret)
 {
-	uint32_t status;
-	int r = hc(ec, cmd, ver, req, len, resp, resp_max, &status);
-
-	if (ret)
-		*ret = r;
-	return status;
+	return hc_status(ec, cmd, ver, req, len, resp, resp_max, ret);
 }
 
 static uint32_t rtc_u32(uint32_t cmd)

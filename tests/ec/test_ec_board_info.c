@@ -28,12 +28,7 @@ static void teardown(void)
 static uint32_t run(uint32_t cmd, const void *req, size_t len, void *resp, size_t resp_max,
 		    int *ret)
 {
-	uint32_t status;
-	int r = hc(ec, cmd, 0, req, len, resp, resp_max, &status);
-
-	if (ret)
-		*ret = r;
-	return status;
+	return hc_status(ec, cmd, 0, req, len, resp, resp_max, ret);
 }
 
 /* ---- ADC ---- */

@@ -39,17 +39,6 @@ static void teardown(void)
 	ec = NULL;
 }
 
-static uint32_t run(struct ec *e, uint32_t cmd, uint32_t ver, const void *req, size_t len,
-		    void *resp, size_t resp_max, int *ret)
-{
-	uint32_t status;
-	int r = hc(e, cmd, ver, req, len, resp, resp_max, &status);
-
-	if (ret)
-		*ret = r;
-	return status;
-}
-
 /* ---- the consistency rule ---- */
 
 START_TEST(test_features_backed_and_versions_true)
@@ -65,7 +54,7 @@ START_TEST(test_features_backed_and_versions_true)
 
 	fake_clock_init(&clk);
 	e = make_ec_file(shipped_profiles[_i], &clk);
-	ck_assert_uint_eq(run(e, EC_CMD_GET_FEATURES, 0, NULL, 0, resp, sizeof(resp), &ret),
+	ck_assert_uint_eq(hc_status(e, EC_CMD_GET_FEATURES, 0, NULL, 0, resp, sizeof(resp), &ret),
 			  EC_RES_SUCCESS);
 	flags[0] = le32(resp);
 	flags[1] = le32(resp + 4);
@@ -82,7 +71,7 @@ START_TEST(test_features_backed_and_versions_true)
 		for (i = 0; i < ncmds; i++) {
 			uint16_t c = cmds[i];
 
-			ck_assert_msg(run(e, EC_CMD_GET_CMD_VERSIONS, 1, &c, 2, resp, sizeof(resp),
+			ck_assert_msg(hc_status(e, EC_CMD_GET_CMD_VERSIONS, 1, &c, 2, resp, sizeof(resp),
 					  NULL) == EC_RES_SUCCESS,
 				      "%s: feature %u needs command 0x%04x, which is missing",
 				      shipped_profiles[_i], bit, c);
@@ -97,7 +86,7 @@ START_TEST(test_features_backed_and_versions_true)
 	table = ec_cmd_table_entries(&n);
 	for (i = 0; i < n; i++) {
 		uint16_t c = table[i].command;
-		uint32_t st = run(e, EC_CMD_GET_CMD_VERSIONS, 1, &c, 2, resp, sizeof(resp), NULL);
+		uint32_t st = hc_status(e, EC_CMD_GET_CMD_VERSIONS, 1, &c, 2, resp, sizeof(resp), NULL);
 		uint32_t mask = st == EC_RES_SUCCESS ? le32(resp) : 0;
 
 		if (st == EC_RES_SUCCESS)
@@ -108,7 +97,7 @@ START_TEST(test_features_backed_and_versions_true)
 		for (v = 0; v < 32; v++) {
 			uint8_t big[256];
 
-			st = run(e, c, v, NULL, 0, big, sizeof(big), NULL);
+			st = hc_status(e, c, v, NULL, 0, big, sizeof(big), NULL);
 			if (!mask)
 				ck_assert_msg(st == EC_RES_INVALID_COMMAND, "0x%04x v%u: %u", c, v, st);
 			else if (!(mask & EC_VER_MASK(v)))
@@ -187,7 +176,7 @@ static uint32_t protect(struct ec *e, uint32_t mask, uint32_t flags, uint32_t *w
 	struct ec_params_flash_protect p = { .mask = mask, .flags = flags };
 	uint8_t resp[12];
 
-	ck_assert_uint_eq(run(e, EC_CMD_FLASH_PROTECT, 1, &p, sizeof(p), resp, sizeof(resp),
+	ck_assert_uint_eq(hc_status(e, EC_CMD_FLASH_PROTECT, 1, &p, sizeof(p), resp, sizeof(resp),
 			      NULL), EC_RES_SUCCESS);
 	if (writable)
 		*writable = le32(resp + 8);
@@ -203,7 +192,7 @@ static void check_wp(struct ec *e, bool asserted)
 	ck_assert_int_eq(ec_read_memmap(e, EC_MEMMAP_SWITCHES, 1, map), 1);
 	ck_assert_uint_eq(!(map[0] & EC_SWITCH_WRITE_PROTECT_DISABLED), asserted);
 	ck_assert_uint_eq(!!(protect(e, 0, 0, NULL) & EC_FLASH_PROTECT_GPIO_ASSERTED), asserted);
-	ck_assert_uint_eq(run(e, EC_CMD_GPIO_GET, 0, name, sizeof(name), resp, sizeof(resp), NULL),
+	ck_assert_uint_eq(hc_status(e, EC_CMD_GPIO_GET, 0, name, sizeof(name), resp, sizeof(resp), NULL),
 			  EC_RES_SUCCESS);
 	ck_assert_uint_eq(resp[0], asserted ? 0 : 1);	/* active low */
 }
@@ -271,7 +260,7 @@ static uint32_t flash_read(struct ec *e, uint32_t off, uint32_t size, uint8_t *o
 {
 	struct ec_params_flash_read p = { .offset = off, .size = size };
 
-	return run(e, EC_CMD_FLASH_READ, 0, &p, sizeof(p), out, size, NULL);
+	return hc_status(e, EC_CMD_FLASH_READ, 0, &p, sizeof(p), out, size, NULL);
 }
 
 static uint32_t flash_write(struct ec *e, uint32_t ver, uint32_t off, const void *data,
@@ -282,7 +271,7 @@ static uint32_t flash_write(struct ec *e, uint32_t ver, uint32_t off, const void
 
 	memcpy(req, &p, sizeof(p));
 	memcpy(req + sizeof(p), data, size);
-	return run(e, EC_CMD_FLASH_WRITE, ver, req, sizeof(p) + size, NULL, 0, NULL);
+	return hc_status(e, EC_CMD_FLASH_WRITE, ver, req, sizeof(p) + size, NULL, 0, NULL);
 }
 
 static uint32_t flash_erase(struct ec *e, uint32_t ver, uint8_t cmd, uint32_t off,
@@ -292,8 +281,8 @@ static uint32_t flash_erase(struct ec *e, uint32_t ver, uint8_t cmd, uint32_t of
 	struct ec_params_flash_erase p0 = { off, size };
 
 	if (ver == 0)
-		return run(e, EC_CMD_FLASH_ERASE, 0, &p0, sizeof(p0), NULL, 0, NULL);
-	return run(e, EC_CMD_FLASH_ERASE, 1, &p1, sizeof(p1), NULL, 0, NULL);
+		return hc_status(e, EC_CMD_FLASH_ERASE, 0, &p0, sizeof(p0), NULL, 0, NULL);
+	return hc_status(e, EC_CMD_FLASH_ERASE, 1, &p1, sizeof(p1), NULL, 0, NULL);
 }
 
 START_TEST(test_flash_read_write_erase)
@@ -354,7 +343,7 @@ START_TEST(test_flash_bad_inputs)
 	/* Reads: outside the flash, wrapping, more than the host can take. */
 	ck_assert_uint_eq(flash_read(ec, 524288 - 4, 8, buf), EC_RES_INVALID_PARAM);
 	ck_assert_uint_eq(flash_read(ec, 0xFFFFFFF0u, 32, buf), EC_RES_INVALID_PARAM);
-	ck_assert_uint_eq(run(ec, EC_CMD_FLASH_READ, 0, &rd, sizeof(rd), buf, 248, &ret),
+	ck_assert_uint_eq(hc_status(ec, EC_CMD_FLASH_READ, 0, &rd, sizeof(rd), buf, 248, &ret),
 			  EC_RES_OVERFLOW);
 	ck_assert_int_eq(ret, 0);
 	/* Writes: misaligned, outside, data missing. v0 takes over 64 bytes too. */
@@ -364,9 +353,9 @@ START_TEST(test_flash_bad_inputs)
 	ck_assert_uint_eq(flash_write(ec, 0, 0, buf, 68), EC_RES_SUCCESS);
 	ck_assert_uint_eq(flash_write(ec, 1, 0, buf, 68), EC_RES_SUCCESS);
 	wr->size = 8;
-	ck_assert_uint_eq(run(ec, EC_CMD_FLASH_WRITE, 1, req, 12, NULL, 0, NULL),
+	ck_assert_uint_eq(hc_status(ec, EC_CMD_FLASH_WRITE, 1, req, 12, NULL, 0, NULL),
 			  EC_RES_INVALID_PARAM);
-	ck_assert_uint_eq(run(ec, EC_CMD_FLASH_WRITE, 1, req, 4, NULL, 0, NULL),
+	ck_assert_uint_eq(hc_status(ec, EC_CMD_FLASH_WRITE, 1, req, 4, NULL, 0, NULL),
 			  EC_RES_INVALID_PARAM);
 	/* Erases: misaligned, outside, unknown sub-command. */
 	ck_assert_uint_eq(flash_erase(ec, 0, 0, 100, 4096), EC_RES_INVALID_PARAM);
@@ -375,9 +364,9 @@ START_TEST(test_flash_bad_inputs)
 	ck_assert_uint_eq(flash_erase(ec, 1, 3, 0, 4096), EC_RES_INVALID_PARAM);
 	/* Regions: the four known, then an unknown one. */
 	for (rd.offset = 0; rd.offset < EC_FLASH_REGION_COUNT; rd.offset++)
-		ck_assert_uint_eq(run(ec, EC_CMD_FLASH_REGION_INFO, 1, &rd.offset, 4, buf, 8,
+		ck_assert_uint_eq(hc_status(ec, EC_CMD_FLASH_REGION_INFO, 1, &rd.offset, 4, buf, 8,
 				      NULL), EC_RES_SUCCESS);
-	ck_assert_uint_eq(run(ec, EC_CMD_FLASH_REGION_INFO, 1, &rd.offset, 4, buf, 8, NULL),
+	ck_assert_uint_eq(hc_status(ec, EC_CMD_FLASH_REGION_INFO, 1, &rd.offset, 4, buf, 8, NULL),
 			  EC_RES_INVALID_PARAM);
 }
 END_TEST
@@ -397,7 +386,7 @@ START_TEST(test_flash_async_erase)
 	ck_assert_uint_eq(flash_erase(ec, 1, FLASH_ERASE_GET_RESULT, 0, 0), EC_RES_BUSY);
 	fake_clock_advance(&fc, 1 * NS_PER_MS);
 	ck_assert_uint_eq(flash_erase(ec, 1, FLASH_ERASE_GET_RESULT, 0, 0), EC_RES_SUCCESS);
-	ck_assert_uint_eq(run(ec, EC_CMD_FLASH_READ, 0, &(struct ec_params_flash_read){ 4096, 16 },
+	ck_assert_uint_eq(hc_status(ec, EC_CMD_FLASH_READ, 0, &(struct ec_params_flash_read){ 4096, 16 },
 			      8, buf, sizeof(buf), &ret), EC_RES_SUCCESS);
 	ck_assert_int_eq(ret, 16);
 	ck_assert_uint_eq(buf[0] & buf[7] & buf[15], 0xFF);
@@ -459,7 +448,7 @@ static uint32_t vboot(struct ec *e, uint8_t cmd, uint32_t off, uint32_t size, ui
 
 	memset(p.nonce_data, 0x5A, sizeof(p.nonce_data));
 	memset(r, 0, sizeof(*r));
-	return run(e, EC_CMD_VBOOT_HASH, 0, &p, sizeof(p), r, sizeof(*r), NULL);
+	return hc_status(e, EC_CMD_VBOOT_HASH, 0, &p, sizeof(p), r, sizeof(*r), NULL);
 }
 
 /* SHA-256 of @nonce bytes of 0x5A and the flash range, read with FLASH_READ. */
@@ -531,11 +520,11 @@ START_TEST(test_vboot_hash_bad_inputs)
 	struct ec *e;
 
 	p.hash_type = 1;
-	ck_assert_uint_eq(run(ec, EC_CMD_VBOOT_HASH, 0, &p, sizeof(p), &r, sizeof(r), NULL),
+	ck_assert_uint_eq(hc_status(ec, EC_CMD_VBOOT_HASH, 0, &p, sizeof(p), &r, sizeof(r), NULL),
 			  EC_RES_INVALID_PARAM);
 	p.hash_type = 0;
 	p.nonce_size = 65;
-	ck_assert_uint_eq(run(ec, EC_CMD_VBOOT_HASH, 0, &p, sizeof(p), &r, sizeof(r), NULL),
+	ck_assert_uint_eq(hc_status(ec, EC_CMD_VBOOT_HASH, 0, &p, sizeof(p), &r, sizeof(r), NULL),
 			  EC_RES_INVALID_PARAM);
 	ck_assert_uint_eq(vboot(ec, EC_VBOOT_HASH_RECALC, 524288 - 8, 16, 0, &r),
 			  EC_RES_INVALID_PARAM);
@@ -556,10 +545,10 @@ static uint32_t mask32(struct ec *e, uint32_t cmd, uint32_t set, bool is_set)
 	uint8_t resp[4] = { 0 };
 
 	if (is_set) {
-		ck_assert_uint_eq(run(e, cmd, 0, &set, 4, NULL, 0, NULL), EC_RES_SUCCESS);
+		ck_assert_uint_eq(hc_status(e, cmd, 0, &set, 4, NULL, 0, NULL), EC_RES_SUCCESS);
 		return 0;
 	}
-	ck_assert_uint_eq(run(e, cmd, 0, NULL, 0, resp, sizeof(resp), NULL), EC_RES_SUCCESS);
+	ck_assert_uint_eq(hc_status(e, cmd, 0, NULL, 0, resp, sizeof(resp), NULL), EC_RES_SUCCESS);
 	return le32(resp);
 }
 
@@ -568,7 +557,7 @@ static uint32_t hostev64(struct ec *e, uint8_t action, uint8_t type, uint64_t va
 {
 	struct ec_params_host_event p = { .action = action, .mask_type = type, .value = value };
 	uint8_t resp[8] = { 0 };
-	uint32_t st = run(e, EC_CMD_HOST_EVENT, 0, &p, sizeof(p), resp, sizeof(resp), NULL);
+	uint32_t st = hc_status(e, EC_CMD_HOST_EVENT, 0, &p, sizeof(p), resp, sizeof(resp), NULL);
 
 	if (out)
 		*out = le32(resp) | (uint64_t)le32(resp + 4) << 32;
@@ -657,27 +646,27 @@ START_TEST(test_host_sleep_event)
 	uint8_t resp[4];
 	int ret;
 
-	ck_assert_uint_eq(run(ec, EC_CMD_HOST_SLEEP_EVENT, 0, &p, 1, resp, 4, &ret),
+	ck_assert_uint_eq(hc_status(ec, EC_CMD_HOST_SLEEP_EVENT, 0, &p, 1, resp, 4, &ret),
 			  EC_RES_SUCCESS);
 	ck_assert_int_eq(ret, 0);
 	ck_assert_uint_eq(ec->hostev.sleep_timeout_ms, 0);
-	ck_assert_uint_eq(run(ec, EC_CMD_HOST_SLEEP_EVENT, 1, &p, 4, resp, 4, &ret),
+	ck_assert_uint_eq(hc_status(ec, EC_CMD_HOST_SLEEP_EVENT, 1, &p, 4, resp, 4, &ret),
 			  EC_RES_SUCCESS);
 	ck_assert_int_eq(ret, 4);
 	ck_assert_uint_eq(ec->hostev.sleep_timeout_ms, 1000);
 	p.sleep_event = HOST_SLEEP_EVENT_S0IX_RESUME;
-	ck_assert_uint_eq(run(ec, EC_CMD_HOST_SLEEP_EVENT, 1, &p, 4, resp, 4, &ret),
+	ck_assert_uint_eq(hc_status(ec, EC_CMD_HOST_SLEEP_EVENT, 1, &p, 4, resp, 4, &ret),
 			  EC_RES_SUCCESS);
 	ck_assert_uint_eq(le32(resp), 1);
 	/* A resume with no suspend before it saw no transitions. */
-	ck_assert_uint_eq(run(ec, EC_CMD_HOST_SLEEP_EVENT, 1, &p, 4, resp, 4, &ret),
+	ck_assert_uint_eq(hc_status(ec, EC_CMD_HOST_SLEEP_EVENT, 1, &p, 4, resp, 4, &ret),
 			  EC_RES_SUCCESS);
 	ck_assert_uint_eq(le32(resp), 0);
 	p.sleep_event = 0;
-	ck_assert_uint_eq(run(ec, EC_CMD_HOST_SLEEP_EVENT, 1, &p, 4, resp, 4, NULL),
+	ck_assert_uint_eq(hc_status(ec, EC_CMD_HOST_SLEEP_EVENT, 1, &p, 4, resp, 4, NULL),
 			  EC_RES_INVALID_PARAM);
 	p.sleep_event = HOST_SLEEP_EVENT_S3_WAKEABLE_SUSPEND + 1;
-	ck_assert_uint_eq(run(ec, EC_CMD_HOST_SLEEP_EVENT, 0, &p, 1, resp, 4, NULL),
+	ck_assert_uint_eq(hc_status(ec, EC_CMD_HOST_SLEEP_EVENT, 0, &p, 1, resp, 4, NULL),
 			  EC_RES_INVALID_PARAM);
 }
 END_TEST

@@ -27,23 +27,12 @@ static void teardown(void)
 	ec = NULL;
 }
 
-static uint32_t run(struct ec *e, uint32_t cmd, uint32_t ver, const void *req, size_t len,
-		    void *resp, size_t resp_max, int *ret)
-{
-	uint32_t status;
-	int r = hc(e, cmd, ver, req, len, resp, resp_max, &status);
-
-	if (ret)
-		*ret = r;
-	return status;
-}
-
 /* Drop the boot-time events so GET_NEXT_EVENT shows only what a test does. */
 static void drain(struct ec *e)
 {
 	uint8_t resp[32];
 
-	while (run(e, EC_CMD_GET_NEXT_EVENT, 2, NULL, 0, resp, sizeof(resp), NULL) ==
+	while (hc_status(e, EC_CMD_GET_NEXT_EVENT, 2, NULL, 0, resp, sizeof(resp), NULL) ==
 	       EC_RES_SUCCESS)
 		;
 }
@@ -55,29 +44,29 @@ START_TEST(test_backlight)
 	uint8_t resp[2], pct = 40;
 	int ret;
 
-	ck_assert_uint_eq(run(ec, EC_CMD_PWM_GET_KEYBOARD_BACKLIGHT, 0, NULL, 0, resp, 2, &ret),
+	ck_assert_uint_eq(hc_status(ec, EC_CMD_PWM_GET_KEYBOARD_BACKLIGHT, 0, NULL, 0, resp, 2, &ret),
 			  EC_RES_SUCCESS);
 	ck_assert_int_eq(ret, 2);
 	ck_assert_uint_eq(resp[0], 0);
 	ck_assert_uint_eq(resp[1], 0);
 	ck_assert_int_eq(ec_kb_backlight_percent(ec), 0);
-	ck_assert_uint_eq(run(ec, EC_CMD_PWM_SET_KEYBOARD_BACKLIGHT, 0, &pct, 1, NULL, 0, NULL),
+	ck_assert_uint_eq(hc_status(ec, EC_CMD_PWM_SET_KEYBOARD_BACKLIGHT, 0, &pct, 1, NULL, 0, NULL),
 			  EC_RES_SUCCESS);
-	run(ec, EC_CMD_PWM_GET_KEYBOARD_BACKLIGHT, 0, NULL, 0, resp, 2, NULL);
+	hc_status(ec, EC_CMD_PWM_GET_KEYBOARD_BACKLIGHT, 0, NULL, 0, resp, 2, NULL);
 	ck_assert_uint_eq(resp[0], 40);
 	ck_assert_uint_eq(resp[1], 1);
 	ck_assert_int_eq(ec_kb_backlight_percent(ec), 40);
 	pct = 101;
-	ck_assert_uint_eq(run(ec, EC_CMD_PWM_SET_KEYBOARD_BACKLIGHT, 0, &pct, 1, NULL, 0, NULL),
+	ck_assert_uint_eq(hc_status(ec, EC_CMD_PWM_SET_KEYBOARD_BACKLIGHT, 0, &pct, 1, NULL, 0, NULL),
 			  EC_RES_INVALID_PARAM);
-	run(ec, EC_CMD_PWM_GET_KEYBOARD_BACKLIGHT, 0, NULL, 0, resp, 2, NULL);
+	hc_status(ec, EC_CMD_PWM_GET_KEYBOARD_BACKLIGHT, 0, NULL, 0, resp, 2, NULL);
 	ck_assert_uint_eq(resp[0], 40);
 	ck_assert_int_eq(ec_kb_backlight_percent(ec), 40);
 
 	/* A board without a backlight does not have the commands at all. */
 	fake_clock_init(&fc2);
 	mini = make_ec_file("ec/profiles/minimal.profile", &fc2);
-	ck_assert_uint_eq(run(mini, EC_CMD_PWM_GET_KEYBOARD_BACKLIGHT, 0, NULL, 0, resp, 2, NULL),
+	ck_assert_uint_eq(hc_status(mini, EC_CMD_PWM_GET_KEYBOARD_BACKLIGHT, 0, NULL, 0, resp, 2, NULL),
 			  EC_RES_INVALID_COMMAND);
 	ck_assert_int_eq(ec_kb_backlight_percent(mini), -ENODEV);
 	ec_destroy(mini);
@@ -89,7 +78,7 @@ static uint32_t mkbp_info(struct ec *e, uint8_t info, uint8_t type, uint8_t *res
 	struct ec_params_mkbp_info p = { .info_type = info, .event_type = type };
 
 	memset(resp, 0, 32);
-	return run(e, EC_CMD_MKBP_INFO, 0, &p, sizeof(p), resp, 32, ret);
+	return hc_status(e, EC_CMD_MKBP_INFO, 0, &p, sizeof(p), resp, 32, ret);
 }
 
 START_TEST(test_mkbp_info)
@@ -130,7 +119,7 @@ static uint32_t key(struct ec *e, uint8_t col, uint8_t row, uint8_t pressed)
 {
 	struct ec_params_mkbp_simulate_key p = { col, row, pressed };
 
-	return run(e, EC_CMD_MKBP_SIMULATE_KEY, 0, &p, sizeof(p), NULL, 0, NULL);
+	return hc_status(e, EC_CMD_MKBP_SIMULATE_KEY, 0, &p, sizeof(p), NULL, 0, NULL);
 }
 
 START_TEST(test_simulate_key)
@@ -144,7 +133,7 @@ START_TEST(test_simulate_key)
 	drain(ec);
 	ck_assert_uint_eq(key(ec, 2, 3, 1), EC_RES_SUCCESS);
 	/* v3: the type byte and all 13 columns. */
-	ck_assert_uint_eq(run(ec, EC_CMD_GET_NEXT_EVENT, 3, NULL, 0, resp, sizeof(resp), &ret),
+	ck_assert_uint_eq(hc_status(ec, EC_CMD_GET_NEXT_EVENT, 3, NULL, 0, resp, sizeof(resp), &ret),
 			  EC_RES_SUCCESS);
 	ck_assert_int_eq(ret, 14);
 	ck_assert_uint_eq(resp[0], EC_MKBP_EVENT_KEY_MATRIX);
@@ -157,10 +146,10 @@ START_TEST(test_simulate_key)
 
 	/* Pressing it again changes nothing and sends nothing. */
 	ck_assert_uint_eq(key(ec, 2, 3, 1), EC_RES_SUCCESS);
-	ck_assert_uint_eq(run(ec, EC_CMD_GET_NEXT_EVENT, 3, NULL, 0, resp, sizeof(resp), NULL),
+	ck_assert_uint_eq(hc_status(ec, EC_CMD_GET_NEXT_EVENT, 3, NULL, 0, resp, sizeof(resp), NULL),
 			  EC_RES_UNAVAILABLE);
 	ck_assert_uint_eq(key(ec, 2, 3, 0), EC_RES_SUCCESS);
-	ck_assert_uint_eq(run(ec, EC_CMD_GET_NEXT_EVENT, 0, NULL, 0, resp, sizeof(resp), &ret),
+	ck_assert_uint_eq(hc_status(ec, EC_CMD_GET_NEXT_EVENT, 0, NULL, 0, resp, sizeof(resp), &ret),
 			  EC_RES_SUCCESS);
 	ck_assert_int_eq(ret, 14);
 	ck_assert_uint_eq(resp[3], 0);
@@ -173,7 +162,7 @@ START_TEST(test_simulate_key)
 		struct ec_params_flash_protect fp = { EC_FLASH_PROTECT_RO_AT_BOOT,
 						      EC_FLASH_PROTECT_RO_AT_BOOT };
 
-		run(ec, EC_CMD_FLASH_PROTECT, 1, &fp, sizeof(fp), resp, 12, NULL);
+		hc_status(ec, EC_CMD_FLASH_PROTECT, 1, &fp, sizeof(fp), resp, 12, NULL);
 	}
 	ck_assert_uint_eq(key(ec, 0, 0, 1), EC_RES_ACCESS_DENIED);
 	ck_assert_int_eq(ec_notifier_unregister(ec, &l.nb), 0);
@@ -192,15 +181,15 @@ START_TEST(test_next_event_v3_room)
 	drain(ec);
 	ck_assert_int_eq(ec_inject_event(ec, EC_MKBP_EVENT_SYSRQ, payload, 16), 0);
 	ck_assert_int_eq(ec_inject_event(ec, EC_MKBP_EVENT_SYSRQ, payload, 16), 0);
-	ck_assert_uint_eq(run(ec, EC_CMD_GET_NEXT_EVENT, 3, NULL, 0, resp, sizeof(resp), &ret),
+	ck_assert_uint_eq(hc_status(ec, EC_CMD_GET_NEXT_EVENT, 3, NULL, 0, resp, sizeof(resp), &ret),
 			  EC_RES_SUCCESS);
 	ck_assert_int_eq(ret, 17);
 	ck_assert_uint_eq(resp[0], EC_MKBP_EVENT_SYSRQ | EC_MKBP_HAS_MORE_EVENTS);
 	ck_assert_mem_eq(resp + 1, payload, 16);
-	ck_assert_uint_eq(run(ec, EC_CMD_GET_NEXT_EVENT, 0, NULL, 0, resp, sizeof(resp), &ret),
+	ck_assert_uint_eq(hc_status(ec, EC_CMD_GET_NEXT_EVENT, 0, NULL, 0, resp, sizeof(resp), &ret),
 			  EC_RES_SUCCESS);
 	ck_assert_int_eq(ret, 14);
-	ck_assert_uint_eq(run(ec, EC_CMD_GET_NEXT_EVENT, 4, NULL, 0, resp, sizeof(resp), NULL),
+	ck_assert_uint_eq(hc_status(ec, EC_CMD_GET_NEXT_EVENT, 4, NULL, 0, resp, sizeof(resp), NULL),
 			  EC_RES_INVALID_VERSION);
 }
 END_TEST
@@ -210,11 +199,11 @@ START_TEST(test_keyboard_id)
 	uint8_t resp[4];
 	struct ec *e;
 
-	ck_assert_uint_eq(run(ec, EC_CMD_GET_KEYBOARD_ID, 0, NULL, 0, resp, 4, NULL),
+	ck_assert_uint_eq(hc_status(ec, EC_CMD_GET_KEYBOARD_ID, 0, NULL, 0, resp, 4, NULL),
 			  EC_RES_SUCCESS);
 	ck_assert_uint_eq(le32(resp), KEYBOARD_ID_UNSUPPORTED);
 	e = make_ec_text("[keyboard]\nid = 0x1234\nrows = 4\ncols = 3\nbuttons = 7\n", &fc);
-	run(e, EC_CMD_GET_KEYBOARD_ID, 0, NULL, 0, resp, 4, NULL);
+	hc_status(e, EC_CMD_GET_KEYBOARD_ID, 0, NULL, 0, resp, 4, NULL);
 	ck_assert_uint_eq(le32(resp), 0x1234);
 	ck_assert_uint_eq(key(e, 2, 3, 1), EC_RES_SUCCESS);
 	ck_assert_uint_eq(key(e, 3, 0, 1), EC_RES_INVALID_PARAM);
@@ -227,7 +216,7 @@ START_TEST(test_mkbp_config)
 	struct ec_mkbp_config c, got;
 	int ret;
 
-	ck_assert_uint_eq(run(ec, EC_CMD_MKBP_GET_CONFIG, 0, NULL, 0, &got, sizeof(got), &ret),
+	ck_assert_uint_eq(hc_status(ec, EC_CMD_MKBP_GET_CONFIG, 0, NULL, 0, &got, sizeof(got), &ret),
 			  EC_RES_SUCCESS);
 	ck_assert_int_eq(ret, 21);
 	ck_assert_uint_eq(got.flags & EC_MKBP_FLAGS_ENABLE, EC_MKBP_FLAGS_ENABLE);
@@ -237,9 +226,9 @@ START_TEST(test_mkbp_config)
 	c.debounce_up_us = 1;		/* not in valid_mask: ignored */
 	c.valid_flags = EC_MKBP_FLAGS_ENABLE;
 	c.flags = 0;
-	ck_assert_uint_eq(run(ec, EC_CMD_MKBP_SET_CONFIG, 0, &c, sizeof(c), NULL, 0, NULL),
+	ck_assert_uint_eq(hc_status(ec, EC_CMD_MKBP_SET_CONFIG, 0, &c, sizeof(c), NULL, 0, NULL),
 			  EC_RES_SUCCESS);
-	run(ec, EC_CMD_MKBP_GET_CONFIG, 0, NULL, 0, &c, sizeof(c), NULL);
+	hc_status(ec, EC_CMD_MKBP_GET_CONFIG, 0, NULL, 0, &c, sizeof(c), NULL);
 	ck_assert_uint_eq(c.scan_period_us, 5000);
 	ck_assert_uint_eq(c.debounce_up_us, got.debounce_up_us);
 	ck_assert_uint_eq(c.flags & EC_MKBP_FLAGS_ENABLE, 0);
@@ -248,13 +237,13 @@ START_TEST(test_mkbp_config)
 	c.valid_mask = EC_MKBP_VALID_SCAN_PERIOD | EC_MKBP_VALID_DEBOUNCE_UP;
 	c.scan_period_us = 0;
 	c.debounce_up_us = 7;
-	ck_assert_uint_eq(run(ec, EC_CMD_MKBP_SET_CONFIG, 0, &c, sizeof(c), NULL, 0, NULL),
+	ck_assert_uint_eq(hc_status(ec, EC_CMD_MKBP_SET_CONFIG, 0, &c, sizeof(c), NULL, 0, NULL),
 			  EC_RES_INVALID_PARAM);
 	c.valid_mask = EC_MKBP_VALID_FIFO_MAX_DEPTH;
 	c.fifo_max_depth = 17;
-	ck_assert_uint_eq(run(ec, EC_CMD_MKBP_SET_CONFIG, 0, &c, sizeof(c), NULL, 0, NULL),
+	ck_assert_uint_eq(hc_status(ec, EC_CMD_MKBP_SET_CONFIG, 0, &c, sizeof(c), NULL, 0, NULL),
 			  EC_RES_INVALID_PARAM);
-	run(ec, EC_CMD_MKBP_GET_CONFIG, 0, NULL, 0, &c, sizeof(c), NULL);
+	hc_status(ec, EC_CMD_MKBP_GET_CONFIG, 0, NULL, 0, &c, sizeof(c), NULL);
 	ck_assert_uint_eq(c.scan_period_us, 5000);
 	ck_assert_uint_eq(c.debounce_up_us, got.debounce_up_us);
 	ck_assert_uint_eq(c.fifo_max_depth, got.fifo_max_depth);
@@ -268,23 +257,23 @@ START_TEST(test_mkbp_wake_mask)
 	uint8_t resp[4];
 	int ret;
 
-	ck_assert_uint_eq(run(ec, EC_CMD_MKBP_WAKE_MASK, 0, &p, sizeof(p), resp, 4, &ret),
+	ck_assert_uint_eq(hc_status(ec, EC_CMD_MKBP_WAKE_MASK, 0, &p, sizeof(p), resp, 4, &ret),
 			  EC_RES_SUCCESS);
 	ck_assert_int_eq(ret, 0);
 	p.action = GET_WAKE_MASK;
-	run(ec, EC_CMD_MKBP_WAKE_MASK, 0, &p, sizeof(p), resp, 4, &ret);
+	hc_status(ec, EC_CMD_MKBP_WAKE_MASK, 0, &p, sizeof(p), resp, 4, &ret);
 	ck_assert_int_eq(ret, 4);
 	ck_assert_uint_eq(le32(resp), 0x1a);
 	p.mask_type = EC_MKBP_HOST_EVENT_WAKE_MASK;
-	run(ec, EC_CMD_MKBP_WAKE_MASK, 0, &p, sizeof(p), resp, 4, NULL);
+	hc_status(ec, EC_CMD_MKBP_WAKE_MASK, 0, &p, sizeof(p), resp, 4, NULL);
 	ck_assert_uint_eq(le32(resp), 0);
 
 	p.action = 2;
-	ck_assert_uint_eq(run(ec, EC_CMD_MKBP_WAKE_MASK, 0, &p, sizeof(p), resp, 4, NULL),
+	ck_assert_uint_eq(hc_status(ec, EC_CMD_MKBP_WAKE_MASK, 0, &p, sizeof(p), resp, 4, NULL),
 			  EC_RES_INVALID_PARAM);
 	p.action = GET_WAKE_MASK;
 	p.mask_type = 2;
-	ck_assert_uint_eq(run(ec, EC_CMD_MKBP_WAKE_MASK, 0, &p, sizeof(p), resp, 4, NULL),
+	ck_assert_uint_eq(hc_status(ec, EC_CMD_MKBP_WAKE_MASK, 0, &p, sizeof(p), resp, 4, NULL),
 			  EC_RES_INVALID_PARAM);
 }
 END_TEST

@@ -29,10 +29,7 @@ static void teardown(void)
 static uint32_t run(uint32_t cmd, uint32_t ver, const void *req, size_t len, void *resp,
 		    size_t resp_max)
 {
-	uint32_t status;
-
-	hc(ec, cmd, ver, req, len, resp, resp_max, &status);
-	return status;
+	return hc_status(ec, cmd, ver, req, len, resp, resp_max, NULL);
 }
 
 static uint16_t get_duty(uint8_t type, uint8_t index)
