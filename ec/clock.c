@@ -16,8 +16,8 @@
 #include "common/common.h"
 #include "ec.h"
 
-#define TICK_NS 1000000ULL	/* publish the time every millisecond... */
-#define IDLE_TICKS 100		/* ...until nobody asked for 100 ticks */
+#define TICK_NS 10000000ULL	/* publish the time every 10 ms (why: ec.h)... */
+#define IDLE_TICKS 10		/* ...until nobody asked for 10 ticks */
 
 /**
  * struct cached_clock - the clock and its ticker.

@@ -312,9 +312,13 @@ int ec_kb_backlight_percent(struct ec *ec);
  * system call on the hot path. Every host command advances the EC's state
  * by reading the clock. Where the vDSO is missing (user-mode-linux has none)
  * clock_gettime() is a full system call costing about as much as a tenth
- * of a CUSE round trip, so a ticker thread publishes the time every
- * millisecond while commands are flowing, and parks itself once they stop
- * (no idle wake-ups).
+ * of a CUSE round trip, so a ticker thread publishes the time every 10 ms
+ * while commands are flowing, and parks itself once they stop (no idle
+ * wake-ups). Not every millisecond: in user-mode-linux, with one virtual
+ * CPU, each tick preempts the thread serving a command, and a 1 kHz ticker
+ * alone cost about 5% of an XCMD round trip (cuse_ec/bench/run-bench.sh).
+ * Nothing the EC models needs a finer step; the trace orders events by
+ * sequence number, not by time.
  */
 struct cached_clock;
 
@@ -322,7 +326,7 @@ struct cached_clock;
  * cached_clock_create() - start a cached monotonic clock.
  * @out: the clock
  *
- * Readings lag real time by at most about two milliseconds, never go
+ * Readings lag real time by at most about two ticks (20 ms), never go
  * backwards, and sleeping (injected latency) uses the real nanosleep().
  *
  * Return: 0 or -errno.

@@ -5,24 +5,34 @@
 # directly where the host has /dev/cuse). Prints latency/throughput for both,
 # the ratios, and the daemon's idle RSS and per-open-file memory.
 #
-#   cuse_ec/bench/run-bench.sh [BUILDDIR] [ITERATIONS]
+#   cuse_ec/bench/run-bench.sh [BUILDDIR] [ITERATIONS] [RUNS]
 #
-# Targets: XCMD latency <= 1.25x the floor; idle RSS <= 8 MiB;
-# <= 2 KiB per open file. This prints; it does not fail on a missed target.
+# RUNS (default 1) runs the whole comparison that many times in the same boot
+# and then prints, per measurement, the min/median/max latency ratio and
+# PASS/FAIL of the median against the target: one run's ratio moves by
+# +-15% on a shared 2-core machine, a median of 5 much less.
+#
+# Targets: XCMD and READMEM latency <= 1.10x the floor at 1 and 2 threads
+# (median of RUNS); idle RSS <= 8 MiB; <= 2 KiB per open file. It prints the
+# verdicts and exits 0 either way: a figure, not a test.
 
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top_srcdir=$(cd "$here/../.." && pwd)
 builddir=$(cd "${1:-$PWD}" && pwd)
 iterations=${2:-5000}
+runs=${3:-1}
+ratio_target=1.10
+[[ $runs =~ ^[1-9][0-9]?$ ]] || { echo "RUNS must be 1..99, not '$runs'" >&2; exit 2; }
+[[ $iterations =~ ^[1-9][0-9]*$ ]] || { echo "ITERATIONS must be a positive number, not '$iterations'" >&2; exit 2; }
 
 if [[ ${CUSE_EC_BENCH_GUEST:-0} != 1 ]]; then
 	if [[ -c /dev/cuse ]]; then
-		CUSE_EC_BENCH_GUEST=1 exec bash "$0" "$builddir" "$iterations"
+		CUSE_EC_BENCH_GUEST=1 exec bash "$0" "$builddir" "$iterations" "$runs"
 	fi
 	exec "$top_srcdir/scripts/uml-run" --timeout 900 --mem 512M \
 		--share "$top_srcdir" --share "$builddir" \
-		--env CUSE_EC_BENCH_GUEST=1 -- bash "$0" "$builddir" "$iterations"
+		--env CUSE_EC_BENCH_GUEST=1 -- bash "$0" "$builddir" "$iterations" "$runs"
 fi
 
 bench=$builddir/cuse_ec/bench/cuse_ec_bench
@@ -53,9 +63,37 @@ wait_node /dev/cros_ec || { echo "cuse_ec did not start" >&2; exit 1; }
 for (( i = 0; i < 100; i++ )); do [[ -S /run/bench.sock ]] && break; sleep 0.05; done
 "$probe" ctl /run/bench.sock "latency 0" >/dev/null
 
-echo "== cuse_ec (revocable) vs the null CUSE server, $iterations ops per round =="
-echo "   (XCMD latency target: latency_ratio <= 1.25)"
-"$bench" /dev/cros_ec /dev/cros_null "$iterations"
+echo "== cuse_ec (revocable) vs the null CUSE server, $iterations ops per round, $runs run(s) =="
+results=$(mktemp)
+for (( run = 1; run <= runs; run++ )); do
+	echo "-- run $run"
+	"$bench" /dev/cros_ec /dev/cros_null "$iterations" | tee -a "$results"
+done
+# Per measurement (op + threads): min/median/max of the runs' ratios.
+echo "== latency ratio over $runs run(s) (target: median <= $ratio_target)"
+awk -v target="$ratio_target" '
+	/latency_ratio=/ {
+		key = $1 " " $2
+		if (!(key in n))
+			order[++keys] = key
+		for (i = 1; i <= NF; i++)
+			if ($i ~ /^latency_ratio=/)
+				r[key, ++n[key]] = substr($i, 15) + 0
+	}
+	END {
+		for (k = 1; k <= keys; k++) {
+			key = order[k]
+			m = n[key]
+			for (i = 1; i <= m; i++)
+				for (j = i; j > 1 && r[key, j - 1] > r[key, j]; j--) {
+					t = r[key, j]; r[key, j] = r[key, j - 1]; r[key, j - 1] = t
+				}
+			med = m % 2 ? r[key, (m + 1) / 2] : (r[key, m / 2] + r[key, m / 2 + 1]) / 2
+			printf "%-22s min=%.2f median=%.2f max=%.2f %s\n", key, r[key, 1], med,
+			       r[key, m], med <= target + 1e-9 ? "PASS" : "FAIL"
+		}
+	}' "$results"
+rm -f "$results"
 kill -TERM "$null_pid" || true
 wait "$null_pid" || true
 
