@@ -603,6 +603,21 @@ enum lifecycle_mode chardev_mode(const struct chardev_ctx *ctx)
 }
 
 /**
+ * chardev_set_test_point() - run @fn at every test point of @ctx.
+ * @ctx: context, with no file operation in progress
+ * @fn:  the hook, or NULL
+ * @arg: passed to @fn
+ */
+void chardev_set_test_point(struct chardev_ctx *ctx,
+			    void (*fn)(void *arg, enum chardev_test_point point,
+				       struct chardev_file *file),
+			    void *arg)
+{
+	ctx->test_arg = arg;
+	ctx->test_point = fn;
+}
+
+/**
  * chardev_profile() - the board profile new ECs are made from.
  * @ctx: context
  *

@@ -34,6 +34,7 @@
 #include <stdbool.h>
 
 #include "chardev.h"
+#include "chardev_testing.h"
 #include "chardev_trace.h"
 #include "ec/ec.h"
 
@@ -152,6 +153,9 @@ struct chardev_file {
  * @revoking: the instance of the last revoke still waiting, or NULL (a
  *           files-see-unplug mode only: the others wait for nothing)
  * @revoke_waited: accesses to @revoking that ended after its revoke began
+ * @test_point: host tests' hook at the windows a race needs another thread
+ *           to hit (chardev_testing.h); NULL in the daemon
+ * @test_arg: passed to @test_point
  */
 struct chardev_ctx {
 	pthread_mutex_t lock;
@@ -171,7 +175,16 @@ struct chardev_ctx {
 	atomic_uint_fast64_t next_file_id;
 	_Atomic(struct lifecycle *) revoking;
 	atomic_uint_fast64_t revoke_waited;
+	void (*test_point)(void *arg, enum chardev_test_point point, struct chardev_file *file);
+	void *test_arg;
 };
+
+/* Call the host tests' hook at @point, if they set one. */
+#define TEST_POINT(ctx, point, file)						\
+	do {									\
+		if (__builtin_expect((ctx)->test_point != NULL, 0))		\
+			(ctx)->test_point((ctx)->test_arg, CHARDEV_TEST_##point, (file)); \
+	} while (0)
 
 /**
  * struct chardev_access - one file access to the EC, as the trace sees it.

@@ -319,9 +319,11 @@ static void chardev_deliver(struct chardev_parked *p)
 	size_t len = p->len < sizeof(buf) ? p->len : sizeof(buf);
 	int ret;
 
+	TEST_POINT(ctx, DELIVER_HANDED, file);
 	ret = chardev_pop_event(file, buf, len);
 	if (ret == -EAGAIN) {
 		/* A non-blocking read took it first: wait again, in the same place. */
+		TEST_POINT(ctx, DELIVER_REPARK, file);
 		ret = chardev_park(p);
 		if (ret == CHARDEV_READ_PARKED)
 			return;

@@ -23,6 +23,7 @@
 #include "cros_ec/cros_ec_dev.h"
 #include "cros_ec/ec_commands.h"
 #include "chardev.h"
+#include "chardev_testing.h"
 #include "control.h"
 #include "ec/ec.h"
 #include "harness.h"
@@ -186,6 +187,9 @@ struct race_round {
 	atomic_int stolen;
 	atomic_int injected;
 	atomic_uint seed;
+	struct fake_read parker_read;
+	atomic_int parker_ret;
+	atomic_size_t parker_len;
 };
 
 /* A few hundred iterations of nothing, varying per round and thread. */
@@ -300,6 +304,177 @@ START_TEST(test_deliver_vs_nonblocking_read)
 }
 END_TEST
 
+/*
+ * The lost wake-up, made to happen: an event is handed to the one parked
+ * read; at the point the read was taken but its queue not yet popped, a
+ * non-blocking read takes the event (DELIVER_HANDED); at the point the
+ * failed pop is about to park the read again, a second event is queued and
+ * notified (DELIVER_REPARK), finding no read parked. Parking again must
+ * look for it, so the parked read ends with the second event.
+ */
+struct window {
+	bool stole, notified;
+	int handed, reparked;
+	int steal_ret;
+	size_t steal_len;
+	unsigned char stolen[CHARDEV_READ_MAX];
+};
+
+static void window_hook(void *arg, enum chardev_test_point point, struct chardev_file *file)
+{
+	static const struct ec_event second = {
+		.type = EC_MKBP_EVENT_BUTTON, .len = 4, .data = { 0xb2, 2, 2, 2 },
+	};
+	struct window *w = arg;
+
+	switch (point) {
+	case CHARDEV_TEST_DELIVER_HANDED:
+		w->handed++;
+		if (!w->stole) {
+			w->stole = true;
+			w->steal_ret = chardev_read(file, sizeof(w->stolen), true, NULL,
+						    w->stolen, &w->steal_len);
+		}
+		break;
+	case CHARDEV_TEST_DELIVER_REPARK:
+		w->reparked++;
+		if (!w->notified) {
+			w->notified = true;
+			chardev_notify_file(file, &second);
+		}
+		break;
+	}
+}
+
+START_TEST(test_repark_looks_again)
+{
+	static const struct ec_event first = {
+		.type = EC_MKBP_EVENT_BUTTON, .len = 4, .data = { 0xa1, 1, 1, 1 },
+	};
+	struct chardev_ctx *ctx = harness_ctx(LIFECYCLE_REVOCABLE);
+	struct chardev_file *file = open_events(ctx);
+	struct window w = { 0 };
+	struct fake_read r;
+
+	park_read(file, &r);
+	chardev_set_test_point(ctx, window_hook, &w);
+	chardev_notify_file(file, &first);
+	chardev_set_test_point(ctx, NULL, NULL);
+
+	/* The non-blocking read took the first event inside the window... */
+	ck_assert_int_eq(w.steal_ret, 0);
+	ck_assert_uint_eq(w.steal_len, 1 + 4);
+	ck_assert_uint_eq(w.stolen[1], 0xa1);
+	ck_assert_int_eq(w.reparked, 1);
+	/* ...and the parked read was not left beside the second one. */
+	ck_assert_msg(read_completions(&r) == 1,
+		      "the read stays parked with an event queued (lost wake-up; "
+		      "handed %d, reparked %d)", w.handed, w.reparked);
+	ck_assert_int_eq(r.result, 1 + 4);
+	ck_assert_uint_eq(r.data[1], 0xb2);
+	ck_assert_int_eq(w.handed, 2);
+	ck_assert_uint_eq(chardev_poll(file, NULL), 0);
+	ck_assert_uint_eq(STAT_NOW(ctx, parked_reads), 0);
+	ck_assert_uint_eq(STAT_NOW(ctx, reads_parked), 1);
+	chardev_release(file);
+	harness_ctx_free(ctx);
+}
+END_TEST
+
+/*
+ * The same window entered from the reader's side. A blocking read that
+ * parks looks for an event queued meanwhile and, finding one, is handed it
+ * in its own thread: that delivery runs beside the EC's notifier chain, not
+ * inside it. If a non-blocking read takes the event first, the read parks
+ * again; an event queued and notified between the failed pop and that
+ * second park finds no read parked, so the second park must look again as
+ * the first did. Each round: one thread parks a fresh blocking read, two
+ * inject an event each, one steals with non-blocking reads. Once quiet, a
+ * read still parked beside a queued event has lost its wake-up. That last
+ * window is a few instructions wide, so real scheduling almost never enters
+ * it: test_repark_looks_again enters it on purpose; this one runs every
+ * path around it from real threads (TSan checks their locking).
+ */
+static void *race_parker(void *arg)
+{
+	struct race_round *rr = arg;
+	unsigned char buf[CHARDEV_READ_MAX];
+	size_t outlen;
+
+	for (;;) {
+		pthread_barrier_wait(&rr->start);
+		if (atomic_load(&rr->stop))
+			return NULL;
+		race_jitter(rr, 7);
+		fake_read_init(&rr->parker_read);
+		outlen = 0;
+		atomic_store(&rr->parker_ret, chardev_read(rr->file, sizeof(buf), false,
+							   &rr->parker_read, buf, &outlen));
+		atomic_store(&rr->parker_len, outlen);
+		pthread_barrier_wait(&rr->end);
+	}
+}
+
+START_TEST(test_park_vs_nonblocking_read)
+{
+	struct chardev_ctx *ctx = harness_ctx(LIFECYCLE_REVOCABLE);
+	struct race_round rr = { .ctx = ctx };
+	unsigned char buf[CHARDEV_READ_MAX];
+	int round, i, parked = 0, handed = 0, stolen = 0;
+	pthread_t t[4];
+	size_t outlen;
+
+	rr.file = open_events(ctx);
+	pthread_barrier_init(&rr.start, NULL, 5);
+	pthread_barrier_init(&rr.end, NULL, 5);
+	ck_assert_int_eq(pthread_create(&t[0], NULL, race_injector, &rr), 0);
+	ck_assert_int_eq(pthread_create(&t[1], NULL, race_injector, &rr), 0);
+	ck_assert_int_eq(pthread_create(&t[2], NULL, race_stealer, &rr), 0);
+	ck_assert_int_eq(pthread_create(&t[3], NULL, race_parker, &rr), 0);
+	for (round = 0; round < RACE_ROUNDS; round++) {
+		atomic_store(&rr.stolen, 0);
+		atomic_store(&rr.injected, 0);
+		atomic_store(&rr.seed, (unsigned int)round);
+		pthread_barrier_wait(&rr.start);
+		pthread_barrier_wait(&rr.end);
+		stolen += atomic_load(&rr.stolen);
+
+		if (atomic_load(&rr.parker_ret) == CHARDEV_READ_PARKED) {
+			parked++;
+			if (!read_completions(&rr.parker_read)) {
+				/* Quiet: nothing can notify this read any more. */
+				ck_assert_msg(!chardev_poll(rr.file, NULL),
+					      "round %d: a read stays parked with an event "
+					      "queued (lost wake-up)", round);
+				chardev_read_cancel(ctx, &rr.parker_read);
+			} else {
+				handed++;
+			}
+			ck_assert(fake_read_wait(&rr.parker_read, DEADLINE_MS));
+			ck_assert_int_eq(read_completions(&rr.parker_read), 1);
+		} else {
+			/* Not parked: it found an event at once. */
+			ck_assert_int_eq(atomic_load(&rr.parker_ret), 0);
+			ck_assert_uint_gt(atomic_load(&rr.parker_len), 0);
+		}
+		while (!chardev_read(rr.file, sizeof(buf), true, NULL, buf, &outlen))
+			;
+	}
+	atomic_store(&rr.stop, true);
+	pthread_barrier_wait(&rr.start);
+	for (i = 0; i < 4; i++)
+		pthread_join(t[i], NULL);
+	/* Every side of the race was exercised. */
+	ck_assert_int_gt(parked, 0);
+	ck_assert_int_gt(handed, 0);
+	ck_assert_int_gt(stolen, 0);
+	pthread_barrier_destroy(&rr.start);
+	pthread_barrier_destroy(&rr.end);
+	chardev_release(rr.file);
+	harness_ctx_free(ctx);
+}
+END_TEST
+
 /* ---- an unplug that cannot start ---- */
 
 START_TEST(test_unplug_failure_undone)
@@ -370,6 +545,8 @@ int main(void)
 	tcase_add_test(tc, test_parked_order);
 	tcase_add_test(tc, test_parked_ends);
 	tcase_add_test(tc, test_deliver_vs_nonblocking_read);
+	tcase_add_test(tc, test_park_vs_nonblocking_read);
+	tcase_add_test(tc, test_repark_looks_again);
 	tcase_add_test(tc, test_unplug_failure_undone);
 	suite_add_tcase(s, tc);
 	return check_run_suite(s);
