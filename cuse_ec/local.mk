@@ -15,6 +15,7 @@ cuse_ec_libchardev_la_SOURCES = \
 	cuse_ec/chardev_access.c \
 	cuse_ec/lifecycle.c \
 	cuse_ec/control.c \
+	cuse_ec/control_server.c \
 	cuse_ec/options.c \
 	cuse_ec/profile_path.c \
 	cuse_ec/control_client.c \
@@ -33,6 +34,7 @@ noinst_HEADERS += \
 	cuse_ec/lifecycle.h \
 	cuse_ec/lifecycle_testing.h \
 	cuse_ec/control.h \
+	cuse_ec/control_internal.h \
 	cuse_ec/control_client.h \
 	cuse_ec/options.h \
 	cuse_ec/profile_path.h \

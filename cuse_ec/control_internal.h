@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * control_internal.h - what the control socket's two halves share: the
+ * verbs (control.c: parser, one-shot commands, "trace", "unplug wait") and
+ * the server (control_server.c: listening, clients, the poll loop, waiters,
+ * idle timeout, eviction). Not for use outside those two files.
+ */
+#ifndef CUSE_EC_CONTROL_INTERNAL_H
+#define CUSE_EC_CONTROL_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/un.h>
+
+#include "control.h"
+
+#define CONTROL_MAX_CLIENTS 16
+
+/**
+ * struct control_waiter - an "unplug wait" whose reply is still due.
+ * @next:   server list link
+ * @srv:    the server, to wake its loop
+ * @client: index of the waiting client, -1 once it disconnected
+ * @done:   set by the unplug completion (any thread), under srv->lock
+ * @result: the unplug's result, valid once @done
+ */
+struct control_waiter {
+	struct control_waiter *next;
+	struct control_server *srv;
+	int client;
+	bool done;
+	int result;
+};
+
+/**
+ * struct control_client - one connection.
+ * @fd:       socket, -1 when the slot is free
+ * @len:      bytes in @buf
+ * @discard:  an overlong line is being skipped up to its newline
+ * @waiting:  an "unplug wait" reply is pending; later lines wait too
+ * @eof:      the peer shut its side; close once the pending reply is sent
+ * @last_ms:  when it last sent something or was accepted (monotonic ms)
+ * @buf:      partial line
+ */
+struct control_client {
+	int fd;
+	size_t len;
+	bool discard;
+	bool waiting;
+	bool eof;
+	uint64_t last_ms;
+	char buf[CONTROL_LINE_MAX + 2];
+};
+
+/**
+ * struct control_server - the control thread's state.
+ * @ctx:     the daemon
+ * @path:    socket path (unlinked at stop)
+ * @listen_fd: listening socket
+ * @wake:    self-pipe: [0] polled by the thread, [1] written to stop it or to
+ *           report an unplug completion
+ * @sock_dev: device of the socket bound at @path (is it still ours?)
+ * @sock_ino: its inode
+ * @stop:    set to end the thread
+ * @thread:  the control thread
+ * @lock:    protects every waiter's @done and @result, and orders the
+ *           completions' last touch of the server before stop frees it
+ * @waiter_done: signalled (under @lock) when a waiter's unplug completed
+ * @waiters: outstanding "unplug wait"s (list touched by the control thread,
+ *           then by stop once the thread is gone)
+ * @idle_timeout_ms: a connection silent this long is closed (0: never)
+ * @refusal_log_ms: when the last refusal warning was logged
+ * @refusals_unlogged: refusals since then, counted but not logged
+ * @clients: connections
+ */
+struct control_server {
+	struct chardev_ctx *ctx;
+	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	int listen_fd;
+	int wake[2];
+	dev_t sock_dev;
+	ino_t sock_ino;
+	atomic_bool stop;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t waiter_done;
+	struct control_waiter *waiters;
+	atomic_uint idle_timeout_ms;
+	uint64_t refusal_log_ms;
+	unsigned int refusals_unlogged;
+	struct control_client clients[CONTROL_MAX_CLIENTS];
+};
+
+/**
+ * control_send_bytes() - send @len bytes on a client's non-blocking socket,
+ * waiting (bounded) while its buffer is full: a trace is far larger than
+ * one socket buffer.
+ * @cl:  the client
+ * @buf: the bytes
+ * @len: how many
+ *
+ * Return: 0, or -1 when the client went away or stopped reading.
+ */
+int control_send_bytes(struct control_client *cl, const char *buf, size_t len);
+
+/**
+ * control_send() - send one reply line to a client.
+ * @cl:    the client
+ * @reply: the line, without its newline (added here)
+ *
+ * A client that went away or stopped reading loses the reply; its next
+ * poll reports it.
+ */
+void control_send(struct control_client *cl, const char *reply);
+
+/**
+ * control_handle_line() - run one command line a client sent and reply.
+ * @srv:  the server
+ * @idx:  the client's index in @srv->clients
+ * @line: the line, newline removed, NUL-terminated
+ * @len:  its length as received (a NUL inside makes strlen() shorter)
+ *
+ * Runs in the control thread. An "unplug wait" lists a waiter and sets the
+ * client's @waiting; the reply comes from the server once it completes.
+ */
+void control_handle_line(struct control_server *srv, int idx, const char *line, size_t len);
+
+#endif /* CUSE_EC_CONTROL_INTERNAL_H */
