@@ -572,11 +572,41 @@ int ec_host_command(struct ec *ec, uint32_t command, uint32_t version,
 		    const void *req, size_t req_len, void *resp, size_t resp_max,
 		    uint32_t *ec_status)
 {
+	return ec_host_command_reset(ec, command, version, req, req_len, resp, resp_max,
+				     ec_status, NULL);
+}
+
+/**
+ * ec_host_command_reset() - ec_host_command(), also saying whether this
+ * very command cold-reset the EC.
+ * @ec:          the EC
+ * @command:     host command number
+ * @version:     command version
+ * @req:         request parameters
+ * @req_len:     bytes in @req
+ * @resp:        response buffer
+ * @resp_max:    room in @resp
+ * @ec_status:   EC status code, always written
+ * @cold_resets: if not NULL, the EC's cold-reset count as this command left
+ *               it when the command itself made a cold reset, else 0
+ *
+ * The count is read before and after the command in the one hold of the EC
+ * lock the command runs in, so another command's reset, which can only come
+ * before or after that hold, is never credited to this one.
+ *
+ * Return: as ec_host_command().
+ */
+int ec_host_command_reset(struct ec *ec, uint32_t command, uint32_t version,
+			  const void *req, size_t req_len, void *resp, size_t resp_max,
+			  uint32_t *ec_status, uint32_t *cold_resets)
+{
 	struct ec_cmd_args args;
-	uint32_t status;
+	uint32_t status, resets_before;
 	bool fault_ok;
 	int ret = 0;
 
+	if (cold_resets)
+		*cold_resets = 0;
 	if (ec_status)
 		*ec_status = EC_RES_ERROR;
 	if (!ec || !ec_status || (!req && req_len) || (!resp && resp_max))
@@ -585,6 +615,7 @@ int ec_host_command(struct ec *ec, uint32_t command, uint32_t version,
 		return -EMSGSIZE;
 
 	pthread_mutex_lock(&ec->lock);
+	resets_before = ec->sys.cold_resets;
 	ec_spend(ec, ec_latency_for(ec, command));
 	ec_advance(ec);
 	ec_memmap_refresh(ec);
@@ -636,6 +667,8 @@ int ec_host_command(struct ec *ec, uint32_t command, uint32_t version,
 out:
 	ec_memmap_refresh(ec);
 	*ec_status = status;
+	if (cold_resets && ec->sys.cold_resets != resets_before)
+		*cold_resets = ec->sys.cold_resets;
 	ec_unlock_notify(ec);
 	return ret;
 }

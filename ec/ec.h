@@ -124,6 +124,31 @@ int ec_host_command(struct ec *ec, uint32_t command, uint32_t version,
 		    uint32_t *ec_status);
 
 /**
+ * ec_host_command_reset() - ec_host_command(), also saying whether this
+ * very command cold-reset the EC.
+ * @ec:          the EC
+ * @command:     host command number
+ * @version:     command version
+ * @req:         request parameters
+ * @req_len:     bytes in @req
+ * @resp:        response buffer
+ * @resp_max:    room in @resp
+ * @ec_status:   EC status code, always written
+ * @cold_resets: if not NULL, the cold-reset count (ec_cold_resets()) as
+ *               this command left it when the command itself made a cold
+ *               reset, else 0
+ *
+ * Two ec_cold_resets() calls around ec_host_command() are not enough to
+ * tell: another thread's command can reset the EC between them. This reads
+ * the count in the same hold of the EC lock as the command runs.
+ *
+ * Return: as ec_host_command().
+ */
+int ec_host_command_reset(struct ec *ec, uint32_t command, uint32_t version,
+			  const void *req, size_t req_len, void *resp, size_t resp_max,
+			  uint32_t *ec_status, uint32_t *cold_resets);
+
+/**
  * ec_read_memmap() - READMEM: read from the 256-byte memory map.
  * @ec:     the EC
  * @offset: first byte
@@ -292,8 +317,9 @@ void ec_set_latency_ns(struct ec *ec, uint64_t ns);
 /**
  * ec_cold_resets() - cold resets of the EC (REBOOT_EC cold, cold-AP-off,
  * hibernate) since ec_create(). On a real Chromebook such a reset takes the
- * host's EC device away and brings it back; a daemon that compares this
- * count after each command can show its clients the same.
+ * host's EC device away and brings it back; a daemon that learns from
+ * ec_host_command_reset() which command made one can show its clients the
+ * same.
  * Return: the count.
  */
 uint32_t ec_cold_resets(struct ec *ec);

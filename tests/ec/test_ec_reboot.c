@@ -5,6 +5,7 @@
  * reboots and the bad inputs.
  */
 #include <check.h>
+#include <errno.h>
 #include <string.h>
 
 #include "ec_test_util.h"
@@ -213,6 +214,46 @@ START_TEST(test_reboot_keeps_protection)
 }
 END_TEST
 
+/* REBOOT_EC @cmd through ec_host_command_reset(); returns what it reports. */
+static uint32_t reboot_reported(uint8_t cmd)
+{
+	uint8_t req[2] = { cmd, 0 };
+	uint32_t status, resets = 99;
+
+	ck_assert_int_eq(ec_host_command_reset(ec, EC_CMD_REBOOT_EC, 0, req, 2, NULL, 0,
+					       &status, &resets), 0);
+	ck_assert_uint_eq(status, EC_RES_SUCCESS);
+	return resets;
+}
+
+/* The command that made a cold reset says so, with the count; others say 0. */
+START_TEST(test_reset_reported_by_its_command)
+{
+	uint32_t status, resets = 99;
+	uint8_t r[4];
+
+	ck_assert_int_eq(ec_host_command_reset(ec, EC_CMD_HELLO, 0, (uint8_t[4]){ 1 }, 4, r, 4,
+					       &status, &resets), 4);
+	ck_assert_uint_eq(resets, 0);
+	ck_assert_uint_eq(reboot_reported(EC_REBOOT_JUMP_RO), 0);
+	ck_assert_uint_eq(reboot_reported(EC_REBOOT_COLD), 1);
+	ck_assert_uint_eq(reboot_reported(EC_REBOOT_HIBERNATE), 2);
+	ck_assert_uint_eq(ec_host_command_reset(ec, EC_CMD_HELLO, 0, (uint8_t[4]){ 1 }, 4, r, 4,
+						&status, &resets), 4);
+	ck_assert_uint_eq(resets, 0);
+	ck_assert_uint_eq(ec_cold_resets(ec), 2);
+	/* A rejected call reports none, and NULL asks for nothing. */
+	resets = 99;
+	ck_assert_int_eq(ec_host_command_reset(ec, EC_CMD_HELLO, 0, NULL, 4, r, 4, &status,
+					       &resets), -EINVAL);
+	ck_assert_uint_eq(resets, 0);
+	ck_assert_int_eq(ec_host_command_reset(ec, EC_CMD_REBOOT_EC,
+					       0, (uint8_t[2]){ EC_REBOOT_COLD }, 2, NULL, 0,
+					       &status, NULL), 0);
+	ck_assert_uint_eq(ec_cold_resets(ec), 3);
+}
+END_TEST
+
 static Suite *reboot_suite(void)
 {
 	Suite *s = suite_create("reboot");
@@ -224,6 +265,7 @@ static Suite *reboot_suite(void)
 	tcase_add_test(tc, test_jump);
 	tcase_add_test(tc, test_pending_and_bad_inputs);
 	tcase_add_test(tc, test_reboot_keeps_protection);
+	tcase_add_test(tc, test_reset_reported_by_its_command);
 	suite_add_tcase(s, tc);
 	return s;
 }
