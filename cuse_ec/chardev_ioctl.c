@@ -45,7 +45,7 @@ static void chardev_ioctl_xcmd(struct chardev_file *file, uint64_t arg, const vo
 	struct cros_ec_command_v2 hdr;
 	struct chardev_access acc;
 	size_t insize, reply_len;
-	uint32_t ec_status = 0, resets_before, resets_after;
+	uint32_t ec_status = 0, cold_resets;
 	unsigned char *reply;
 	struct ec *ec;
 	int ret;
@@ -97,18 +97,26 @@ static void chardev_ioctl_xcmd(struct chardev_file *file, uint64_t arg, const vo
 		ret = -ENOMEM;
 		goto out_release;
 	}
-	resets_before = ec_cold_resets(ec);
-	ret = ec_host_command(ec, hdr.command, hdr.version, (const unsigned char *)in + hdr_len,
-			      hdr.outsize, reply + hdr_len, insize, &ec_status);
-	resets_after = ec_cold_resets(ec);
+	TEST_POINT(file->ctx, XCMD_ENTER, file);
+	/*
+	 * The EC says whether this command reset it: a count read around the
+	 * call would also move for another file's reboot that reached the EC
+	 * while this command waited for it, crediting that reboot here.
+	 */
+	ret = ec_host_command_reset(ec, hdr.command, hdr.version,
+				    (const unsigned char *)in + hdr_len, hdr.outsize,
+				    reply + hdr_len, insize, &ec_status, &cold_resets);
 	chardev_access_end(file, &acc, ret);
 	/*
 	 * A cold reset takes the device away and back. Only now, with this
 	 * access ended, since the unplug is one this access would hold up.
-	 * The reply still goes out: the command was answered before the reset.
+	 * The reply still goes out, but only after the unplug has started and
+	 * been counted: the EC answers, then resets, so no client may see the
+	 * old EC after a SUCCESS it was given, and the reboot's sender finds
+	 * it counted as soon as it has the answer.
 	 */
-	if (resets_after != resets_before)
-		chardev_cold_reboot(file->ctx, file->lc, file->id, resets_after);
+	if (cold_resets)
+		chardev_cold_reboot(file->ctx, file->lc, file->id, cold_resets);
 	if (ret < 0) {
 		free(reply);
 		chardev_ioctl_error(res, ret);

@@ -37,6 +37,8 @@ void chardev_notify_file(struct chardev_file *file, const struct ec_event *ev);
  *	take the event here)
  * @CHARDEV_TEST_DELIVER_REPARK: the pop found nothing; the read is about
  *	to park again (an event queued and notified here finds it not parked)
+ * @CHARDEV_TEST_XCMD_ENTER: an XCMD holds its access and is about to hand
+ *	its command to the EC (another command may reach the EC first here)
  *
  * Each is a place where, in the daemon, another thread can run at any
  * instant; the hook lets a test put that thread's work exactly there, in
@@ -45,6 +47,7 @@ void chardev_notify_file(struct chardev_file *file, const struct ec_event *ev);
 enum chardev_test_point {
 	CHARDEV_TEST_DELIVER_HANDED,
 	CHARDEV_TEST_DELIVER_REPARK,
+	CHARDEV_TEST_XCMD_ENTER,
 };
 
 /**

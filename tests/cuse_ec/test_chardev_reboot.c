@@ -8,12 +8,15 @@
 
 #include <check.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "cros_ec/ec_commands.h"
 #include "chardev.h"
+#include "chardev_testing.h"
 #include "chardev_trace.h"
 #include "harness.h"
 #include "../check_run.h"
@@ -170,6 +173,73 @@ START_TEST(test_cold_reboot_with_command_inside)
 }
 END_TEST
 
+struct reboot_inside {
+	struct chardev_ctx *ctx;
+	struct chardev_file *sender, *busy;
+	bool fired;
+	long reboot_ret;
+	uint64_t reboots_at_reply;
+};
+
+/*
+ * Where @busy's command is about to reach the EC, @sender's cold reboot
+ * reaches it first, in full: what a thread that is scheduled sooner does.
+ */
+static void reboot_first_hook(void *arg, enum chardev_test_point point,
+			      struct chardev_file *file)
+{
+	struct reboot_inside *ri = arg;
+
+	if (point != CHARDEV_TEST_XCMD_ENTER || file != ri->busy || ri->fired)
+		return;
+	ri->fired = true;
+	ri->reboot_ret = reboot(ri->sender, EC_REBOOT_COLD);
+	ri->reboots_at_reply = STAT_NOW(ri->ctx, ec_cold_reboots);
+}
+
+/*
+ * A command that entered the EC after another file's cold reboot, on an
+ * access taken before it, runs on the old EC (the revoke waits for it) and
+ * did not reset it: the reboot is its sender's alone, counted before the
+ * sender's reply, and traced once, as the sender's.
+ */
+START_TEST(test_cold_reboot_credited_to_sender)
+{
+	struct chardev_ctx *ctx = harness_ctx(LIFECYCLE_REVOCABLE);
+	struct reboot_inside ri = { .ctx = ctx };
+	const struct chardev_trace_entry *cold;
+	struct chardev_trace_entry *e;
+	size_t n;
+
+	ri.sender = harness_open(ctx);
+	ri.busy = harness_open(ctx);
+	chardev_set_test_point(ctx, reboot_first_hook, &ri);
+	ck_assert_int_eq(harness_hello(ri.busy), 4);
+	chardev_set_test_point(ctx, NULL, NULL);
+	ck_assert(ri.fired);
+	ck_assert_int_eq(ri.reboot_ret, EC_RES_SUCCESS);
+	ck_assert_uint_eq(ri.reboots_at_reply, 1);
+	WAIT_UNTIL(STAT_NOW(ctx, revocations) == 1);
+	ck_assert_uint_eq(STAT_NOW(ctx, ec_cold_reboots), 1);
+
+	e = calloc(CHARDEV_TRACE_DEFAULT_EVENTS, sizeof(*e));
+	ck_assert_ptr_nonnull(e);
+	n = chardev_trace_snapshot(chardev_trace(ctx), e, CHARDEV_TRACE_DEFAULT_EVENTS, NULL);
+	cold = find(e, n, CHARDEV_TRACE_EC_COLD_REBOOT, 0);
+	ck_assert_ptr_nonnull(cold);
+	ck_assert_msg(cold->file == 1, "cold reboot traced as file %" PRIu64 "'s, not the sender's",
+		      cold->file);
+	ck_assert_msg(!find(e, n, CHARDEV_TRACE_EC_COLD_REBOOT, cold->seq),
+		      "a second cold reboot traced, from file %" PRIu64,
+		      find(e, n, CHARDEV_TRACE_EC_COLD_REBOOT, cold->seq)->file);
+	free(e);
+
+	chardev_release(ri.sender);
+	chardev_release(ri.busy);
+	harness_ctx_free(ctx);
+}
+END_TEST
+
 static Suite *reboot_suite(void)
 {
 	Suite *s = suite_create("chardev_reboot");
@@ -179,16 +249,13 @@ static Suite *reboot_suite(void)
 	tcase_add_test(tc, test_cold_reboot_revocable);
 	tcase_add_test(tc, test_warm_reboot_keeps_device);
 	tcase_add_test(tc, test_cold_reboot_refcount);
-#ifndef __SANITIZE_THREAD__
-	/*
-	 * Under TSan, with user-mode-linux guests loading the machine, this
-	 * case failed twice in full runs (the reboot answered SUCCESS, yet
-	 * ec_cold_reboots stayed 0) and never in 30 runs alone or four at a
-	 * time; the cause is not found. It runs in the plain and ASan builds
-	 * until it is.
-	 */
+	tcase_add_test(tc, test_cold_reboot_credited_to_sender);
+	suite_add_tcase(s, tc);
+
+	/* A case of its own, so that it can be run alone (CK_RUN_CASE). */
+	tc = tcase_create("command_inside");
+	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_cold_reboot_with_command_inside);
-#endif
 	suite_add_tcase(s, tc);
 	return s;
 }
