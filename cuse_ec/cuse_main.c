@@ -39,6 +39,7 @@
 #include "control_client.h"
 #include "ec/ec.h"
 #include "options.h"
+#include "path_wait.h"
 #include "profile_path.h"
 #include "shutdown.h"
 #include "udev_follow.h"
@@ -314,24 +315,34 @@ static void cuse_ec_drop_root(struct cuse_ec_daemon *d)
  * have read before ours was in place, after our own chmod. It records the
  * device in its database only once it has set the node up, so once that
  * entry exists our options are applied again and the last word is ours.
+ * The database directory itself may not exist before udevd's first entry:
+ * path_wait() then watches /run/udev (there: its control socket answered)
+ * until it does.
  */
 static void cuse_ec_node_after_udevd(struct cuse_ec_daemon *d, const char *path, dev_t rdev)
 {
-	char db[64];
+	char entry[32];
 	pid_t udevd;
-	int waited;
+	int ret;
 
 	if (udev_follow_udevd_probe("/run/udev/control", &udevd))
 		return;	/* no udevd: nobody else sets the node up */
-	snprintf(db, sizeof(db), "/run/udev/data/c%u:%u", major(rdev), minor(rdev));
-	for (waited = 0; waited < CUSE_EC_NODE_WAIT_MS; waited += 10) {
-		if (!access(db, F_OK))
-			break;
-		usleep(10000);
-	}
-	if (waited >= CUSE_EC_NODE_WAIT_MS)
+	snprintf(entry, sizeof(entry), "c%u:%u", major(rdev), minor(rdev));
+	ret = path_wait("/run/udev/data", entry, NULL, NULL, CUSE_EC_NODE_WAIT_MS);
+	if (ret == -ETIMEDOUT)
 		cuse_ec_log(d, CHARDEV_LOG_WARNING, "udevd never recorded %s; applied once", path);
+	else if (ret)
+		cuse_ec_log(d, CHARDEV_LOG_WARNING, "waiting for udevd to record %s: %s; "
+			    "applied once", path, strerror(-ret));
 	cuse_ec_node_apply(d, path);
+}
+
+/* path_wait() test for the kernel's node: a character device, its stat kept. */
+static bool cuse_ec_node_is_chardev(const char *path, void *arg)
+{
+	struct stat *st = arg;
+
+	return !stat(path, st) && S_ISCHR(st->st_mode);
 }
 
 /* Apply --mode/--owner/--group once the kernel's node shows up in /dev. */
@@ -340,17 +351,18 @@ static void *cuse_ec_node_thread(void *arg)
 	struct cuse_ec_daemon *d = arg;
 	char path[16 + CUSE_EC_NAME_MAX];
 	struct stat st;
-	int waited;
+	int ret;
 
 	snprintf(path, sizeof(path), "/dev/%s", d->opts.name);
-	for (waited = 0; waited < CUSE_EC_NODE_WAIT_MS; waited += 10) {
-		if (!stat(path, &st) && S_ISCHR(st.st_mode))
-			break;
-		usleep(10000);
-	}
-	if (waited >= CUSE_EC_NODE_WAIT_MS) {
-		cuse_ec_log(d, CHARDEV_LOG_ERR, "%s did not appear; mode/owner not applied",
-			    path);
+	ret = path_wait("/dev", d->opts.name, cuse_ec_node_is_chardev, &st,
+			CUSE_EC_NODE_WAIT_MS);
+	if (ret) {
+		if (ret == -ETIMEDOUT)
+			cuse_ec_log(d, CHARDEV_LOG_ERR, "%s did not appear; mode/owner not applied",
+				    path);
+		else
+			cuse_ec_log(d, CHARDEV_LOG_ERR, "waiting for %s: %s; mode/owner not applied",
+				    path, strerror(-ret));
 		cuse_ec_drop_root(d);
 		return NULL;
 	}

@@ -21,6 +21,7 @@ daemon_unit_tests = \
 	tests/cuse_ec/test_control_races \
 	tests/cuse_ec/test_udev_follow \
 	tests/cuse_ec/test_privdrop \
+	tests/cuse_ec/test_path_wait \
 	tests/cuse_ec/test_control_abuse
 check_PROGRAMS += $(daemon_unit_tests)
 TESTS += $(daemon_unit_tests)
@@ -31,6 +32,11 @@ tests_cuse_ec_test_control_abuse_SOURCES = tests/cuse_ec/test_control_abuse.c \
 tests_cuse_ec_test_control_abuse_CPPFLAGS = $(daemon_test_cppflags)
 tests_cuse_ec_test_control_abuse_CFLAGS = $(daemon_test_cflags)
 tests_cuse_ec_test_control_abuse_LDADD = $(daemon_test_ldadd)
+
+tests_cuse_ec_test_path_wait_SOURCES = tests/cuse_ec/test_path_wait.c
+tests_cuse_ec_test_path_wait_CPPFLAGS = $(daemon_test_cppflags)
+tests_cuse_ec_test_path_wait_CFLAGS = $(daemon_test_cflags)
+tests_cuse_ec_test_path_wait_LDADD = $(daemon_test_ldadd)
 
 tests_cuse_ec_test_privdrop_SOURCES = tests/cuse_ec/test_privdrop.c
 tests_cuse_ec_test_privdrop_CPPFLAGS = $(daemon_test_cppflags)
