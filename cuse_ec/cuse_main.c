@@ -715,6 +715,15 @@ static int cuse_ec_run(struct cuse_ec_daemon *d)
  */
 static void cuse_ec_teardown(struct cuse_ec_daemon *d)
 {
+	/*
+	 * A second SIGTERM (an impatient operator, a stop script) must not
+	 * cut the teardown short: once cuse_lowlevel_teardown() has put back
+	 * the default actions it would kill the daemon with status 143 and
+	 * could leave its udev rule behind. Every other thread is gone or
+	 * blocks these, so held here they stay pending and die with the
+	 * process; SIGKILL still ends a teardown that hangs.
+	 */
+	cuse_ec_block_signals(NULL);
 	shutdown_watch_stop(d->shutdown);
 	udev_follow_stop(d->follow);
 	control_server_stop(d->control);

@@ -6,7 +6,8 @@
 # error from the documented list (cuse_ec(8), DEVICE GONE), and a daemon
 # started again on the same name serves at once. SIGTERM unplugs first:
 # the reader and the poller are out while the command still runs, and
-# --shutdown-timeout bounds how long the daemon waits for that command.
+# --shutdown-timeout bounds how long the daemon waits for that command. A
+# burst of SIGTERMs through the whole shutdown still ends in exit 0.
 # Run by cuse-ec-death.test.
 
 . "$top_srcdir/tests/e2e/lib.sh"
@@ -138,11 +139,40 @@ round() {
 	e2e_check_status "$what: the restarted daemon exits 0" 0 $?
 }
 
+# SIGTERM after SIGTERM, from the first to the daemon's exit: the later ones
+# land in every phase of the shutdown, the teardown included, and none may
+# cut it short (exit 0, its udev rule removed). The loop uses only bash
+# builtins so that it sends as many as it can.
+term_burst() {
+	local rule=/run/udev/rules.d/70-cuse_ec-$name.rules pid state sent=0 status
+
+	start --mode=0666
+	e2e_check "TERM-burst: the daemon wrote its udev rule" test -f "$rule"
+	ctl latency 300000000 >/dev/null || e2e_fatal "latency refused"
+	victim inflight
+	e2e_check "TERM-burst: a command is in flight (inflight_accesses >= 1)" \
+		wait_for 10 stat_at_least inflight_accesses 1
+	pid=$e2e_daemon_pid
+	while kill -TERM "$pid" 2>/dev/null; do
+		sent=$((sent + 1))
+		read -r _ _ state _ <"/proc/$pid/stat" 2>/dev/null || break
+		[[ $state == Z ]] && break
+	done
+	e2e_stop_daemon TERM >/dev/null 2>&1
+	status=$?
+	e2e_check_status "TERM-burst: the daemon exits 0 after $sent SIGTERMs" 0 "$status"
+	e2e_check "TERM-burst: its udev rule is removed" test ! -e "$rule"
+	wait "${pids[inflight]}"
+	e2e_check_status "TERM-burst: inflight client saw a documented error: $(tr '\n' ' ' <"$run/inflight.out")" \
+		0 $?
+}
+
 round KILL KILL 3000000000
 # The command takes 6 s, inside the default --shutdown-timeout (10 s).
 round TERM TERM 6000000000
 # The command would take 60 s: the daemon gives it 1 s, then exits.
 round TERM TERM-bounded 60000000000 --shutdown-timeout=1
+term_burst
 
 rm -rf "$run"
 e2e_done
