@@ -241,6 +241,54 @@ static void *race_stealer(void *arg)
 }
 
 /*
+ * Start a race's threads: two injectors, a stealer and, with @parker, the
+ * thread in charge of it (race_parker(), below). The caller is the round's
+ * referee, the last party of both barriers.
+ */
+static void *race_parker(void *arg);
+
+static int race_begin(struct race_round *rr, struct chardev_ctx *ctx, bool parker,
+		      pthread_t *t)
+{
+	int n = 0;
+
+	rr->ctx = ctx;
+	rr->file = open_events(ctx);
+	pthread_barrier_init(&rr->start, NULL, parker ? 5 : 4);
+	pthread_barrier_init(&rr->end, NULL, parker ? 5 : 4);
+	ck_assert_int_eq(pthread_create(&t[n++], NULL, race_injector, rr), 0);
+	ck_assert_int_eq(pthread_create(&t[n++], NULL, race_injector, rr), 0);
+	ck_assert_int_eq(pthread_create(&t[n++], NULL, race_stealer, rr), 0);
+	if (parker)
+		ck_assert_int_eq(pthread_create(&t[n++], NULL, race_parker, rr), 0);
+	return n;
+}
+
+/* Run round @round to its end; return whether the stealer took an event. */
+static int race_run_round(struct race_round *rr, int round)
+{
+	atomic_store(&rr->stolen, 0);
+	atomic_store(&rr->injected, 0);
+	atomic_store(&rr->seed, (unsigned int)round);
+	pthread_barrier_wait(&rr->start);
+	pthread_barrier_wait(&rr->end);
+	return atomic_load(&rr->stolen);
+}
+
+/* Stop and join the @n threads of race_begin(). */
+static void race_end(struct race_round *rr, pthread_t *t, int n)
+{
+	int i;
+
+	atomic_store(&rr->stop, true);
+	pthread_barrier_wait(&rr->start);
+	for (i = 0; i < n; i++)
+		pthread_join(t[i], NULL);
+	pthread_barrier_destroy(&rr->start);
+	pthread_barrier_destroy(&rr->end);
+}
+
+/*
  * Two events raced by two threads against a non-blocking reader, with one
  * blocking read parked: the reader handed the first event often finds it
  * taken and parks again. Once a round is over, the parked read may still
@@ -252,27 +300,17 @@ static void *race_stealer(void *arg)
 START_TEST(test_deliver_vs_nonblocking_read)
 {
 	struct chardev_ctx *ctx = harness_ctx(LIFECYCLE_REVOCABLE);
-	struct race_round rr = { .ctx = ctx };
+	struct race_round rr = { 0 };
 	unsigned char buf[CHARDEV_READ_MAX];
-	int round, i, served = 0, stolen = 0;
+	int round, n, served = 0, stolen = 0;
 	struct fake_read parked;
-	pthread_t t[3];
+	pthread_t t[4];
 	size_t outlen;
 
-	rr.file = open_events(ctx);
-	pthread_barrier_init(&rr.start, NULL, 4);
-	pthread_barrier_init(&rr.end, NULL, 4);
-	ck_assert_int_eq(pthread_create(&t[0], NULL, race_injector, &rr), 0);
-	ck_assert_int_eq(pthread_create(&t[1], NULL, race_injector, &rr), 0);
-	ck_assert_int_eq(pthread_create(&t[2], NULL, race_stealer, &rr), 0);
+	n = race_begin(&rr, ctx, false, t);
 	park_read(rr.file, &parked);
 	for (round = 0; round < RACE_ROUNDS; round++) {
-		atomic_store(&rr.stolen, 0);
-		atomic_store(&rr.injected, 0);
-		atomic_store(&rr.seed, (unsigned int)round);
-		pthread_barrier_wait(&rr.start);
-		pthread_barrier_wait(&rr.end);
-		stolen += atomic_load(&rr.stolen);
+		stolen += race_run_round(&rr, round);
 
 		/* Quiescent now: nothing can notify the parked read any more. */
 		if (!read_completions(&parked)) {
@@ -288,17 +326,12 @@ START_TEST(test_deliver_vs_nonblocking_read)
 			;
 		park_read(rr.file, &parked);
 	}
-	atomic_store(&rr.stop, true);
-	pthread_barrier_wait(&rr.start);
-	for (i = 0; i < 3; i++)
-		pthread_join(t[i], NULL);
+	race_end(&rr, t, n);
 	/* Both sides of the race were exercised. */
 	ck_assert_int_gt(served, 0);
 	ck_assert_int_gt(stolen, 0);
 	chardev_read_cancel(ctx, &parked);
 	ck_assert(fake_read_wait(&parked, DEADLINE_MS));
-	pthread_barrier_destroy(&rr.start);
-	pthread_barrier_destroy(&rr.end);
 	chardev_release(rr.file);
 	harness_ctx_free(ctx);
 }
@@ -343,6 +376,8 @@ static void window_hook(void *arg, enum chardev_test_point point, struct chardev
 			chardev_notify_file(file, &second);
 		}
 		break;
+	default:
+		break;	/* points of other tests */
 	}
 }
 
@@ -418,26 +453,15 @@ static void *race_parker(void *arg)
 START_TEST(test_park_vs_nonblocking_read)
 {
 	struct chardev_ctx *ctx = harness_ctx(LIFECYCLE_REVOCABLE);
-	struct race_round rr = { .ctx = ctx };
+	struct race_round rr = { 0 };
 	unsigned char buf[CHARDEV_READ_MAX];
-	int round, i, parked = 0, handed = 0, stolen = 0;
+	int round, n, parked = 0, handed = 0, stolen = 0;
 	pthread_t t[4];
 	size_t outlen;
 
-	rr.file = open_events(ctx);
-	pthread_barrier_init(&rr.start, NULL, 5);
-	pthread_barrier_init(&rr.end, NULL, 5);
-	ck_assert_int_eq(pthread_create(&t[0], NULL, race_injector, &rr), 0);
-	ck_assert_int_eq(pthread_create(&t[1], NULL, race_injector, &rr), 0);
-	ck_assert_int_eq(pthread_create(&t[2], NULL, race_stealer, &rr), 0);
-	ck_assert_int_eq(pthread_create(&t[3], NULL, race_parker, &rr), 0);
+	n = race_begin(&rr, ctx, true, t);
 	for (round = 0; round < RACE_ROUNDS; round++) {
-		atomic_store(&rr.stolen, 0);
-		atomic_store(&rr.injected, 0);
-		atomic_store(&rr.seed, (unsigned int)round);
-		pthread_barrier_wait(&rr.start);
-		pthread_barrier_wait(&rr.end);
-		stolen += atomic_load(&rr.stolen);
+		stolen += race_run_round(&rr, round);
 
 		if (atomic_load(&rr.parker_ret) == CHARDEV_READ_PARKED) {
 			parked++;
@@ -460,16 +484,11 @@ START_TEST(test_park_vs_nonblocking_read)
 		while (!chardev_read(rr.file, sizeof(buf), true, NULL, buf, &outlen))
 			;
 	}
-	atomic_store(&rr.stop, true);
-	pthread_barrier_wait(&rr.start);
-	for (i = 0; i < 4; i++)
-		pthread_join(t[i], NULL);
+	race_end(&rr, t, n);
 	/* Every side of the race was exercised. */
 	ck_assert_int_gt(parked, 0);
 	ck_assert_int_gt(handed, 0);
 	ck_assert_int_gt(stolen, 0);
-	pthread_barrier_destroy(&rr.start);
-	pthread_barrier_destroy(&rr.end);
 	chardev_release(rr.file);
 	harness_ctx_free(ctx);
 }
