@@ -94,11 +94,13 @@ hl_run_where_cuse() {
 # hl_valgrind_argv BUILD PROGRAM ARGS...: set array hl_vg to run PROGRAM's
 # real binary under valgrind (through libtool when PROGRAM is a libtool
 # wrapper script, or valgrind would check bash instead of the daemon).
+# Not chasing calls into their callees keeps every report's stack whole
+# (tests/e2e/lib.sh, e2e_valgrind_argv, says why).
 hl_valgrind_argv() {
 	local build=$1 prog=$2
 
 	shift 2
-	hl_vg=(valgrind "$@")
+	hl_vg=(valgrind --vex-guest-chase=no "$@")
 	if [[ -x $build/libtool ]] && grep -q "libtool wrapper" "$prog" 2>/dev/null; then
 		hl_vg=("$build/libtool" --mode=execute "${hl_vg[@]}")
 	fi

@@ -46,7 +46,7 @@ run_mode "revocable --unplug-wakeups=v3" v3 --lifecycle=revocable --unplug-wakeu
 
 # Unsafe: the same rows under valgrind; every report must be at a site the
 # pre-fix driver has (release, version read, XCMD, READMEM).
-allowed='chardev_(release|read_version|ioctl_xcmd|ioctl_readmem)|ec_lost_stack'
+allowed='chardev_(release|read_version|ioctl_xcmd|ioctl_readmem)'
 if command -v valgrind >/dev/null; then
 	rm -f "$sock"
 	e2e_valgrind_argv "$daemon" --error-exitcode=97 --num-callers=24 --log-file="$vglog"
@@ -59,10 +59,6 @@ if command -v valgrind >/dev/null; then
 	e2e_stop_daemon
 	e2e_check_status "unsafe: valgrind reports memory errors (status 97)" 97 $?
 	# One line per report: the file operation its access stack runs in.
-	# After a use-after-free valgrind sometimes loses the stack inside the
-	# EC (a frame of garbage); such a report, with EC code on top and no
-	# chardev frame at all, is counted as "ec_lost_stack": only the sites'
-	# EC calls run EC code on an old file.
 	awk -v mode=count -f "$top_srcdir/tests/e2e/valgrind-sites.awk" "$vglog" | sort | uniq -c > "$run/sites"
 	echo "---- valgrind reports by file operation ----"
 	cat "$run/sites"

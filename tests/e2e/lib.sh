@@ -178,10 +178,17 @@ e2e_wait_trace() {
 # command that runs PROGRAM's real binary under valgrind. In the build tree a
 # program linked with the shared librevocable is a libtool wrapper script,
 # and valgrind must run what the wrapper runs, so libtool starts it.
+#
+# --vex-guest-chase=no: by default valgrind translates a call and the first
+# instructions of its callee as one block, and a use-after-free load in
+# those first instructions is then reported at the call with the stack
+# pointer already moved, so the report's stack stops after one frame. Not
+# chasing costs little and gives every report its whole stack, which the
+# tests sort reports by.
 e2e_valgrind_argv() {
 	local prog=$1
 	shift
-	e2e_vg=(valgrind "$@")
+	e2e_vg=(valgrind --vex-guest-chase=no "$@")
 	if [[ -x ${top_builddir:-}/libtool ]] && grep -q "libtool wrapper" "$prog" 2>/dev/null; then
 		e2e_vg=("$top_builddir/libtool" --mode=execute "${e2e_vg[@]}")
 	fi
