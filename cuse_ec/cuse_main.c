@@ -35,6 +35,7 @@
 #include <fuse_lowlevel.h>
 
 #include "chardev.h"
+#include "common/common.h"
 #include "control.h"
 #include "control_client.h"
 #include "ec/ec.h"
@@ -84,6 +85,7 @@ struct cuse_ec_daemon {
 	struct udev_follow *follow;
 	struct shutdown_watch *shutdown;
 	char control_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	uint64_t started_usec;
 };
 
 static const char *const cuse_ec_level_names[] = {
@@ -319,6 +321,38 @@ static void cuse_ec_drop_root(struct cuse_ec_daemon *d)
  * path_wait() then watches /run/udev (there: its control socket answered)
  * until it does.
  */
+/*
+ * path_wait() test for udevd's entry of our node: written for this node,
+ * not left by an earlier device with the same number. The kernel gives a
+ * new CUSE device the number of one just removed (another daemon's that
+ * exited a moment ago), and until udevd has handled that removal its entry
+ * is still there. udevd records when it set a device up ("I:", microseconds
+ * of CLOCK_MONOTONIC); an entry from before this daemon started is that
+ * older device's. An entry without the line is taken as it is.
+ */
+static bool cuse_ec_udevd_entry_is_new(const char *path, void *arg)
+{
+	const uint64_t *since_usec = arg;
+	char line[128];
+	bool ready = true;
+	uint64_t usec;
+	FILE *f;
+
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "I:", 2))
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		ready = !parse_uint(line + 2, "udev init time", 0, UINT64_MAX, &usec, NULL, 0) &&
+			usec >= *since_usec;
+		break;
+	}
+	fclose(f);
+	return ready;
+}
+
 static void cuse_ec_node_after_udevd(struct cuse_ec_daemon *d, const char *path, dev_t rdev)
 {
 	char entry[32];
@@ -328,7 +362,8 @@ static void cuse_ec_node_after_udevd(struct cuse_ec_daemon *d, const char *path,
 	if (udev_follow_udevd_probe("/run/udev/control", &udevd))
 		return;	/* no udevd: nobody else sets the node up */
 	snprintf(entry, sizeof(entry), "c%u:%u", major(rdev), minor(rdev));
-	ret = path_wait("/run/udev/data", entry, NULL, NULL, CUSE_EC_NODE_WAIT_MS);
+	ret = path_wait("/run/udev/data", entry, cuse_ec_udevd_entry_is_new, &d->started_usec,
+			CUSE_EC_NODE_WAIT_MS);
 	if (ret == -ETIMEDOUT)
 		cuse_ec_log(d, CHARDEV_LOG_WARNING, "udevd never recorded %s; applied once", path);
 	else if (ret)
@@ -543,6 +578,8 @@ static int cuse_ec_setup(struct cuse_ec_daemon *d, char *argv0)
 	char *fuse_argv[4];
 	int fuse_argc = 0, multithreaded = 0;
 
+	/* Before the CUSE device can exist: udevd's entry for it is newer. */
+	d->started_usec = mono_now_ns() / 1000;
 	if (d->opts.syslog)
 		openlog("cuse_ec", LOG_PID, LOG_DAEMON);
 	if (cuse_ec_absolute_control(d))
