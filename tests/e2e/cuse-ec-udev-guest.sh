@@ -373,42 +373,6 @@ e2e_check "cros_ec --mode=0666: still 0666 after remove+add" \
 e2e_stop_daemon
 e2e_check_status "--name=cros_ec daemon exits 0" 0 $?
 
-# 6b. udevd behind (with udevd only): a daemon that exited a moment ago left
-#     udevd's entry for its node, and the kernel gives the next CUSE node
-#     the same number. The next daemon must wait for udevd's entry of its
-#     own node before it applies its options the last time. Here a rule
-#     fixes the new node's mode to 0600 ahead of the daemon's runtime rule
-#     and udevd is stopped meanwhile, so only the daemon's chmod after
-#     udevd has set the node up can leave it 0666.
-if (( with_udevd )); then
-	first=ec_first$$ second=ec_second$$ test_rule=/run/udev/rules.d/60-cuse_ec-test.rules
-	echo "SUBSYSTEM==\"cuse\", KERNEL==\"$second\", MODE:=\"0600\"" >"$test_rule"
-	udevadm control --reload
-	e2e_start_daemon "$daemon" -f --name="$first" --control="$sock"
-	e2e_wait_for_node "/dev/$first" "$e2e_node_timeout" || e2e_fatal "no /dev/$first"
-	settle
-	devnum=$(stat -c '%t:%T' "/dev/$first")
-	kill -STOP "$udevd_pid"
-	e2e_stop_daemon
-	e2e_check_status "udevd behind: the $first daemon exits 0" 0 $?
-	e2e_start_daemon "$daemon" -f --name="$second" --control="$sock" --mode=0666
-	if ! e2e_wait_for_node "/dev/$second" "$e2e_node_timeout"; then
-		kill -CONT "$udevd_pid"
-		e2e_fatal "no /dev/$second"
-	fi
-	e2e_check "udevd behind: /dev/$second has /dev/$first's number $devnum" \
-		test "$(stat -c '%t:%T' "/dev/$second")" = "$devnum"
-	kill -CONT "$udevd_pid"
-	settle
-	e2e_check "udevd behind: --mode=0666 is the last word, after udevd's 0600" \
-		wait_until "/dev/$second is 0666" bash -c '[[ $(stat -c %a "$1") == 666 ]]' _ "/dev/$second"
-	echo "udevd behind: /dev/$second is $(stat -c '%a %U:%G' "/dev/$second")"
-	rm -f "$test_rule"
-	udevadm control --reload
-	e2e_stop_daemon
-	e2e_check_status "udevd behind: the $second daemon exits 0" 0 $?
-fi
-
 # 7. --follow-match on a kernel key (INTERFACE) of a dummy network
 #    interface: starts unplugged while it is absent, follows it after.
 ip link del ecdummy0 2>/dev/null
