@@ -313,15 +313,6 @@ static void cuse_ec_drop_root(struct cuse_ec_daemon *d)
 }
 
 /*
- * udevd handles the node's first "add" on its own time: with rules it may
- * have read before ours was in place, after our own chmod. It records the
- * device in its database only once it has set the node up, so once that
- * entry exists our options are applied again and the last word is ours.
- * The database directory itself may not exist before udevd's first entry:
- * path_wait() then watches /run/udev (there: its control socket answered)
- * until it does.
- */
-/*
  * path_wait() test for udevd's entry of our node: written for this node,
  * not left by an earlier device with the same number. The kernel gives a
  * new CUSE device the number of one just removed (another daemon's that
@@ -353,6 +344,15 @@ static bool cuse_ec_udevd_entry_is_new(const char *path, void *arg)
 	return ready;
 }
 
+/*
+ * udevd handles the node's first "add" on its own time: with rules it may
+ * have read before ours was in place, after our own chmod. It records the
+ * device in its database only once it has set the node up, so once that
+ * entry exists our options are applied again and the last word is ours.
+ * The database directory itself may not exist before udevd's first entry:
+ * path_wait() then watches /run/udev (there: its control socket answered)
+ * until it does.
+ */
 static void cuse_ec_node_after_udevd(struct cuse_ec_daemon *d, const char *path, dev_t rdev)
 {
 	char entry[32];
