@@ -80,6 +80,43 @@ int udev_follow_udevd_probe(const char *path, pid_t *pid)
 	return ret;
 }
 
+int udev_follow_db_value(const char *path, const char *prefix, char *buf, size_t len)
+{
+	size_t plen, cap = 0;
+	char *line = NULL;
+	ssize_t n;
+	FILE *f;
+	int ret = -ENODATA;
+
+	if (!path || !prefix || !prefix[0] || !buf || !len)
+		return -EINVAL;
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	plen = strlen(prefix);
+	while ((n = getline(&line, &cap, f)) >= 0) {
+		if (memchr(line, '\0', (size_t)n))
+			continue;	/* not a text record */
+		if (n && line[n - 1] == '\n')
+			line[--n] = '\0';
+		if ((size_t)n < plen || memcmp(line, prefix, plen))
+			continue;
+		if ((size_t)n - plen >= len) {
+			ret = -E2BIG;
+			break;
+		}
+		memcpy(buf, line + plen, (size_t)n - plen + 1);
+		ret = 0;
+		break;
+	}
+	/* getline() fails at end of file too: only a read error counts. */
+	if (n < 0 && !feof(f))
+		ret = errno ? -errno : -EIO;
+	free(line);
+	fclose(f);
+	return ret;
+}
+
 /* ---- the monitor thread ---- */
 
 /* Poll slots of the monitor thread. */

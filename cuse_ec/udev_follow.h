@@ -197,6 +197,24 @@ bool udev_follow_seen_add(struct udev_follow_seen *seen, unsigned long long seqn
  */
 int udev_follow_udevd_probe(const char *path, pid_t *pid);
 
+/**
+ * udev_follow_db_value() - one record of udevd's database entry for a device.
+ * @path:   the entry, e.g. /run/udev/data/c252:0
+ * @prefix: what the record's line starts with: "I:" (when udevd set the
+ *          device up, microseconds of CLOCK_MONOTONIC) or "E:KEY=" (a
+ *          property udevd recorded)
+ * @buf:    the rest of the first such line, without its newline
+ * @len:    size of @buf
+ *
+ * Lines of any length are read whole, so a long record cannot pass part of
+ * itself off as another.
+ *
+ * Return: 0, -ENODATA when no line starts with @prefix, -E2BIG when the
+ * value does not fit in @buf, -EINVAL for a bad argument, -ENOMEM, or
+ * fopen()'s -errno (-ENOENT: no entry).
+ */
+int udev_follow_db_value(const char *path, const char *prefix, char *buf, size_t len);
+
 struct udev_follow;
 
 /**

@@ -442,6 +442,91 @@ START_TEST(test_seen_counts_copies_once)
 END_TEST
 
 /* A stand-in udevd: a child listening on @path until it is killed. */
+/* Write @len bytes of @text to DIR/entry; the entry's path into @path. */
+static void write_entry(const char *dir, const char *text, size_t len, char *path, size_t plen)
+{
+	FILE *f;
+
+	snprintf(path, plen, "%s/entry", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(text, 1, len, f), len);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+#define DB_ENTRY(dir, lit, path) write_entry(dir, lit, sizeof(lit) - 1, path, sizeof(path))
+
+START_TEST(test_db_value)
+{
+	char dir[] = "/tmp/cuse_ec_db.XXXXXX", path[64], buf[32], big[8192];
+	size_t n;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	/* What systemd-udevd 252 writes for a node our runtime rule matched. */
+	DB_ENTRY(dir, "I:4111392\nE:CUSE_EC=1\nE:CUSE_EC_INSTANCE=812.4100000\nG:\nQ:\nV:1\n",
+		 path);
+	ck_assert_int_eq(udev_follow_db_value(path, "I:", buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "4111392");
+	ck_assert_int_eq(udev_follow_db_value(path, "E:CUSE_EC_INSTANCE=", buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "812.4100000");
+	ck_assert_int_eq(udev_follow_db_value(path, "E:CUSE_EC=", buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "1");
+	/* A key that only starts like another is not it. */
+	ck_assert_int_eq(udev_follow_db_value(path, "E:CUSE_EC_INST=", buf, sizeof(buf)),
+			 -ENODATA);
+	ck_assert_int_eq(udev_follow_db_value(path, "S:", buf, sizeof(buf)), -ENODATA);
+	/* The value must fit whole: never a truncated one. */
+	ck_assert_int_eq(udev_follow_db_value(path, "E:CUSE_EC_INSTANCE=", buf, 11), -E2BIG);
+	ck_assert_int_eq(udev_follow_db_value(path, "E:CUSE_EC_INSTANCE=", buf, 12), 0);
+	ck_assert_str_eq(buf, "812.4100000");
+
+	/* The entry of a device udevd records nothing about is empty. */
+	DB_ENTRY(dir, "", path);
+	ck_assert_int_eq(udev_follow_db_value(path, "I:", buf, sizeof(buf)), -ENODATA);
+	/* Last line without its newline; an empty value. */
+	DB_ENTRY(dir, "V:1\nE:CUSE_EC_INSTANCE=", path);
+	ck_assert_int_eq(udev_follow_db_value(path, "E:CUSE_EC_INSTANCE=", buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "");
+	DB_ENTRY(dir, "V:1\nI:77", path);
+	ck_assert_int_eq(udev_follow_db_value(path, "I:", buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "77");
+	/* The first record counts. */
+	DB_ENTRY(dir, "I:1\nI:2\n", path);
+	ck_assert_int_eq(udev_follow_db_value(path, "I:", buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "1");
+	/* A line with a NUL byte is no record, whatever follows it. */
+	DB_ENTRY(dir, "I:5\0garbage\nI:6\n", path);
+	ck_assert_int_eq(udev_follow_db_value(path, "I:", buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "6");
+
+	/*
+	 * A record longer than any buffer is read whole: the text where a
+	 * reader with a 4 KiB line buffer would cut it (fgets() takes 4095
+	 * bytes) does not pass for a record of its own.
+	 */
+	memset(big, 'x', sizeof(big));
+	memcpy(big, "E:LONG=", 7);
+	n = 4095;
+	memcpy(big + n, "I:9", 3);
+	big[sizeof(big) - 1] = '\n';
+	write_entry(dir, big, sizeof(big), path, sizeof(path));
+	ck_assert_int_eq(udev_follow_db_value(path, "I:", buf, sizeof(buf)), -ENODATA);
+	ck_assert_int_eq(udev_follow_db_value(path, "E:LONG=", buf, sizeof(buf)), -E2BIG);
+
+	/* Bad arguments and missing or unreadable entries. */
+	ck_assert_int_eq(udev_follow_db_value(NULL, "I:", buf, sizeof(buf)), -EINVAL);
+	ck_assert_int_eq(udev_follow_db_value(path, NULL, buf, sizeof(buf)), -EINVAL);
+	ck_assert_int_eq(udev_follow_db_value(path, "", buf, sizeof(buf)), -EINVAL);
+	ck_assert_int_eq(udev_follow_db_value(path, "I:", NULL, sizeof(buf)), -EINVAL);
+	ck_assert_int_eq(udev_follow_db_value(path, "I:", buf, 0), -EINVAL);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(udev_follow_db_value(path, "I:", buf, sizeof(buf)), -ENOENT);
+	/* A directory opens but does not read. */
+	ck_assert_int_eq(udev_follow_db_value(dir, "I:", buf, sizeof(buf)), -EISDIR);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 static pid_t fake_udevd(const char *path)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
@@ -642,6 +727,7 @@ int main(void)
 	tcase_add_test(tc, test_uevent_counters_and_monitor);
 	tcase_add_test(tc, test_devname_both_spellings);
 	tcase_add_test(tc, test_seen_counts_copies_once);
+	tcase_add_test(tc, test_db_value);
 	tcase_add_test(tc, test_udevd_probe);
 	tcase_add_test(tc, test_udevd_followed_at_run_time);
 	tcase_add_test(tc, test_follower_starts_unplugged);
