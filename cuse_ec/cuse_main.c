@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
 #include <spawn.h>
@@ -45,8 +46,13 @@
 #include "shutdown.h"
 #include "udev_follow.h"
 
-/* How long init_done waits for the node to appear before giving up on it. */
-#define CUSE_EC_NODE_WAIT_MS 5000
+/*
+ * How long the node thread waits for the node to appear, and then for
+ * udevd to set it up, before it goes on without it.
+ */
+#define CUSE_EC_NODE_WAIT_MS 10000
+/* The property our runtime rule gives the node: which daemon made it. */
+#define CUSE_EC_INSTANCE_KEY "CUSE_EC_INSTANCE"
 /* udevd reads rules from here too; files live until reboot or unlink. */
 #define CUSE_EC_RUN_RULES_DIR "/run/udev/rules.d"
 /* Seconds `udevadm control --reload` may wait for udevd's answer. */
@@ -65,6 +71,10 @@ extern char **environ;
  *               --user
  * @node_thread_started: @node_thread must be joined
  * @node_rule: the runtime udev rule written for the node, or ""
+ * @node_instance: CUSE_EC_INSTANCE that rule gives the node ("PID.USEC",
+ *               unique to this daemon), or "" without a rule
+ * @foreign_logged: the node thread has said that udevd's entry for the
+ *               node's number is another device's
  * @drop_failed: --user could not be applied: exit with status 1
  * @control:   the control socket server, or NULL
  * @follow:    the uevent monitor, or NULL
@@ -80,6 +90,8 @@ struct cuse_ec_daemon {
 	pthread_t node_thread;
 	bool node_thread_started;
 	char node_rule[64 + CUSE_EC_NAME_MAX];
+	char node_instance[48];
+	bool foreign_logged;
 	bool drop_failed;
 	struct control_server *control;
 	struct udev_follow *follow;
@@ -313,42 +325,49 @@ static void cuse_ec_drop_root(struct cuse_ec_daemon *d)
 }
 
 /*
- * path_wait() test for udevd's entry of our node: written for this node,
- * not left by an earlier device with the same number. The kernel gives a
- * new CUSE device the number of one just removed (another daemon's that
- * exited a moment ago), and until udevd has handled that removal its entry
- * is still there. udevd records when it set a device up ("I:", microseconds
- * of CLOCK_MONOTONIC); an entry from before this daemon started is that
- * older device's. An entry without the line is taken as it is.
+ * path_wait() test for udevd's entry of our node: written when udevd set
+ * up this daemon's node, not another device that had the same number. The
+ * kernel gives a new CUSE device the number of one just removed, and udevd
+ * may be behind: the earlier device's entry can still be there, or even be
+ * written only now, when udevd handles that device's late "add". Only our
+ * runtime rule's CUSE_EC_INSTANCE names the node's daemon. Without that rule
+ * udevd cannot know us: an entry then counts when udevd set it up ("I:",
+ * microseconds of CLOCK_MONOTONIC) after this daemon started, or has no
+ * such line (udevd writes an empty entry for a device it records nothing
+ * about).
  */
-static bool cuse_ec_udevd_entry_is_new(const char *path, void *arg)
+static bool cuse_ec_udevd_entry_is_ours(const char *path, void *arg)
 {
-	const uint64_t *since_usec = arg;
-	char line[128];
-	bool ready = true;
+	struct cuse_ec_daemon *d = arg;
+	char value[64];
 	uint64_t usec;
-	FILE *f;
+	int ret;
 
-	f = fopen(path, "re");
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "I:", 2))
-			continue;
-		line[strcspn(line, "\n")] = '\0';
-		ready = !parse_uint(line + 2, "udev init time", 0, UINT64_MAX, &usec, NULL, 0) &&
-			usec >= *since_usec;
-		break;
+	if (!d->node_instance[0]) {
+		ret = udev_follow_db_value(path, "I:", value, sizeof(value));
+		if (ret == -ENODATA)
+			return true;
+		return !ret && !parse_uint(value, "udev init time", 0, UINT64_MAX, &usec, NULL, 0) &&
+		       usec >= d->started_usec;
 	}
-	fclose(f);
-	return ready;
+	ret = udev_follow_db_value(path, "E:" CUSE_EC_INSTANCE_KEY "=", value, sizeof(value));
+	if (!ret && !strcmp(value, d->node_instance))
+		return true;
+	if (ret != -ENOENT && !d->foreign_logged) {
+		d->foreign_logged = true;
+		cuse_ec_log(d, CHARDEV_LOG_INFO, "%s is not /dev/%s's (%s %s): another device "
+			    "had its number; waiting for udevd to set up ours", path,
+			    d->opts.name, CUSE_EC_INSTANCE_KEY, ret ? "unset" : value);
+	}
+	return false;
 }
 
 /*
  * udevd handles the node's first "add" on its own time: with rules it may
  * have read before ours was in place, after our own chmod. It records the
- * device in its database only once it has set the node up, so once that
- * entry exists our options are applied again and the last word is ours.
+ * device in its database only once it has set the node up, so once our
+ * node's entry exists our options are applied again and the last word is
+ * ours.
  * The database directory itself may not exist before udevd's first entry:
  * path_wait() then watches /run/udev (there: its control socket answered)
  * until it does.
@@ -362,13 +381,16 @@ static void cuse_ec_node_after_udevd(struct cuse_ec_daemon *d, const char *path,
 	if (udev_follow_udevd_probe("/run/udev/control", &udevd))
 		return;	/* no udevd: nobody else sets the node up */
 	snprintf(entry, sizeof(entry), "c%u:%u", major(rdev), minor(rdev));
-	ret = path_wait("/run/udev/data", entry, cuse_ec_udevd_entry_is_new, &d->started_usec,
+	ret = path_wait("/run/udev/data", entry, cuse_ec_udevd_entry_is_ours, d,
 			CUSE_EC_NODE_WAIT_MS);
 	if (ret == -ETIMEDOUT)
-		cuse_ec_log(d, CHARDEV_LOG_WARNING, "udevd never recorded %s; applied once", path);
+		cuse_ec_log(d, CHARDEV_LOG_WARNING, "udevd has not set up %s%s in %d s; "
+			    "options applied again without it", path,
+			    d->node_instance[0] ? " with the runtime rule" : "",
+			    CUSE_EC_NODE_WAIT_MS / 1000);
 	else if (ret)
-		cuse_ec_log(d, CHARDEV_LOG_WARNING, "waiting for udevd to record %s: %s; "
-			    "applied once", path, strerror(-ret));
+		cuse_ec_log(d, CHARDEV_LOG_WARNING, "waiting for udevd to set up %s: %s; "
+			    "options applied again without it", path, strerror(-ret));
 	cuse_ec_node_apply(d, path);
 }
 
@@ -462,7 +484,10 @@ static void cuse_ec_node_rule_install(struct cuse_ec_daemon *d)
 		goto err;
 	fprintf(f, "# Written by cuse_ec (pid %d) for /dev/%s; removed when it exits.\n",
 		(int)getpid(), d->opts.name);
-	fprintf(f, "SUBSYSTEM==\"cuse\", KERNEL==\"%s\", ENV{CUSE_EC}=\"1\"", d->opts.name);
+	snprintf(d->node_instance, sizeof(d->node_instance), "%d.%" PRIu64, (int)getpid(),
+		 d->started_usec);
+	fprintf(f, "SUBSYSTEM==\"cuse\", KERNEL==\"%s\", ENV{CUSE_EC}=\"1\", "
+		"ENV{" CUSE_EC_INSTANCE_KEY "}=\"%s\"", d->opts.name, d->node_instance);
 	if (d->opts.node_mode >= 0)
 		fprintf(f, ", MODE:=\"%04o\"", (unsigned int)d->opts.node_mode);
 	if (d->opts.owner != (uid_t)-1)
@@ -484,6 +509,7 @@ err:
 	cuse_ec_log(d, CHARDEV_LOG_WARNING, "cannot write %s: %s", d->node_rule,
 		    strerror(errno));
 	d->node_rule[0] = '\0';
+	d->node_instance[0] = '\0';
 }
 
 static void cuse_ec_node_rule_remove(struct cuse_ec_daemon *d)
