@@ -373,6 +373,94 @@ e2e_check "cros_ec --mode=0666: still 0666 after remove+add" \
 e2e_stop_daemon
 e2e_check_status "--name=cros_ec daemon exits 0" 0 $?
 
+# 6b. udevd behind (with udevd only). The kernel gives a new CUSE node the
+#     number of the one just removed, and udevd handles events on its own
+#     time: when a daemon starts, udevd's entry for that number may still
+#     be the previous device's (its "remove" not handled yet), or be
+#     written only now (its late "add"). The new daemon must apply its
+#     options the last time after udevd has set up its own node, whatever
+#     it finds meanwhile. Gates (PROGRAM rules that wait for a file) hold
+#     udevd inside the previous device's events: in a synthetic "change",
+#     during which its entry is kept and its "remove" waits, and, for the
+#     late case, first in its "add". So each ordering happens every run.
+#     A rule fixes the new node's mode to 0600 ahead of the daemon's
+#     runtime rule, so only the daemon's last chmod leaves it 0666; the
+#     group (plugdev, from the shipped rule) shows that udevd set it up.
+cat >"$out/gate.sh" <<'SH'
+#!/bin/sh
+# gate.sh PREFIX: udevd is in the event (PREFIX.in) until PREFIX.go exists;
+# 60 s at most, so that udevd is never held for good. udevd gives a
+# PROGRAM no PATH.
+/usr/bin/touch "$1.in"
+i=0
+while [ ! -e "$1.go" ] && [ $i -lt 1200 ]; do /usr/bin/sleep 0.05; i=$((i + 1)); done
+exit 0
+SH
+
+# udevd_behind LATE : LATE=0, the previous device's entry is still there
+# when the daemon starts; LATE=1, it is written after that.
+udevd_behind() {
+	local late=$1 first=ec_a$1_$$ second=ec_b$1_$$ gate=$out/gate$1 what devnum log
+	local rule=/run/udev/rules.d/60-cuse_ec-test.rules
+
+	what=$( ((late)) && echo "udevd behind, late add" || echo "udevd behind, stale entry")
+	log=$out/behind$late.log
+	{
+		echo "SUBSYSTEM==\"cuse\", KERNEL==\"$second\", MODE:=\"0600\""
+		echo "SUBSYSTEM==\"cuse\", KERNEL==\"$first\", ACTION==\"change\"," \
+			"PROGRAM==\"/bin/sh $out/gate.sh $gate-change\""
+		((late)) && echo "SUBSYSTEM==\"cuse\", KERNEL==\"$first\", ACTION==\"add\"," \
+			"PROGRAM==\"/bin/sh $out/gate.sh $gate-add\""
+	} >"$rule"
+	udevadm control --reload
+	settle
+	e2e_start_daemon "$daemon" -f --name="$first" --control="$sock"
+	e2e_wait_for_node "/dev/$first" "$e2e_node_timeout" || e2e_fatal "no /dev/$first"
+	devnum=$(stat -c '%t:%T' "/dev/$first")
+	if ((late)); then
+		e2e_check "$what: udevd is held in /dev/$first's add" \
+			wait_until "udevd ran $gate-add" test -e "$gate-add.in"
+	else
+		e2e_check "$what: udevd has set up /dev/$first" \
+			wait_until "/dev/$first is 0660 plugdev" perms_are "/dev/$first" 660 "$plugdev"
+	fi
+	synth change "/sys/class/cuse/$first/uevent"
+	((late)) || e2e_check "$what: udevd is held in /dev/$first's change" \
+		wait_until "udevd ran $gate-change" test -e "$gate-change.in"
+	e2e_stop_daemon
+	e2e_check_status "$what: the $first daemon exits 0" 0 $?
+	e2e_start_daemon "$daemon" -f --name="$second" --control="$sock" --mode=0666 \
+		--log-level=info 2>"$log"
+	e2e_wait_for_node "/dev/$second" "$e2e_node_timeout" || e2e_fatal "no /dev/$second"
+	e2e_check "$what: /dev/$second has /dev/$first's number $devnum" \
+		test "$(stat -c '%t:%T' "/dev/$second")" = "$devnum"
+	if ((late)); then
+		touch "$gate-add.go"
+		e2e_check "$what: udevd is held in /dev/$first's change" \
+			wait_until "udevd ran $gate-change" test -e "$gate-change.in"
+	fi
+	e2e_check "$what: the daemon sees that udevd's entry is /dev/$first's" \
+		wait_until "the daemon logged the entry as another device's" \
+		grep -q "is not /dev/$second's" "$log"
+	touch "$gate-change.go"
+	settle
+	e2e_check "$what: --mode=0666 is the last word, after udevd's 0600" \
+		wait_until "/dev/$second is 0666 plugdev" perms_are "/dev/$second" 666 "$plugdev"
+	e2e_check "$what: the daemon did not go on without udevd" \
+		bash -c '! grep "has not set up" "$1"' _ "$log"
+	echo "$what: /dev/$second is $(stat -c '%a %U:%G' "/dev/$second")"
+	rm -f "$rule"
+	udevadm control --reload
+	e2e_stop_daemon
+	e2e_check_status "$what: the $second daemon exits 0" 0 $?
+	sed "s/^/  $second: /" "$log"
+}
+
+if (( with_udevd )); then
+	udevd_behind 0
+	udevd_behind 1
+fi
+
 # 7. --follow-match on a kernel key (INTERFACE) of a dummy network
 #    interface: starts unplugged while it is absent, follows it after.
 ip link del ecdummy0 2>/dev/null
