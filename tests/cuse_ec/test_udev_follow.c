@@ -456,10 +456,33 @@ static void write_entry(const char *dir, const char *text, size_t len, char *pat
 
 #define DB_ENTRY(dir, lit, path) write_entry(dir, lit, sizeof(lit) - 1, path, sizeof(path))
 
+/* An entry's bytes, the record asked for, and what udev_follow_db_value() gives. */
+struct db_case {
+	const char *what;
+	const char *text;
+	size_t len;
+	const char *prefix;
+	int ret;
+	const char *value;
+};
+
+#define DB_CASE(what, lit, prefix, ret, value) { what, lit, sizeof(lit) - 1, prefix, ret, value }
+
+static const struct db_case db_cases[] = {
+	DB_CASE("the empty entry of a device udevd records nothing about", "", "I:", -ENODATA,
+		NULL),
+	DB_CASE("last line without its newline, an empty value", "V:1\nE:CUSE_EC_INSTANCE=",
+		"E:CUSE_EC_INSTANCE=", 0, ""),
+	DB_CASE("last line without its newline", "V:1\nI:77", "I:", 0, "77"),
+	DB_CASE("the first record counts", "I:1\nI:2\n", "I:", 0, "1"),
+	DB_CASE("a line with a NUL byte is no record, whatever follows it",
+		"I:5\0garbage\nI:6\n", "I:", 0, "6"),
+};
+
 START_TEST(test_db_value)
 {
 	char dir[] = "/tmp/cuse_ec_db.XXXXXX", path[64], buf[32], big[8192];
-	size_t n;
+	size_t n, i;
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	/* What systemd-udevd 252 writes for a node our runtime rule matched. */
@@ -480,24 +503,16 @@ START_TEST(test_db_value)
 	ck_assert_int_eq(udev_follow_db_value(path, "E:CUSE_EC_INSTANCE=", buf, 12), 0);
 	ck_assert_str_eq(buf, "812.4100000");
 
-	/* The entry of a device udevd records nothing about is empty. */
-	DB_ENTRY(dir, "", path);
-	ck_assert_int_eq(udev_follow_db_value(path, "I:", buf, sizeof(buf)), -ENODATA);
-	/* Last line without its newline; an empty value. */
-	DB_ENTRY(dir, "V:1\nE:CUSE_EC_INSTANCE=", path);
-	ck_assert_int_eq(udev_follow_db_value(path, "E:CUSE_EC_INSTANCE=", buf, sizeof(buf)), 0);
-	ck_assert_str_eq(buf, "");
-	DB_ENTRY(dir, "V:1\nI:77", path);
-	ck_assert_int_eq(udev_follow_db_value(path, "I:", buf, sizeof(buf)), 0);
-	ck_assert_str_eq(buf, "77");
-	/* The first record counts. */
-	DB_ENTRY(dir, "I:1\nI:2\n", path);
-	ck_assert_int_eq(udev_follow_db_value(path, "I:", buf, sizeof(buf)), 0);
-	ck_assert_str_eq(buf, "1");
-	/* A line with a NUL byte is no record, whatever follows it. */
-	DB_ENTRY(dir, "I:5\0garbage\nI:6\n", path);
-	ck_assert_int_eq(udev_follow_db_value(path, "I:", buf, sizeof(buf)), 0);
-	ck_assert_str_eq(buf, "6");
+	for (i = 0; i < sizeof(db_cases) / sizeof(db_cases[0]); i++) {
+		const struct db_case *c = &db_cases[i];
+
+		write_entry(dir, c->text, c->len, path, sizeof(path));
+		ck_assert_msg(udev_follow_db_value(path, c->prefix, buf, sizeof(buf)) == c->ret,
+			      "%s: not %d", c->what, c->ret);
+		if (!c->ret)
+			ck_assert_msg(!strcmp(buf, c->value), "%s: \"%s\", not \"%s\"", c->what,
+				      buf, c->value);
+	}
 
 	/*
 	 * A record longer than any buffer is read whole: the text where a
