@@ -269,13 +269,16 @@ int control_execute(struct chardev_ctx *ctx, const struct control_cmd *cmd,
 	return -EINVAL;
 }
 
-/* "trace": the header, then one line per event, in chunks of many lines. */
-static void control_send_trace(struct control_server *srv, struct control_client *cl)
+/*
+ * "trace": the header, then one line per event. The events are copied
+ * now; their lines are made as the client takes them (control_trace_fill()),
+ * so a long trace never waits for a slow reader nor fills its buffer.
+ */
+static void control_send_trace(struct control_client *cl, struct chardev_trace *tr)
 {
-	struct chardev_trace *tr = chardev_trace(srv->ctx);
-	size_t cap = chardev_trace_capacity(tr), n, i, len, used = 0;
+	size_t cap = chardev_trace_capacity(tr), n;
 	struct chardev_trace_entry *events;
-	char chunk[16384];
+	char header[128];
 	uint64_t dropped;
 
 	events = calloc(cap, sizeof(*events));
@@ -284,22 +287,15 @@ static void control_send_trace(struct control_server *srv, struct control_client
 		return;
 	}
 	n = chardev_trace_snapshot(tr, events, cap, &dropped);
-	used = (size_t)snprintf(chunk, sizeof(chunk),
-				CONTROL_TRACE_HEADER "%zu dropped=%" PRIu64 " capacity=%zu\n",
-				n, dropped, cap);
-	for (i = 0; i < n; i++) {
-		if (sizeof(chunk) - used < CHARDEV_TRACE_LINE_MAX + 1) {
-			if (control_send_bytes(cl, chunk, used))
-				goto out;
-			used = 0;
-		}
-		len = chardev_trace_format(&events[i], chunk + used, CHARDEV_TRACE_LINE_MAX);
-		used += len < CHARDEV_TRACE_LINE_MAX ? len : CHARDEV_TRACE_LINE_MAX - 1;
-		chunk[used++] = '\n';
+	snprintf(header, sizeof(header),
+		 CONTROL_TRACE_HEADER "%zu dropped=%" PRIu64 " capacity=%zu", n, dropped, cap);
+	control_send(cl, header);
+	cl->trace = events;
+	cl->trace_n = n;
+	cl->trace_i = 0;
+	if (control_trace_fill(cl)) {
+		/* Gone: its next poll closes it, and frees the events. */
 	}
-	control_send_bytes(cl, chunk, used);
-out:
-	free(events);
 }
 
 /*
@@ -354,7 +350,7 @@ void control_handle_line(struct control_server *srv, int idx, const char *line, 
 		return;
 	}
 	if (cmd.verb == CONTROL_TRACE) {
-		control_send_trace(srv, cl);
+		control_send_trace(cl, chardev_trace(srv->ctx));
 		return;
 	}
 	if (cmd.verb != CONTROL_UNPLUG_WAIT) {

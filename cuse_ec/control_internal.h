@@ -16,6 +16,7 @@
 #include <sys/types.h>
 #include <sys/un.h>
 
+#include "chardev_trace.h"
 #include "control.h"
 
 #define CONTROL_MAX_CLIENTS 16
@@ -36,6 +37,13 @@ struct control_waiter {
 	int result;
 };
 
+/*
+ * Bytes of replies one client may have waiting to be sent: far more than
+ * any one reply (a trace is produced line by line as this drains), so
+ * only a peer that stopped reading fills it, and that peer is dropped.
+ */
+#define CONTROL_OUT_MAX 65536
+
 /**
  * struct control_client - one connection.
  * @fd:       socket, -1 when the slot is free
@@ -43,7 +51,16 @@ struct control_waiter {
  * @discard:  an overlong line is being skipped up to its newline
  * @waiting:  an "unplug wait" reply is pending; later lines wait too
  * @eof:      the peer shut its side; close once the pending reply is sent
- * @last_ms:  when it last sent something or was accepted (monotonic ms)
+ * @overflow: a reply did not fit in @out: the peer stopped reading
+ * @last_ms:  when it last sent something, took some of its replies, or
+ *            was accepted (monotonic ms)
+ * @out:      replies not yet taken by the socket (CONTROL_OUT_MAX bytes)
+ * @out_off:  first unsent byte in @out
+ * @out_len:  end of the unsent bytes in @out
+ * @trace:    a "trace" reply being produced as @out drains (its later
+ *            lines wait), NULL when none
+ * @trace_n:  events in @trace
+ * @trace_i:  the next one to format
  * @buf:      partial line
  */
 struct control_client {
@@ -52,7 +69,14 @@ struct control_client {
 	bool discard;
 	bool waiting;
 	bool eof;
+	bool overflow;
 	uint64_t last_ms;
+	char *out;
+	size_t out_off;
+	size_t out_len;
+	struct chardev_trace_entry *trace;
+	size_t trace_n;
+	size_t trace_i;
 	char buf[CONTROL_LINE_MAX + 2];
 };
 
@@ -96,26 +120,34 @@ struct control_server {
 };
 
 /**
- * control_send_bytes() - send @len bytes on a client's non-blocking socket,
- * waiting (bounded) while its buffer is full: a trace is far larger than
- * one socket buffer.
+ * control_send_bytes() - queue @len bytes of reply for a client and send
+ * what its socket takes now; the rest goes out as the peer reads.
  * @cl:  the client
  * @buf: the bytes
  * @len: how many
  *
- * Return: 0, or -1 when the client went away or stopped reading.
+ * Never waits. A reply that does not fit in the client's output buffer
+ * sets its @overflow: the server drops that client (it stopped reading).
+ *
+ * Return: 0, or -1 when the client went away or overflowed.
  */
 int control_send_bytes(struct control_client *cl, const char *buf, size_t len);
 
 /**
- * control_send() - send one reply line to a client.
+ * control_send() - queue one reply line for a client (control_send_bytes()).
  * @cl:    the client
  * @reply: the line, without its newline (added here)
- *
- * A client that went away or stopped reading loses the reply; its next
- * poll reports it.
  */
 void control_send(struct control_client *cl, const char *reply);
+
+/**
+ * control_trace_fill() - format more of the client's "trace" reply into
+ * its output buffer, as far as it has room; free the snapshot at the end.
+ * @cl: a client with @trace set
+ *
+ * Return: 0, or -1 when the client went away.
+ */
+int control_trace_fill(struct control_client *cl);
 
 /**
  * control_handle_line() - run one command line a client sent and reply.

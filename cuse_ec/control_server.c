@@ -62,70 +62,127 @@ static void control_log_refusal(struct control_server *srv, const char *why)
 	srv->refusals_unlogged = 0;
 }
 
-/* How long one reply may wait for a client that does not read it. */
-#define CONTROL_SEND_TIMEOUT_MS 5000
-
-/**
- * control_send_bytes() - send bytes, waiting (bounded) while the buffer is full.
- * @cl:  the client
- * @buf: the bytes
- * @len: how many
- *
- * Return: 0, or -1 when the client went away or stopped reading.
- */
-int control_send_bytes(struct control_client *cl, const char *buf, size_t len)
+/* Send what the socket takes now of the client's queued replies. */
+static int control_flush(struct control_client *cl)
 {
-	struct pollfd pfd = { .fd = cl->fd, .events = POLLOUT };
-	size_t off = 0;
 	ssize_t n;
 
-	while (off < len) {
-		n = send(cl->fd, buf + off, len - off, MSG_NOSIGNAL);
+	while (cl->out_off < cl->out_len) {
+		n = send(cl->fd, cl->out + cl->out_off, cl->out_len - cl->out_off,
+			 MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0 && errno == EAGAIN) {
-			if (poll(&pfd, 1, CONTROL_SEND_TIMEOUT_MS) <= 0)
-				return -1;
-			continue;
-		}
+		if (n < 0 && errno == EAGAIN)
+			break;
 		if (n <= 0)
 			return -1;	/* the client went away; its next poll says so */
-		off += (size_t)n;
+		cl->out_off += (size_t)n;
+		cl->last_ms = control_now_ms();
 	}
+	if (cl->out_off == cl->out_len)
+		cl->out_off = cl->out_len = 0;
 	return 0;
 }
 
-/**
- * control_send() - send one reply line.
- * @cl:    the client
- * @reply: the line, without its newline
- */
+/* Room for @len more bytes at the end of @cl->out, moving the rest down. */
+static bool control_out_room(struct control_client *cl, size_t len)
+{
+	if (CONTROL_OUT_MAX - cl->out_len >= len)
+		return true;
+	if (cl->out_off) {
+		memmove(cl->out, cl->out + cl->out_off, cl->out_len - cl->out_off);
+		cl->out_len -= cl->out_off;
+		cl->out_off = 0;
+	}
+	return CONTROL_OUT_MAX - cl->out_len >= len;
+}
+
+int control_send_bytes(struct control_client *cl, const char *buf, size_t len)
+{
+	if (cl->fd < 0 || cl->overflow)
+		return -1;
+	if (!control_out_room(cl, len)) {
+		cl->overflow = true;
+		return -1;
+	}
+	memcpy(cl->out + cl->out_len, buf, len);
+	cl->out_len += len;
+	return control_flush(cl);
+}
+
 void control_send(struct control_client *cl, const char *reply)
 {
 	if (!control_send_bytes(cl, reply, strlen(reply)))
 		control_send_bytes(cl, "\n", 1);
 }
 
+/* One line to a peer that gets no slot: what the socket takes, no more. */
+static void control_send_once(int fd, const char *line)
+{
+	char buf[96];
+	int len = snprintf(buf, sizeof(buf), "%s\n", line);
+
+	if (send(fd, buf, (size_t)len, MSG_NOSIGNAL | MSG_DONTWAIT) < 0) {
+		/* A refused peer that does not read loses the reason, nothing else. */
+	}
+}
+
+int control_trace_fill(struct control_client *cl)
+{
+	size_t len;
+
+	while (cl->trace_i < cl->trace_n && !cl->overflow &&
+	       control_out_room(cl, CHARDEV_TRACE_LINE_MAX + 1)) {
+		len = chardev_trace_format(&cl->trace[cl->trace_i++], cl->out + cl->out_len,
+					   CHARDEV_TRACE_LINE_MAX);
+		if (len >= CHARDEV_TRACE_LINE_MAX)
+			len = CHARDEV_TRACE_LINE_MAX - 1;
+		cl->out[cl->out_len + len] = '\n';
+		cl->out_len += len + 1;
+	}
+	if (cl->trace_i == cl->trace_n) {
+		free(cl->trace);
+		cl->trace = NULL;
+	}
+	return control_flush(cl);
+}
+
+/* Unsent replies or a trace still being produced. */
+static bool control_output_pending(const struct control_client *cl)
+{
+	return cl->out_off < cl->out_len || cl->trace;
+}
+
 static void control_close_client(struct control_server *srv, int idx)
 {
+	struct control_client *cl = &srv->clients[idx];
 	struct control_waiter *w;
 
 	for (w = srv->waiters; w; w = w->next) {
 		if (w->client == idx)
 			w->client = -1;
 	}
-	close(srv->clients[idx].fd);
-	srv->clients[idx].fd = -1;
+	close(cl->fd);
+	cl->fd = -1;
+	free(cl->out);
+	cl->out = NULL;
+	free(cl->trace);
+	cl->trace = NULL;
 }
 
-/* Run every complete line in the client's buffer (stops while waiting). */
+/*
+ * Run every complete line in the client's buffer; stops while a reply is
+ * still due (an "unplug wait", a trace being produced), so replies keep
+ * the order of their requests.
+ */
 static void control_drain_lines(struct control_server *srv, int idx)
 {
 	struct control_client *cl = &srv->clients[idx];
 	char *nl;
 	size_t used;
 
-	while (!cl->waiting && cl->fd >= 0 && (nl = memchr(cl->buf, '\n', cl->len))) {
+	while (!cl->waiting && !cl->trace && !cl->overflow && cl->fd >= 0 &&
+	       (nl = memchr(cl->buf, '\n', cl->len))) {
 		*nl = '\0';
 		used = (size_t)(nl - cl->buf) + 1;
 		if (cl->discard)
@@ -151,16 +208,16 @@ static void control_drain_lines(struct control_server *srv, int idx)
 /*
  * The peer shut its side (or went away). A last command without a newline
  * is still a command: answer it (a shutdown(SHUT_WR) peer reads the reply),
- * and close once no "unplug wait" reply is pending any more.
+ * and close once no reply is pending any more.
  */
 static void control_finish_eof(struct control_server *srv, int idx)
 {
 	struct control_client *cl = &srv->clients[idx];
 
 	cl->eof = true;
-	if (cl->waiting)
+	if (cl->waiting || cl->trace)
 		return;
-	if (cl->len && !cl->discard) {
+	if (cl->len && !memchr(cl->buf, '\n', cl->len) && !cl->discard) {
 		size_t len = cl->len;
 
 		cl->buf[len] = '\0';
@@ -169,7 +226,9 @@ static void control_finish_eof(struct control_server *srv, int idx)
 		if (cl->waiting)
 			return;
 	}
-	control_close_client(srv, idx);
+	/* Its last replies still go out; then it closes (control_output()). */
+	if (!control_output_pending(cl))
+		control_close_client(srv, idx);
 }
 
 static void control_read_client(struct control_server *srv, int idx)
@@ -211,9 +270,7 @@ static void control_accept(struct control_server *srv)
 	if (fd < 0)
 		return;
 	if (!control_peer_allowed(fd)) {
-		struct control_client tmp = { .fd = fd };
-
-		control_send(&tmp, "error permission denied");
+		control_send_once(fd, "error permission denied");
 		control_log_refusal(srv, "uid check");
 		close(fd);
 		return;
@@ -237,9 +294,7 @@ static void control_accept(struct control_server *srv)
 				oldest = i;
 		}
 		if (oldest < 0) {
-			struct control_client tmp = { .fd = fd };
-
-			control_send(&tmp, "error too many control connections");
+			control_send_once(fd, "error too many control connections");
 			control_log_refusal(srv, "every connection busy");
 			close(fd);
 			return;
@@ -249,6 +304,14 @@ static void control_accept(struct control_server *srv)
 		i = oldest;
 	}
 	memset(&srv->clients[i], 0, sizeof(srv->clients[i]));
+	/* Allocated, not touched: pages are used only by a client's backlog. */
+	srv->clients[i].out = malloc(CONTROL_OUT_MAX);
+	if (!srv->clients[i].out) {
+		control_send_once(fd, "error out of memory");
+		close(fd);
+		srv->clients[i].fd = -1;
+		return;
+	}
 	srv->clients[i].fd = fd;
 	srv->clients[i].last_ms = control_now_ms();
 }
@@ -304,6 +367,46 @@ static struct control_waiter *control_take_done(struct control_server *srv)
 	return done;
 }
 
+/*
+ * A client's replies can move again (its socket took bytes, an "unplug
+ * wait" was answered): send, produce more of a trace, then run the lines
+ * that waited; a peer that shut its side closes once all is sent.
+ */
+static void control_resume(struct control_server *srv, int idx)
+{
+	struct control_client *cl = &srv->clients[idx];
+	int ret;
+
+	ret = cl->trace ? control_trace_fill(cl) : control_flush(cl);
+	if (ret) {
+		control_close_client(srv, idx);
+		return;
+	}
+	control_drain_lines(srv, idx);
+	if (cl->fd >= 0 && cl->eof && !cl->waiting)
+		control_finish_eof(srv, idx);
+}
+
+/*
+ * A peer whose replies overflowed its output buffer has stopped reading:
+ * serving it would mean waiting for it, so it goes, with a warning.
+ */
+static void control_drop_overflowed(struct control_server *srv)
+{
+	struct control_client *cl;
+	int i;
+
+	for (i = 0; i < CONTROL_MAX_CLIENTS; i++) {
+		cl = &srv->clients[i];
+		if (cl->fd < 0 || !cl->overflow)
+			continue;
+		chardev_log(srv->ctx, CHARDEV_LOG_WARNING,
+			    "control: dropped a peer that stopped reading its replies (%zu bytes unsent)",
+			    cl->out_len - cl->out_off);
+		control_close_client(srv, i);
+	}
+}
+
 /* Reply to every "unplug wait" that completed; free their records. */
 static void control_reap_waiters(struct control_server *srv)
 {
@@ -326,10 +429,7 @@ static void control_reap_waiters(struct control_server *srv)
 			control_send(&srv->clients[idx], reply);
 			srv->clients[idx].waiting = false;
 			srv->clients[idx].last_ms = control_now_ms();
-			control_drain_lines(srv, idx);
-			if (srv->clients[idx].fd >= 0 && srv->clients[idx].eof &&
-			    !srv->clients[idx].waiting)
-				control_finish_eof(srv, idx);
+			control_resume(srv, idx);
 		}
 	}
 }
@@ -350,12 +450,21 @@ static void *control_thread(void *arg)
 		pfd[nfds].fd = srv->listen_fd;
 		pfd[nfds++].events = POLLIN;
 		for (i = 0; i < CONTROL_MAX_CLIENTS; i++) {
-			/* A waiting client's further lines wait for its reply. */
-			if (srv->clients[i].fd < 0 || srv->clients[i].waiting)
+			struct control_client *cl = &srv->clients[i];
+			short events = 0;
+
+			if (cl->fd < 0)
+				continue;
+			/* Lines behind a reply still due wait for it. */
+			if (!cl->waiting && !cl->trace && !cl->eof)
+				events |= POLLIN;
+			if (control_output_pending(cl))
+				events |= POLLOUT;
+			if (!events)
 				continue;
 			map[nfds] = i;
-			pfd[nfds].fd = srv->clients[i].fd;
-			pfd[nfds++].events = POLLIN;
+			pfd[nfds].fd = cl->fd;
+			pfd[nfds++].events = events;
 		}
 		n = poll(pfd, (nfds_t)nfds, timeout);
 		if (n < 0) {
@@ -372,9 +481,17 @@ static void *control_thread(void *arg)
 		if (pfd[1].revents & POLLIN)
 			control_accept(srv);
 		for (i = 2; i < nfds; i++) {
-			if (pfd[i].revents && srv->clients[map[i]].fd >= 0)
+			short re = pfd[i].revents;
+			bool reading = pfd[i].events & POLLIN;
+
+			if (!re || srv->clients[map[i]].fd < 0)
+				continue;
+			if ((re & POLLOUT) || (!reading && (re & (POLLERR | POLLHUP))))
+				control_resume(srv, map[i]);
+			if (reading && srv->clients[map[i]].fd >= 0 && (re & ~POLLOUT))
 				control_read_client(srv, map[i]);
 		}
+		control_drop_overflowed(srv);
 	}
 	return NULL;
 }
@@ -551,7 +668,7 @@ void control_server_stop(struct control_server *srv)
 	}
 	for (i = 0; i < CONTROL_MAX_CLIENTS; i++) {
 		if (srv->clients[i].fd >= 0)
-			close(srv->clients[i].fd);
+			control_close_client(srv, i);
 	}
 	close(srv->listen_fd);
 	control_unlink_own(srv);

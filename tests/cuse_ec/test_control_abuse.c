@@ -5,7 +5,8 @@
  * holding every slot (a new one evicts the longest-idle), the idle
  * timeout, half commands and "unplug wait" then close, a slow sender, a
  * whitespace-only line, a last command without a newline, a non-root peer
- * refused for every verb with the refusals' log rate-limited - and stats
+ * refused for every verb with the refusals' log rate-limited, a peer that
+ * never reads its replies dropped while the others are served - and stats
  * still answered at the end.
  */
 #include "config.h"
@@ -14,6 +15,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,13 +32,26 @@
 #include "../check_run.h"
 
 static atomic_uint warnings;
+/* Written once per warning, when open: a test waits on it for a warning. */
+static int warning_pipe[2] = { -1, -1 };
 
 static void count_log(void *arg, int level, const char *msg)
 {
 	(void)arg;
 	(void)msg;
-	if (level == CHARDEV_LOG_WARNING)
-		atomic_fetch_add(&warnings, 1);
+	if (level != CHARDEV_LOG_WARNING)
+		return;
+	atomic_fetch_add(&warnings, 1);
+	if (warning_pipe[1] >= 0 && write(warning_pipe[1], "w", 1) != 1)
+		abort();
+}
+
+/* Wait (10 s at most) until the server logs a warning. */
+static bool warning_logged(void)
+{
+	struct pollfd pfd = { .fd = warning_pipe[0], .events = POLLIN };
+
+	return poll(&pfd, 1, 10000) == 1;
 }
 
 /* A plugged revocable context whose warnings are counted. */
@@ -355,6 +370,73 @@ START_TEST(test_non_root_refused_log_limited)
 }
 END_TEST
 
+/* Read and discard until end of file; true if it came within the bounds. */
+static bool drained_to_eof(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	size_t total = 0;
+	char buf[65536];
+	ssize_t n;
+
+	while (total < ((size_t)64 << 20)) {
+		if (poll(&pfd, 1, 10000) != 1)
+			return false;
+		n = read(fd, buf, sizeof(buf));
+		if (n == 0)
+			return true;
+		if (n < 0)
+			return errno == ECONNRESET;
+		total += (size_t)n;
+	}
+	return false;
+}
+
+/*
+ * A peer that pipelines requests and never reads the replies fills its
+ * socket, then its bounded output buffer: it is dropped, with a warning,
+ * and every other peer is answered meanwhile. (Before: the control thread
+ * waited up to 5 s per reply for it, so 319 "help"s stalled everyone.)
+ */
+START_TEST(test_unread_replies_do_not_stall_others)
+{
+	enum { HELPS = 20000 };
+	unsigned int before = atomic_load(&warnings);
+	size_t len = HELPS * 5, i;
+	struct server s;
+	char *flood;
+	ssize_t sent;
+	int hog, fd;
+
+	ck_assert_int_eq(pipe(warning_pipe), 0);
+	server_start(&s);
+	hog = connect_to(s.path);
+	flood = malloc(len);
+	ck_assert_ptr_nonnull(flood);
+	for (i = 0; i < HELPS; i++)
+		memcpy(flood + i * 5, "help\n", 5);
+	/* Queued at once, never read: far more replies than any buffer holds. */
+	sent = send(hog, flood, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+	free(flood);
+	ck_assert_msg(sent >= 20000, "only %zd bytes of requests queued", sent);
+
+	fd = connect_to(s.path);
+	expect(fd, "status\n", "ok plugged");
+	close(fd);
+	/* Not read before it is dropped: reading would let the server catch up. */
+	ck_assert_msg(warning_logged(), "no warning: the peer that never reads was not dropped");
+	ck_assert_msg(drained_to_eof(hog), "the dropped peer's socket was not closed");
+	ck_assert_uint_eq(atomic_load(&warnings) - before, 1);
+	close(hog);
+	fd = connect_to(s.path);
+	expect(fd, "stats\n", "ok ");
+	close(fd);
+	server_stop(&s);
+	close(warning_pipe[0]);
+	close(warning_pipe[1]);
+	warning_pipe[0] = warning_pipe[1] = -1;
+}
+END_TEST
+
 static Suite *control_abuse_suite(void)
 {
 	Suite *s = suite_create("control_abuse");
@@ -366,6 +448,7 @@ static Suite *control_abuse_suite(void)
 	tcase_add_test(tc, test_full_evicts_longest_idle);
 	tcase_add_test(tc, test_idle_timeout);
 	tcase_add_test(tc, test_non_root_refused_log_limited);
+	tcase_add_test(tc, test_unread_replies_do_not_stall_others);
 	suite_add_tcase(s, tc);
 	return s;
 }
