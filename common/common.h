@@ -245,6 +245,20 @@ int ctl_read_line(struct ctl_conn *conn, char *line, size_t room, int timeout_ms
 bool ctl_reply_is_ok(const char *reply);
 
 /**
+ * ctl_text_safe() - a reply made safe to print on a terminal: every byte
+ * outside printable ASCII (escape sequences, C1 controls, tabs, bytes of
+ * any other encoding) becomes "\xHH" and a backslash "\\", so a hostile
+ * socket cannot set a title, clear the screen or hide text.
+ * @in:   the reply line (NUL-terminated)
+ * @out:  receives the text; 4 bytes per input byte and one more suffice
+ * @room: size of @out (0: nothing written); a longer result is cut at a
+ *        whole escape and ends in "..."
+ *
+ * Return: @out, for use as a printf argument.
+ */
+const char *ctl_text_safe(const char *in, char *out, size_t room);
+
+/**
  * ctl_close() - close the connection; closing a closed one does nothing.
  * @conn: the connection
  */

@@ -43,6 +43,46 @@ void ctl_close(struct ctl_conn *conn)
 	conn->used = 0;
 }
 
+const char *ctl_text_safe(const char *in, char *out, size_t room)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)in;
+	size_t used = 0, cut = 0, n;
+	char one[4];
+
+	if (!room)
+		return out;
+	for (; *p; p++) {
+		if (*p == '\\') {
+			memcpy(one, "\\\\", 2);
+			n = 2;
+		} else if (*p >= 0x20 && *p < 0x7f) {
+			one[0] = (char)*p;
+			n = 1;
+		} else {
+			one[0] = '\\';
+			one[1] = 'x';
+			one[2] = hex[*p >> 4];
+			one[3] = hex[*p & 0xf];
+			n = 4;
+		}
+		/* The last place where "..." would still fit, should we cut. */
+		if (used + 3 < room)
+			cut = used;
+		if (used + n >= room) {
+			if (cut + 3 < room) {
+				memcpy(out + cut, "...", 3);
+				used = cut + 3;
+			}
+			break;
+		}
+		memcpy(out + used, one, n);
+		used += n;
+	}
+	out[used] = '\0';
+	return out;
+}
+
 bool ctl_reply_is_ok(const char *reply)
 {
 	return !strncmp(reply, "ok", 2) && (!reply[2] || reply[2] == ' ');

@@ -14,6 +14,17 @@
 #include "control.h"
 #include "control_client.h"
 
+/*
+ * Print one line the socket sent: whatever listens at the path may not be
+ * the daemon, so nothing it sends reaches the terminal unescaped.
+ */
+static void print_reply(FILE *out, const char *line)
+{
+	char safe[4 * CTL_REPLY_MAX + 1];
+
+	fprintf(out, "%s\n", ctl_text_safe(line, safe, sizeof(safe)));
+}
+
 /* Copy @count more reply lines to @out (a trace's events). */
 static int copy_lines(struct ctl_conn *conn, unsigned long long count, int timeout_ms,
 		      FILE *out)
@@ -25,7 +36,7 @@ static int copy_lines(struct ctl_conn *conn, unsigned long long count, int timeo
 		ret = ctl_read_line(conn, line, sizeof(line), timeout_ms);
 		if (ret)
 			return ret;
-		fprintf(out, "%s\n", line);
+		print_reply(out, line);
 	}
 	return 0;
 }
@@ -74,7 +85,7 @@ int control_client_send(const char *path, const char *const *lines, size_t n_lin
 				ret == -EPROTO ? "reply line too long" : strerror(-ret));
 			goto out_close;
 		}
-		fprintf(out, "%s\n", reply);
+		print_reply(out, reply);
 		if (!ctl_reply_is_ok(reply))
 			all_ok = false;
 		/* A trace: its header says how many event lines follow. */

@@ -322,6 +322,42 @@ static const char *option_error(int argc, char **argv)
 	return "";
 }
 
+/* Reply text made safe for a terminal: escapes, and cuts at a whole escape. */
+START_TEST(text_terminal_safe)
+{
+	static const struct {
+		const char *in;
+		size_t room;
+		const char *want;
+	} cases[] = {
+		{ "ok plugged", 64, "ok plugged" },
+		{ "", 8, "" },
+		{ "a\x1b[2Jb", 64, "a\\x1b[2Jb" },
+		{ "\x07\x7f\x80\xff\t\r", 64, "\\x07\\x7f\\x80\\xff\\x09\\x0d" },
+		{ "back\\slash", 64, "back\\\\slash" },
+		{ "abcdef", 7, "abcdef" },		/* exactly fits */
+		{ "abcdefg", 7, "abc..." },		/* cut, marked */
+		{ "ab\x1b", 7, "ab\\x1b" },		/* an escape fits whole */
+		{ "ab\x1b" "cd", 7, "ab..." },		/* never half an escape */
+		{ "abcd", 2, "a" },			/* no room for "..." */
+		{ "abcd", 1, "" },
+	};
+	char out[64];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memset(out, 'Z', sizeof(out));
+		ck_assert_ptr_eq(ctl_text_safe(cases[i].in, out, cases[i].room), out);
+		ck_assert_msg(!strcmp(out, cases[i].want), "case %zu: \"%s\", want \"%s\"",
+			      i, out, cases[i].want);
+		ck_assert_uint_lt(strlen(out), cases[i].room);
+	}
+	out[0] = 'Z';
+	ctl_text_safe("abc", out, 0);
+	ck_assert_int_eq(out[0], 'Z');
+}
+END_TEST
+
 START_TEST(option_errors)
 {
 	char p[] = "prog", a[16], b[16];
@@ -356,6 +392,7 @@ int main(void)
 	tcase_add_test(tc, duration);
 	tcase_add_test(tc, probability);
 	tcase_add_test(tc, text_utf8);
+	tcase_add_test(tc, text_terminal_safe);
 	tcase_add_test(tc, option_errors);
 	suite_add_tcase(s, tc);
 	return check_run_suite(s);

@@ -583,7 +583,8 @@ static int run_client(const char *path, char **out_text, int timeout_ms, size_t 
 /* A server that accepts, reads, and answers according to @mode. */
 struct fake_server {
 	int listen_fd;
-	int mode;	/* 0: close at once, 1: never answer, 2: endless line */
+	int mode;	/* 0: close at once, 1: never answer, 2: endless line,
+			 * 3: a reply full of terminal escapes */
 	pthread_t thread;
 };
 
@@ -602,7 +603,12 @@ static void *fake_server_thread(void *arg)
 		close(fd);
 		return NULL;
 	}
-	if (fs->mode == 2) {
+	if (fs->mode == 3) {
+		static const char hostile[] = "ok \x1b]0;owned\x07\x1b[2J\x9b\\\tend\n";
+
+		if (send(fd, hostile, sizeof(hostile) - 1, MSG_NOSIGNAL) < 0)
+			junk[0] = 0;
+	} else if (fs->mode == 2) {
 		memset(junk, 'o', sizeof(junk));
 		while (send(fd, junk, sizeof(junk), MSG_NOSIGNAL) > 0)
 			;
@@ -738,6 +744,12 @@ START_TEST(test_control_client)
 	fake_server_stop(&fs, fake);
 	fake_server_start(&fs, fake, 2);
 	ck_assert_int_eq(run_client(fake, &text, 2000, 1, "status"), -EPROTO);
+	free(text);
+	fake_server_stop(&fs, fake);
+	/* What a hostile socket sends reaches the terminal escaped. */
+	fake_server_start(&fs, fake, 3);
+	ck_assert_int_eq(run_client(fake, &text, 2000, 1, "status"), 0);
+	ck_assert_str_eq(text, "ok \\x1b]0;owned\\x07\\x1b[2J\\x9b\\\\\\x09end\n");
 	free(text);
 	fake_server_stop(&fs, fake);
 
