@@ -47,20 +47,28 @@ static int ctl_connect(struct hs_runner *run)
  * One command, one reply line, waited for at most the deadline so a stuck
  * daemon cannot hang the simulator. Return 0 for "ok ...", -EREMOTEIO for
  * any other reply; on a broken connection it is closed and @reply says why.
+ * @reply is always filled, with non-printable bytes escaped.
  */
 static int ctl_cmd(struct hs_runner *run, const char *cmd, char *reply, size_t len)
 {
 	uint64_t ms = run->cfg->deadline_ns / 1000000ull;
+
+	char raw[CTL_REPLY_MAX];
 	int ret;
 
-	if (run->ctl.fd < 0)
+	if (run->ctl.fd < 0) {
+		snprintf(reply, len, "control socket: not connected");
 		return -ENOTCONN;
-	ret = ctl_request(&run->ctl, cmd, reply, len, ms > INT_MAX ? INT_MAX : (int)ms);
-	if (!ret)
-		return ctl_reply_is_ok(reply) ? 0 : -EREMOTEIO;
-	ctl_close(&run->ctl);
-	snprintf(reply, len, "control socket: %s", strerror(-ret));
-	return ret;
+	}
+	ret = ctl_request(&run->ctl, cmd, raw, sizeof(raw), ms > INT_MAX ? INT_MAX : (int)ms);
+	if (ret) {
+		ctl_close(&run->ctl);
+		snprintf(reply, len, "control socket: %s", strerror(-ret));
+		return ret;
+	}
+	/* Printed on error, parsed otherwise: either way not raw socket bytes. */
+	ctl_text_safe(raw, reply, len);
+	return ctl_reply_is_ok(raw) ? 0 : -EREMOTEIO;
 }
 
 static int ctl_stats(struct hs_runner *run, struct chardev_stats *st)
