@@ -94,18 +94,31 @@ int control_execute(struct chardev_ctx *ctx, const struct control_cmd *cmd,
 /**
  * control_server_start() - listen on @path and serve it from a new thread.
  * @ctx:  the daemon
- * @path: unix socket path (an existing socket there is replaced)
+ * @path: unix socket path
  * @out:  the server
  *
- * Only peers with uid 0 or the daemon's own uid are served (SO_PEERCRED);
- * others get "error permission denied".
+ * A stale socket at @path (nobody answers on it) is replaced; a live one,
+ * another server's, is left alone. The socket's file is created with mode
+ * 0666 by bind() itself, whatever the process umask, and nothing at @path
+ * is changed afterwards. Only peers with uid 0 or the daemon's own uid are
+ * served (SO_PEERCRED); others get "error permission denied".
  *
- * Return: 0 or -errno.
+ * Return: 0; -EADDRINUSE when a server answers at @path or something that
+ * is not a socket is there; -EEXIST when @path no longer named our socket
+ * right after bind (someone who can write its directory replaced it); or
+ * another -errno.
  */
 int control_server_start(struct chardev_ctx *ctx, const char *path, struct control_server **out);
 
 /* Default of --control-idle-timeout, in seconds. */
 #define CONTROL_IDLE_TIMEOUT_DEFAULT_S 60
+
+/**
+ * control_server_unlink() - remove the socket's path now, if it still names
+ * this server's socket (a process about to exit without its teardown).
+ * @srv: the server; NULL is ignored
+ */
+void control_server_unlink(struct control_server *srv);
 
 /**
  * control_server_set_idle_timeout() - close connections silent this long

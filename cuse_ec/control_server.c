@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
@@ -496,6 +497,93 @@ static void *control_thread(void *arg)
 	return NULL;
 }
 
+/* Unlink the socket path if it still names our socket, not a newer one. */
+static void control_unlink_own(struct control_server *srv)
+{
+	struct stat st;
+
+	if (lstat(srv->path, &st) || st.st_dev != srv->sock_dev || st.st_ino != srv->sock_ino)
+		return;
+	unlink(srv->path);
+}
+
+/*
+ * Whatever sits at @path from an earlier run: a socket nobody answers on is
+ * stale and goes; a live one is another daemon's and is never touched
+ * (-EADDRINUSE); anything else stays, and bind() refuses it.
+ */
+static int control_clear_stale(const struct sockaddr_un *addr)
+{
+	struct stat st;
+	int fd, ret;
+
+	if (lstat(addr->sun_path, &st))
+		return errno == ENOENT ? 0 : -errno;
+	if (!S_ISSOCK(st.st_mode))
+		return 0;
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return -errno;
+	/* Accepted, or its backlog full (EAGAIN): a server is there. */
+	ret = connect(fd, (const struct sockaddr *)addr, sizeof(*addr)) ? -errno : 0;
+	close(fd);
+	if (!ret || ret == -EAGAIN)
+		return -EADDRINUSE;
+	if (ret != -ECONNREFUSED)
+		return ret;
+	if (unlink(addr->sun_path) && errno != ENOENT)
+		return -errno;
+	return 0;
+}
+
+/**
+ * struct control_bind - what control_bind_thread() binds, and its result.
+ * @fd:   the listening socket
+ * @addr: where
+ * @ret:  0 or -errno
+ */
+struct control_bind {
+	int fd;
+	const struct sockaddr_un *addr;
+	int ret;
+};
+
+/*
+ * bind() creates the socket's file with its final mode, 0666 (anyone may
+ * connect; SO_PEERCRED decides who is served, so a refused peer gets a
+ * clear reply rather than a bare EACCES): the mode is the socket inode's
+ * 0777 less the umask. So there is no chmod by path afterwards, which an
+ * account able to write the directory could aim elsewhere by swapping the
+ * path for a symlink. The umask is set in a thread of its own, that
+ * unshare(CLONE_FS) gave its own umask: no other thread ever creates a
+ * file under it.
+ */
+static void *control_bind_thread(void *arg)
+{
+	struct control_bind *b = arg;
+
+	if (unshare(CLONE_FS)) {
+		b->ret = -errno;
+		return NULL;
+	}
+	umask(0111);
+	b->ret = bind(b->fd, (const struct sockaddr *)b->addr, sizeof(*b->addr)) ? -errno : 0;
+	return NULL;
+}
+
+static int control_bind(int fd, const struct sockaddr_un *addr)
+{
+	struct control_bind b = { .fd = fd, .addr = addr, .ret = -EIO };
+	pthread_t thread;
+	int ret;
+
+	ret = -pthread_create(&thread, NULL, control_bind_thread, &b);
+	if (ret)
+		return ret;
+	pthread_join(thread, NULL);
+	return b.ret;
+}
+
 /**
  * control_server_start() - listen on @path, serve from a new thread.
  * @ctx:  the daemon
@@ -539,28 +627,27 @@ int control_server_start(struct chardev_ctx *ctx, const char *path, struct contr
 		ret = -errno;
 		goto err_pipe;
 	}
-	/* Replace a stale socket from an earlier run, but never a regular file. */
-	if (!lstat(path, &st) && S_ISSOCK(st.st_mode))
-		unlink(path);
-	if (bind(srv->listen_fd, (struct sockaddr *)&addr, sizeof(addr))) {
+	ret = control_clear_stale(&addr);
+	if (ret)
+		goto err_sock;
+	ret = control_bind(srv->listen_fd, &addr);
+	if (ret)
+		goto err_sock;
+	/*
+	 * Remember which socket is ours: stop unlinks only that one. Replaced
+	 * already (the directory is someone else's to write): not ours to
+	 * remove, and nobody would reach us through it.
+	 */
+	if (lstat(path, &st)) {
 		ret = -errno;
 		goto err_sock;
 	}
-	/* Remember which socket is ours: stop unlinks only that one. */
-	if (lstat(path, &st)) {
-		ret = -errno;
-		goto err_unlink;
+	if (!S_ISSOCK(st.st_mode)) {
+		ret = -EEXIST;
+		goto err_sock;
 	}
 	srv->sock_dev = st.st_dev;
 	srv->sock_ino = st.st_ino;
-	/*
-	 * Anyone may connect; SO_PEERCRED decides who is served, so that a
-	 * refused peer gets a clear reply rather than a bare EACCES.
-	 */
-	if (chmod(path, 0666)) {
-		ret = -errno;
-		goto err_unlink;
-	}
 	if (listen(srv->listen_fd, 8)) {
 		ret = -errno;
 		goto err_unlink;
@@ -573,7 +660,7 @@ int control_server_start(struct chardev_ctx *ctx, const char *path, struct contr
 	return 0;
 
 err_unlink:
-	unlink(path);
+	control_unlink_own(srv);
 err_sock:
 	close(srv->listen_fd);
 err_pipe:
@@ -586,16 +673,6 @@ err_mutex:
 err_free:
 	free(srv);
 	return ret;
-}
-
-/* Unlink the socket path if it still names our socket, not a newer one. */
-static void control_unlink_own(struct control_server *srv)
-{
-	struct stat st;
-
-	if (lstat(srv->path, &st) || st.st_dev != srv->sock_dev || st.st_ino != srv->sock_ino)
-		return;
-	unlink(srv->path);
 }
 
 /* Wait (bounded) until every "unplug wait" completion has run. */
@@ -622,6 +699,12 @@ static bool control_wait_waiters(struct control_server *srv)
 		pending |= !w->done;
 	pthread_mutex_unlock(&srv->lock);
 	return !pending;
+}
+
+void control_server_unlink(struct control_server *srv)
+{
+	if (srv)
+		control_unlink_own(srv);
 }
 
 /**

@@ -665,8 +665,7 @@ static void cuse_ec_abandon(void *arg)
 	struct cuse_ec_daemon *d = arg;
 
 	cuse_ec_node_rule_remove(d);
-	if (d->opts.control)
-		unlink(d->opts.control);
+	control_server_unlink(d->control);
 }
 
 /*

@@ -22,10 +22,19 @@ daemon_unit_tests = \
 	tests/cuse_ec/test_udev_follow \
 	tests/cuse_ec/test_privdrop \
 	tests/cuse_ec/test_path_wait \
-	tests/cuse_ec/test_control_abuse
+	tests/cuse_ec/test_control_abuse \
+	tests/cuse_ec/test_control_paths
 check_PROGRAMS += $(daemon_unit_tests)
 TESTS += $(daemon_unit_tests)
 noinst_HEADERS += tests/cuse_ec/harness.h
+
+# bind() wrapped: the test swaps a fresh socket's path the moment it is bound.
+tests_cuse_ec_test_control_paths_SOURCES = tests/cuse_ec/test_control_paths.c \
+	tests/cuse_ec/harness.c
+tests_cuse_ec_test_control_paths_CPPFLAGS = $(daemon_test_cppflags)
+tests_cuse_ec_test_control_paths_CFLAGS = $(daemon_test_cflags)
+tests_cuse_ec_test_control_paths_LDFLAGS = -Wl,--wrap=bind
+tests_cuse_ec_test_control_paths_LDADD = $(daemon_test_ldadd)
 
 tests_cuse_ec_test_control_abuse_SOURCES = tests/cuse_ec/test_control_abuse.c \
 	tests/cuse_ec/harness.c

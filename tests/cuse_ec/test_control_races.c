@@ -308,8 +308,9 @@ START_TEST(test_unplug_wait_pipelined)
 END_TEST
 
 /*
- * A server whose socket path was taken over by a newer server (a second
- * daemon) leaves that path alone when it stops.
+ * A server whose socket path now names a newer server's socket (its own was
+ * removed by hand, and a second daemon started there) leaves that path
+ * alone when it stops. A live socket is never taken over: that start fails.
  */
 START_TEST(test_stop_keeps_replaced_socket)
 {
@@ -321,6 +322,8 @@ START_TEST(test_stop_keeps_replaced_socket)
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/ctl", dir);
 	ck_assert_int_eq(control_server_start(ctx, path, &old), 0);
+	ck_assert_int_eq(control_server_start(ctx, path, &new), -EADDRINUSE);
+	ck_assert_int_eq(unlink(path), 0);
 	ck_assert_int_eq(control_server_start(ctx, path, &new), 0);
 	control_server_stop(old);
 	ck_assert_msg(access(path, F_OK) == 0, "the newer server's socket was unlinked");
