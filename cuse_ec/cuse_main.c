@@ -40,6 +40,7 @@
 #include "control.h"
 #include "control_client.h"
 #include "ec/ec.h"
+#include "node.h"
 #include "options.h"
 #include "path_wait.h"
 #include "profile_path.h"
@@ -55,6 +56,8 @@
 #define CUSE_EC_INSTANCE_KEY "CUSE_EC_INSTANCE"
 /* udevd reads rules from here too; files live until reboot or unlink. */
 #define CUSE_EC_RUN_RULES_DIR "/run/udev/rules.d"
+/* Where the kernel lists CUSE devices and their numbers. */
+#define CUSE_EC_SYSFS_CUSE "/sys/class/cuse"
 /* Seconds `udevadm control --reload` may wait for udevd's answer. */
 #define CUSE_EC_RELOAD_TIMEOUT "5"
 
@@ -76,6 +79,8 @@ extern char **environ;
  * @foreign_logged: the node thread has said that udevd's entry for the
  *               node's number is another device's
  * @drop_failed: --user could not be applied: exit with status 1
+ * @node_failed: the node at /dev/NAME is not our device: exit with status 1
+ * @lock_fd:   the instance lock on NAME (node_lock_instance()), or -1
  * @control:   the control socket server, or NULL
  * @follow:    the uevent monitor, or NULL
  * @shutdown:  revokes first on an exit signal, or NULL
@@ -93,6 +98,8 @@ struct cuse_ec_daemon {
 	char node_instance[48];
 	bool foreign_logged;
 	bool drop_failed;
+	bool node_failed;
+	int lock_fd;
 	struct control_server *control;
 	struct udev_follow *follow;
 	struct shutdown_watch *shutdown;
@@ -265,29 +272,38 @@ static void cuse_ec_release(fuse_req_t req, struct fuse_file_info *fi)
 
 /*
  * Apply --mode/--owner/--group to the node at @path. The node is pinned
- * with O_PATH|O_NOFOLLOW and checked through the descriptor, so what is
- * changed is the character device that was checked, never a symlink or a
- * file swapped in under the name (/dev is writable by udevd and root's
- * tools). An O_PATH descriptor takes fchownat(AT_EMPTY_PATH); its mode is
- * set through /proc/self/fd, which names that same inode.
+ * with O_PATH|O_NOFOLLOW and checked through the descriptor to be the
+ * character device the kernel numbered for our CUSE device (sysfs), so what
+ * is changed is never a symlink, a file swapped in under the name (/dev is
+ * writable by udevd and root's tools) or another device's node. An O_PATH
+ * descriptor takes fchownat(AT_EMPTY_PATH); its mode is set through
+ * /proc/self/fd, which names that same inode.
  */
 static int cuse_ec_node_apply(struct cuse_ec_daemon *d, const char *path)
 {
-	char fdpath[32];
-	struct stat st;
-	int fd, ret = 0;
+	char fdpath[32], err[256];
+	dev_t ours;
+	int fd, ret;
 
-	fd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0) {
-		cuse_ec_log(d, CHARDEV_LOG_ERR, "%s: %s", path, strerror(errno));
+	ret = node_cuse_devnum(CUSE_EC_SYSFS_CUSE, d->opts.name, &ours);
+	if (ret) {
+		cuse_ec_log(d, CHARDEV_LOG_ERR, "%s/%s/dev: %s; mode/owner not applied",
+			    CUSE_EC_SYSFS_CUSE, d->opts.name, strerror(-ret));
 		return -1;
 	}
-	if (fstat(fd, &st) || !S_ISCHR(st.st_mode)) {
-		cuse_ec_log(d, CHARDEV_LOG_ERR, "%s is not a character device any more; "
-			    "mode/owner not applied", path);
-		ret = -1;
-		goto out;
+	fd = node_open_own(path, ours, err, sizeof(err));
+	if (fd == -ENODEV) {
+		/* Serving a node that is someone else's device helps nobody. */
+		cuse_ec_log(d, CHARDEV_LOG_ERR, "%s; mode/owner not applied; exiting", err);
+		d->node_failed = true;
+		kill(getpid(), SIGTERM);
+		return -1;
 	}
+	if (fd < 0) {
+		cuse_ec_log(d, CHARDEV_LOG_ERR, "%s: %s", path, strerror(-fd));
+		return -1;
+	}
+	ret = 0;
 	if ((d->opts.owner != (uid_t)-1 || d->opts.group != (gid_t)-1) &&
 	    fchownat(fd, "", d->opts.owner, d->opts.group, AT_EMPTY_PATH)) {
 		cuse_ec_log(d, CHARDEV_LOG_ERR, "chown %s: %s", path, strerror(errno));
@@ -298,7 +314,6 @@ static int cuse_ec_node_apply(struct cuse_ec_daemon *d, const char *path)
 		cuse_ec_log(d, CHARDEV_LOG_ERR, "chmod %s: %s", path, strerror(errno));
 		ret = -1;
 	}
-out:
 	close(fd);
 	return ret;
 }
@@ -591,6 +606,27 @@ static int cuse_ec_absolute_control(struct cuse_ec_daemon *d)
 }
 
 /*
+ * Before anything is created (node, rule, socket): this daemon must be the
+ * only one for its name, and /dev/NAME must be free, or it is another
+ * device's. The lock is held until the process ends: a daemonized child
+ * inherits it, and teardown lets go only after its cleanup.
+ */
+static int cuse_ec_claim_name(struct cuse_ec_daemon *d)
+{
+	char err[320];
+	int ret;
+
+	ret = node_lock_instance(CUSE_EC_LOCK_DIR, d->opts.name, &d->lock_fd, err, sizeof(err));
+	if (!ret)
+		ret = node_check_free("/dev", d->opts.name, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "cuse_ec: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * Phase 1, on the terminal: everything that can fail with a message the
  * user sees, and nothing that starts a thread (daemonizing forks, and only
  * the forking thread survives a fork). Ends with /dev/cuse open and the
@@ -604,6 +640,7 @@ static int cuse_ec_setup(struct cuse_ec_daemon *d, char *argv0)
 	char *fuse_argv[4];
 	int fuse_argc = 0, multithreaded = 0;
 
+	d->lock_fd = -1;
 	/* Before the CUSE device can exist: udevd's entry for it is newer. */
 	d->started_usec = mono_now_ns() / 1000;
 	if (d->opts.syslog)
@@ -639,7 +676,7 @@ static int cuse_ec_setup(struct cuse_ec_daemon *d, char *argv0)
 			"accessible?)\n");
 		return -1;
 	}
-	return 0;
+	return cuse_ec_claim_name(d);
 }
 
 /*
@@ -766,7 +803,7 @@ static int cuse_ec_run(struct cuse_ec_daemon *d)
 	cuse_ec_log(d, CHARDEV_LOG_NOTICE, "exiting (%s)",
 		    ret > 0 ? strsignal(ret) : ret < 0 ? strerror(-ret) : "unmounted");
 	fuse_loop_cfg_destroy(loop_config);
-	return ret < 0 || d->drop_failed ? 1 : 0;
+	return ret < 0 || d->drop_failed || d->node_failed ? 1 : 0;
 }
 
 /*
@@ -799,6 +836,9 @@ static void cuse_ec_teardown(struct cuse_ec_daemon *d)
 	chardev_ctx_destroy(d->ctx);
 	cached_clock_destroy(d->clock);
 	ec_profile_free(d->profile);
+	/* Last: a next daemon for this name starts only after our cleanup. */
+	if (d->lock_fd >= 0)
+		close(d->lock_fd);
 	if (d->opts.syslog)
 		closelog();
 }

@@ -23,10 +23,16 @@ daemon_unit_tests = \
 	tests/cuse_ec/test_privdrop \
 	tests/cuse_ec/test_path_wait \
 	tests/cuse_ec/test_control_abuse \
-	tests/cuse_ec/test_control_paths
+	tests/cuse_ec/test_control_paths \
+	tests/cuse_ec/test_node
 check_PROGRAMS += $(daemon_unit_tests)
 TESTS += $(daemon_unit_tests)
 noinst_HEADERS += tests/cuse_ec/harness.h
+
+tests_cuse_ec_test_node_SOURCES = tests/cuse_ec/test_node.c
+tests_cuse_ec_test_node_CPPFLAGS = $(daemon_test_cppflags)
+tests_cuse_ec_test_node_CFLAGS = $(daemon_test_cflags)
+tests_cuse_ec_test_node_LDADD = $(daemon_test_ldadd)
 
 # bind() wrapped: the test swaps a fresh socket's path the moment it is bound.
 tests_cuse_ec_test_control_paths_SOURCES = tests/cuse_ec/test_control_paths.c \
