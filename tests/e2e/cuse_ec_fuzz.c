@@ -2,11 +2,13 @@
 /*
  * cuse_ec_fuzz.c - a hostile client of the real /dev/cros_ec.
  *
- * Random operations on the device node - ioctls with random numbers, XCMD
+ * Random operations on the device node - the ioctls the device's syzlang
+ * description declares (include/cros_ec/cros_ec_dev.syz, turned into
+ * CROS_EC_SYZ_IOCTLS_* by tests/e2e/syz2h.awk), ioctls with random numbers, XCMD
  * and READMEM arguments with random headers at NULL, unmapped, read-only,
  * kernel and guard-page addresses, read/write/poll/lseek, open/close - and
  * every result is compared with the one the ABI prescribes
- * (docs/cros_ec_chardev_abi.md; the expectations are in expect_*() below).
+ * (docs/device-abi.md; the expectations are in the fuzz_ioctl_*() and fuzz_op_*() below).
  * "Anything but a crash" is not enough: an answer the ABI does not allow is
  * a mismatch and fails the run.
  *
@@ -46,6 +48,7 @@
 #include "common/common.h"
 #include "cros_ec/cros_ec_dev.h"
 #include "cros_ec/ec_commands.h"
+#include "tests/e2e/cros_ec_dev_syz.h"
 
 #define FUZZ_MAX_FDS 8
 #define FUZZ_MAX_CLIENTS 32
@@ -56,6 +59,19 @@
 #define FUZZ_KERNEL_ADDR ((void *)0xffff888000000000ull)
 #define FUZZ_HELLO_IN 0x01020304u
 #define FUZZ_ERR_ANY_SUCCESS 0
+
+/*
+ * The description and cros_ec_dev.h agree, or this does not build: each
+ * described structure's size, and the size each ioctl number encodes.
+ */
+#define FUZZ_SYZ_CHECK_PTR(number, type, size)					\
+	_Static_assert(sizeof(struct type) == (size),				\
+		       #type ": cros_ec_dev.syz lays out another size");	\
+	_Static_assert(_IOC_SIZE(number) == (size), #number ": size field is not " #type "'s");
+#define FUZZ_SYZ_CHECK_INT(number)						\
+	_Static_assert(_IOC_SIZE(number) == 0, #number ": takes a value, not a pointer");
+CROS_EC_SYZ_IOCTLS_PTR(FUZZ_SYZ_CHECK_PTR)
+CROS_EC_SYZ_IOCTLS_INT(FUZZ_SYZ_CHECK_INT)
 
 /* What the test learnt from the EC at start-up. */
 struct fuzz_ec_limits {
@@ -298,7 +314,7 @@ static uint32_t fuzz_command(struct fuzz_client *c)
 	return fuzz_below(c, 2) ? fuzz_below(c, 0x200) : (uint32_t)xorshift64s_next(&c->rng);
 }
 
-static void fuzz_op_xcmd(struct fuzz_client *c, struct fuzz_fd *f)
+static void fuzz_ioctl_CROS_EC_DEV_IOCXCMD_V2(struct fuzz_client *c, struct fuzz_fd *f)
 {
 	const struct fuzz_ec_limits *lim = &c->run->lim;
 	struct cros_ec_command_v2 hdr, back;
@@ -376,7 +392,7 @@ static void fuzz_op_xcmd(struct fuzz_client *c, struct fuzz_fd *f)
 	}
 }
 
-static void fuzz_op_readmem(struct fuzz_client *c, struct fuzz_fd *f)
+static void fuzz_ioctl_CROS_EC_DEV_IOCRDMEM_V2(struct fuzz_client *c, struct fuzz_fd *f)
 {
 	struct cros_ec_readmem_v2 mem, back;
 	struct fuzz_ptr ptr;
@@ -430,7 +446,7 @@ static void fuzz_op_readmem(struct fuzz_client *c, struct fuzz_fd *f)
 			      back.buffer[1]);
 }
 
-static void fuzz_op_eventmask(struct fuzz_client *c, struct fuzz_fd *f)
+static void fuzz_ioctl_CROS_EC_DEV_IOCEVENTMASK_V2(struct fuzz_client *c, struct fuzz_fd *f)
 {
 	unsigned long mask = fuzz_below(c, 3) ? fuzz_below(c, 2) << fuzz_below(c, 32) :
 				     (unsigned long)xorshift64s_next(&c->rng);
@@ -457,6 +473,16 @@ static void fuzz_op_eventmask(struct fuzz_client *c, struct fuzz_fd *f)
 	fuzz_mismatch(c, "EVENTMASK", "got %ld (%s), want 0", ret, strerror(err));
 }
 
+/* Is @cmd one of the ioctls the device's description declares? */
+static bool fuzz_described_ioctl(unsigned int cmd)
+{
+#define FUZZ_IS_PTR(number, type, size) cmd == (number) ||
+#define FUZZ_IS_INT(number) cmd == (number) ||
+	return CROS_EC_SYZ_IOCTLS_PTR(FUZZ_IS_PTR) CROS_EC_SYZ_IOCTLS_INT(FUZZ_IS_INT) false;
+#undef FUZZ_IS_PTR
+#undef FUZZ_IS_INT
+}
+
 static void fuzz_op_badioctl(struct fuzz_client *c, struct fuzz_fd *f)
 {
 	/* Type bytes the VFS answers itself (FIOCLEX, FIFREEZE, FIGETBSZ ...). */
@@ -480,8 +506,7 @@ static void fuzz_op_badioctl(struct fuzz_client *c, struct fuzz_fd *f)
 			if (fuzz_below(c, 2))
 				cmd = (cmd & ~0xff00u) | (0xECu << 8);
 			type = (cmd >> 8) & 0xff;
-			ok = cmd != CROS_EC_DEV_IOCXCMD_V2 && cmd != CROS_EC_DEV_IOCRDMEM_V2 &&
-			     cmd != CROS_EC_DEV_IOCEVENTMASK_V2;
+			ok = !fuzz_described_ioctl(cmd);
 			for (i = 0; i < sizeof(vfs_types); i++)
 				ok = ok && type != vfs_types[i];
 		} while (!ok);
@@ -727,6 +752,27 @@ static void fuzz_op_race(struct fuzz_client *c, struct fuzz_fd *f)
 		      ret < 0 ? strerror(err) : "success");
 }
 
+/*
+ * How often each described ioctl is tried, per 100 operations. A newly
+ * described ioctl needs its fuzz_ioctl_NUMBER() and its weight here, or
+ * this does not build.
+ */
+#define FUZZ_WEIGHT_CROS_EC_DEV_IOCXCMD_V2	30
+#define FUZZ_WEIGHT_CROS_EC_DEV_IOCRDMEM_V2	15
+#define FUZZ_WEIGHT_CROS_EC_DEV_IOCEVENTMASK_V2	7
+
+static const struct fuzz_ioctl {
+	unsigned int weight;
+	void (*op)(struct fuzz_client *c, struct fuzz_fd *f);
+} fuzz_ioctls[] = {
+#define FUZZ_IOCTL_PTR(number, type, size) { FUZZ_WEIGHT_##number, fuzz_ioctl_##number },
+#define FUZZ_IOCTL_INT(number) { FUZZ_WEIGHT_##number, fuzz_ioctl_##number },
+	CROS_EC_SYZ_IOCTLS_PTR(FUZZ_IOCTL_PTR)
+	CROS_EC_SYZ_IOCTLS_INT(FUZZ_IOCTL_INT)
+#undef FUZZ_IOCTL_PTR
+#undef FUZZ_IOCTL_INT
+};
+
 static void fuzz_one(struct fuzz_client *c)
 {
 	unsigned int pick = fuzz_below(c, 100), i;
@@ -738,28 +784,33 @@ static void fuzz_one(struct fuzz_client *c)
 	}
 	i = fuzz_below(c, c->nfds);
 	f = &c->fds[i];
-	if (pick < 8)
+	if (pick < 8) {
 		fuzz_op_close(c, i);
-	else if (pick < 38)
-		fuzz_op_xcmd(c, f);
-	else if (pick < 53)
-		fuzz_op_readmem(c, f);
-	else if (pick < 60)
-		fuzz_op_eventmask(c, f);
-	else if (pick < 70)
+		return;
+	}
+	pick -= 8;
+	for (i = 0; i < sizeof(fuzz_ioctls) / sizeof(fuzz_ioctls[0]); i++) {
+		if (pick < fuzz_ioctls[i].weight) {
+			fuzz_ioctls[i].op(c, f);
+			return;
+		}
+		pick -= fuzz_ioctls[i].weight;
+	}
+	/* What is left of the 100, counted from the ioctls' share. */
+	if (pick < 10)
 		fuzz_op_badioctl(c, f);
-	else if (pick < 82)
+	else if (pick < 22)
 		fuzz_op_read(c, f);
-	else if (pick < 86)
+	else if (pick < 26)
 		fuzz_op_write(c, f);
-	else if (pick < 93)
+	else if (pick < 33)
 		fuzz_op_poll(c, f);
-	else if (pick < 95)
+	else if (pick < 35)
 		fuzz_op_lseek(c, f);
 	else if (c->run->race_buf)
 		fuzz_op_race(c, f);
 	else
-		fuzz_op_xcmd(c, f);
+		fuzz_ioctl_CROS_EC_DEV_IOCXCMD_V2(c, f);
 }
 
 static int fuzz_client_init(struct fuzz_client *c, struct fuzz_run *run, unsigned int id)

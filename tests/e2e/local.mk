@@ -49,6 +49,18 @@ EXTRA_DIST += \
 # dies or shuts down under them; the daemon under valgrind memcheck.
 check_PROGRAMS += tests/e2e/cuse_ec_fuzz
 tests_e2e_cuse_ec_fuzz_SOURCES = tests/e2e/cuse_ec_fuzz.c
+nodist_tests_e2e_cuse_ec_fuzz_SOURCES = tests/e2e/cros_ec_dev_syz.h
+# The device's syzlang description, as the fuzz client's table of ioctls.
+tests/e2e/cros_ec_dev_syz.h: $(top_srcdir)/include/cros_ec/cros_ec_dev.syz \
+		$(top_srcdir)/tests/e2e/syz2h.awk
+	$(AM_V_GEN)$(MKDIR_P) tests/e2e && \
+	$(AWK) -f $(top_srcdir)/tests/e2e/syz2h.awk \
+		$(top_srcdir)/include/cros_ec/cros_ec_dev.syz >$@.tmp && mv $@.tmp $@
+BUILT_SOURCES += tests/e2e/cros_ec_dev_syz.h
+CLEANFILES += tests/e2e/cros_ec_dev_syz.h
+EXTRA_DIST += include/cros_ec/cros_ec_dev.syz tests/e2e/syz2h.awk
+TESTS += tests/e2e/syz2h.test
+dist_noinst_SCRIPTS += tests/e2e/syz2h.test
 tests_e2e_cuse_ec_fuzz_LDADD = common/libcommon.la
 tests_e2e_cuse_ec_fuzz_CFLAGS = $(AM_CFLAGS)
 check_PROGRAMS += tests/e2e/cuse_ec_victim
