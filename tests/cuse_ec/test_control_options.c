@@ -187,6 +187,36 @@ START_TEST(test_control_status_kb_backlight)
 }
 END_TEST
 
+/* The stats keys cuse_ec(8)'s example shows are keys the daemon reports. */
+START_TEST(test_man_page_stats_keys)
+{
+	const char *top = getenv("top_srcdir");
+	char path[512], line[512], *end;
+	struct chardev_stats st;
+	int words = 0, found = 0;
+	FILE *man;
+
+	snprintf(path, sizeof(path), "%s/cuse_ec/cuse_ec.8", top ? top : "../..");
+	man = fopen(path, "r");
+	ck_assert_msg(man != NULL, "cannot open %s", path);
+	while (fgets(line, sizeof(line), man)) {
+		if (strncmp(line, "ok opens=", 9))
+			continue;
+		found++;
+		line[strcspn(line, "\n")] = '\0';
+		end = strstr(line, " ...");
+		if (end)
+			*end = '\0';
+		for (end = line + 3; end; end = strchr(end + 1, ' '))
+			words++;
+		ck_assert_msg(chardev_stats_parse(line, &st) == words,
+			      "cuse_ec(8) shows a stats key the daemon does not report: %s", line);
+	}
+	fclose(man);
+	ck_assert_int_eq(found, 1);
+}
+END_TEST
+
 START_TEST(test_stats_format_parse)
 {
 	char text[CHARDEV_STATS_TEXT_MAX], small[32];
@@ -769,6 +799,7 @@ int main(void)
 	tcase_add_test(tc, test_control_execute);
 	tcase_add_test(tc, test_control_status_kb_backlight);
 	tcase_add_test(tc, test_stats_format_parse);
+	tcase_add_test(tc, test_man_page_stats_keys);
 	tcase_add_test(tc, test_control_server);
 	tcase_add_test(tc, test_control_server_bad_paths);
 	tcase_add_test(tc, test_options_defaults_and_good);
