@@ -19,12 +19,6 @@
 #include "chardev_testing.h"
 #include "ec/ec.h"
 
-/**
- * chardev_log() - log a message through the front end.
- * @ctx:   context
- * @level: CHARDEV_LOG_*
- * @fmt:   printf format
- */
 void chardev_log(struct chardev_ctx *ctx, int level, const char *fmt, ...)
 {
 	char msg[256];
@@ -51,13 +45,6 @@ static void chardev_on_zombie(void *arg)
 		    (unsigned long long)n);
 }
 
-/**
- * chardev_unplug_wakeups_parse() - map an --unplug-wakeups value.
- * @name: "upstream" or "v3"
- * @out:  the value
- *
- * Return: 0 or -EINVAL.
- */
 int chardev_unplug_wakeups_parse(const char *name, enum chardev_unplug_wakeups *out)
 {
 	if (!name)
@@ -103,13 +90,6 @@ void chardev_tick(struct chardev_ctx *ctx)
 	chardev_with_ec(ctx, chardev_tick_ec, NULL);
 }
 
-/**
- * chardev_ctx_create() - make a context with no EC present.
- * @config: configuration (copied)
- * @out:    the context
- *
- * Return: 0, -EINVAL or -ENOMEM.
- */
 int chardev_ctx_create(const struct chardev_config *config, struct chardev_ctx **out)
 {
 	struct chardev_ctx *ctx;
@@ -194,15 +174,6 @@ void chardev_reap(struct chardev_ctx *ctx)
 	}
 }
 
-/**
- * chardev_ctx_destroy() - free a context.
- * @ctx: context; NULL is ignored
- *
- * Files still open (clients of an exiting daemon keep their fds) are
- * released here, so the front end must not call into them any more.
- * Waits for unplugs still completing (an async unplug completes when its
- * last reader leaves).
- */
 void chardev_ctx_destroy(struct chardev_ctx *ctx)
 {
 	struct chardev_retired *r;
@@ -228,13 +199,6 @@ void chardev_ctx_destroy(struct chardev_ctx *ctx)
 	free(ctx);
 }
 
-/**
- * chardev_plug() - create a fresh EC and make it current.
- * @ctx: context
- *
- * Return: 0, -EBUSY if one is present (or its unplug is being started), or
- * -errno.
- */
 int chardev_plug(struct chardev_ctx *ctx)
 {
 	struct lifecycle *lc;
@@ -437,18 +401,6 @@ static int chardev_unplug_start(struct chardev_ctx *ctx, void (*done)(void *, in
 	return 0;
 }
 
-/**
- * chardev_unplug_async() - start an unplug; @done runs once it completes.
- * @ctx:  context
- * @done: completion callback or NULL
- * @arg:  its argument
- *
- * The revoke starts before any waiter is woken, so a woken reader's next
- * call already gets ENODEV.
- *
- * Return: 0, -ENODEV, or -errno when the unplug could not start (the EC is
- * then still present and @done is not called).
- */
 int chardev_unplug_async(struct chardev_ctx *ctx, void (*done)(void *arg, int result),
 			 void *arg)
 {
@@ -461,15 +413,6 @@ int chardev_unplug_async(struct chardev_ctx *ctx, void (*done)(void *arg, int re
 	return ret;
 }
 
-/**
- * chardev_unplug() - unplug and wait until the EC is gone.
- * @ctx: context
- *
- * Blocked readers are woken at once, not after the in-flight commands.
- *
- * Return: 0, -ENODEV when nothing is plugged, or -errno when the unplug
- * failed (the EC is then still present).
- */
 int chardev_unplug(struct chardev_ctx *ctx)
 {
 	struct chardev_retired *r;
@@ -544,17 +487,6 @@ static void chardev_wake_everyone(struct chardev_ctx *ctx)
 	chardev_wake_files(ctx, pollers);
 }
 
-/**
- * chardev_shutdown_begin() - daemon exit, first step: start the unplug and
- * wake every waiter at once, without waiting for commands in flight.
- * @ctx:  context
- * @done: called with @arg once the unplug is over (no command reaches the
- *        EC any more); may run in another thread or before this returns;
- *        may be NULL
- * @arg:  passed to @done
- *
- * Return: 0, or -ENODEV when no EC was present (@done is then not called).
- */
 int chardev_shutdown_begin(struct chardev_ctx *ctx, void (*done)(void *arg, int result),
 			   void *arg)
 {
@@ -565,10 +497,6 @@ int chardev_shutdown_begin(struct chardev_ctx *ctx, void (*done)(void *arg, int 
 	return ret;
 }
 
-/**
- * chardev_shutdown() - daemon exit: unplug and wake every waiter.
- * @ctx: context
- */
 void chardev_shutdown(struct chardev_ctx *ctx)
 {
 	chardev_unplug(ctx);
@@ -602,12 +530,6 @@ enum lifecycle_mode chardev_mode(const struct chardev_ctx *ctx)
 	return ctx->config.mode;
 }
 
-/**
- * chardev_set_test_point() - run @fn at every test point of @ctx.
- * @ctx: context, with no file operation in progress
- * @fn:  the hook, or NULL
- * @arg: passed to @fn
- */
 void chardev_set_test_point(struct chardev_ctx *ctx,
 			    void (*fn)(void *arg, enum chardev_test_point point,
 				       struct chardev_file *file),
@@ -617,22 +539,11 @@ void chardev_set_test_point(struct chardev_ctx *ctx,
 	ctx->test_point = fn;
 }
 
-/**
- * chardev_profile() - the board profile new ECs are made from.
- * @ctx: context
- *
- * Return: the profile (borrowed from the creator).
- */
 const struct ec_profile *chardev_profile(const struct chardev_ctx *ctx)
 {
 	return ctx->config.profile;
 }
 
-/**
- * chardev_stats() - snapshot the counters.
- * @ctx: context
- * @out: snapshot
- */
 void chardev_stats(struct chardev_ctx *ctx, struct chardev_stats *out)
 {
 #define CHARDEV_STAT_COPY(name, doc) out->name = STAT_GET(ctx, name);
@@ -640,69 +551,33 @@ void chardev_stats(struct chardev_ctx *ctx, struct chardev_stats *out)
 #undef CHARDEV_STAT_COPY
 }
 
-/**
- * chardev_stat_inc() - count one event the context does not see itself.
- * @ctx:  context
- * @stat: counter
- */
 void chardev_stat_inc(struct chardev_ctx *ctx, enum chardev_stat stat)
 {
 	if ((unsigned int)stat < CHARDEV_STAT_COUNT)
 		atomic_fetch_add(&ctx->stats[stat], 1);
 }
 
-/**
- * chardev_trace() - the context's lifecycle event log.
- * @ctx: context
- *
- * Return: the log (lives as long as @ctx).
- */
 struct chardev_trace *chardev_trace(struct chardev_ctx *ctx)
 {
 	return ctx->trace;
 }
 
-/**
- * chardev_trace_uevent() - record a uevent the daemon acts on.
- * @ctx:    context
- * @action: CHARDEV_TRACE_UEVENT_*
- * @seqnum: its SEQNUM (0 if it had none)
- */
 void chardev_trace_uevent(struct chardev_ctx *ctx, unsigned int action,
 			  unsigned long long seqnum)
 {
 	TRACE(ctx, UEVENT, 0, action, seqnum, 0);
 }
 
-/**
- * chardev_set_operator_hold() - record the operator's unplug or plug.
- * @ctx:  context
- * @hold: in force or not
- */
 void chardev_set_operator_hold(struct chardev_ctx *ctx, bool hold)
 {
 	atomic_store(&ctx->operator_hold, hold);
 }
 
-/**
- * chardev_operator_hold() - whether an operator's unplug is in force.
- * @ctx: context
- *
- * Return: the flag.
- */
 bool chardev_operator_hold(struct chardev_ctx *ctx)
 {
 	return atomic_load(&ctx->operator_hold);
 }
 
-/**
- * chardev_with_ec() - run @fn on the current EC.
- * @ctx: context
- * @fn:  callback
- * @arg: its argument
- *
- * Return: @fn's return or -ENODEV.
- */
 int chardev_with_ec(struct chardev_ctx *ctx, int (*fn)(struct ec *ec, void *arg), void *arg)
 {
 	struct lifecycle *lc;
@@ -731,13 +606,6 @@ static int chardev_apply_latency(struct ec *ec, void *arg)
 	return 0;
 }
 
-/**
- * chardev_set_latency() - set the injected latency now and for later ECs.
- * @ctx: context
- * @ns:  nanoseconds
- *
- * Return: 0 or -ENODEV (value kept for the next plug).
- */
 int chardev_set_latency(struct chardev_ctx *ctx, uint64_t ns)
 {
 	pthread_mutex_lock(&ctx->lock);
@@ -747,12 +615,6 @@ int chardev_set_latency(struct chardev_ctx *ctx, uint64_t ns)
 	return chardev_with_ec(ctx, chardev_apply_latency, &ns);
 }
 
-/**
- * chardev_open_files() - files currently open.
- * @ctx: context
- *
- * Return: the count.
- */
 uint64_t chardev_open_files(struct chardev_ctx *ctx)
 {
 	return STAT_GET(ctx, open_files);

@@ -166,6 +166,9 @@ int chardev_ctx_create(const struct chardev_config *config, struct chardev_ctx *
  * chardev_ctx_destroy() - free a context.
  * @ctx: the context; NULL is ignored. An EC still plugged is unplugged and
  *       files still open are released (no file operation may run any more).
+ *
+ * Waits for unplugs still completing (an async unplug completes when its
+ * last reader leaves).
  */
 void chardev_ctx_destroy(struct chardev_ctx *ctx);
 
@@ -173,7 +176,8 @@ void chardev_ctx_destroy(struct chardev_ctx *ctx);
  * chardev_plug() - create a fresh EC instance and make it current.
  * @ctx: context
  *
- * Return: 0, -EBUSY when an EC is already present, or -errno from the EC.
+ * Return: 0, -EBUSY when an EC is already present (or its unplug is being
+ * started), or -errno from the EC.
  */
 int chardev_plug(struct chardev_ctx *ctx);
 
@@ -186,7 +190,10 @@ int chardev_plug(struct chardev_ctx *ctx);
  * the seed's CHARDEV_WAKEUPS_V3. Must not be called from inside a file
  * operation.
  *
- * Return: 0, or -ENODEV when no EC is present.
+ * Blocked readers are woken at once, not after the in-flight commands.
+ *
+ * Return: 0, -ENODEV when no EC is present, or -errno when the unplug failed
+ * (the EC is then still present).
  */
 int chardev_unplug(struct chardev_ctx *ctx);
 
@@ -201,7 +208,11 @@ int chardev_unplug(struct chardev_ctx *ctx);
  * Blocked readers and pollers, where the mode wakes them, are woken before
  * this returns.
  *
- * Return: 0, or -ENODEV when no EC is present.
+ * The revoke starts before any waiter is woken, so a woken reader's next
+ * call already gets ENODEV.
+ *
+ * Return: 0, -ENODEV when no EC is present, or -errno when the unplug could
+ * not start (the EC is then still present and @done is not called).
  */
 int chardev_unplug_async(struct chardev_ctx *ctx, void (*done)(void *arg, int result),
 			 void *arg);

@@ -12,13 +12,6 @@
 #include "ec/ec.h"
 
 
-/**
- * chardev_open() - attach a new file to the current EC.
- * @ctx: context
- * @out: the file
- *
- * Return: 0, -ENODEV or -ENOMEM.
- */
 int chardev_open(struct chardev_ctx *ctx, struct chardev_file **out)
 {
 	struct chardev_access acc;
@@ -91,10 +84,6 @@ err_free:
 	return ret;
 }
 
-/**
- * chardev_release() - close: always succeeds, frees the file.
- * @file: the file
- */
 void chardev_release(struct chardev_file *file)
 {
 	struct chardev_ctx *ctx = file->ctx;

@@ -209,17 +209,6 @@ static void chardev_ioctl_eventmask(struct chardev_file *file, uint64_t arg,
 	res->ret = 0;
 }
 
-/**
- * chardev_ioctl() - one step of an ioctl (see chardev.h).
- * @file:    the file
- * @cmd:     ioctl number
- * @arg:     caller's argument
- * @flags:   CHARDEV_IOCTL_COMPAT or 0
- * @in:      bytes fetched from the caller
- * @in_len:  their count
- * @out_len: room for the reply
- * @res:     the next action
- */
 void chardev_ioctl(struct chardev_file *file, unsigned int cmd, uint64_t arg,
 		   unsigned int flags, const void *in, size_t in_len, size_t out_len,
 		   struct chardev_ioctl_result *res)

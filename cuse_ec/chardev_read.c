@@ -392,11 +392,6 @@ void chardev_event_notify(struct ec_notifier *nb, const struct ec_event *ev)
 		chardev_wake_reader(file);
 }
 
-/**
- * chardev_notify_file() - the notifier call for @file (host tests).
- * @file: the file
- * @ev:   the event
- */
 void chardev_notify_file(struct chardev_file *file, const struct ec_event *ev)
 {
 	chardev_event_notify(&file->notifier, ev);
@@ -429,17 +424,6 @@ static int chardev_read_version(struct chardev_file *file, size_t want, void *bu
 
 /* ---- file operations ---- */
 
-/**
- * chardev_read() - version text, or one MKBP event once a mask is set.
- * @file:     the file
- * @len:      caller's buffer size
- * @nonblock: O_NONBLOCK
- * @token:    the request, in case it must be parked
- * @buf:      CHARDEV_READ_MAX bytes
- * @outlen:   bytes produced
- *
- * Return: 0, CHARDEV_READ_PARKED, or -errno (see chardev.h).
- */
 int chardev_read(struct chardev_file *file, size_t len, bool nonblock, void *token,
 		 void *buf, size_t *outlen)
 {
@@ -494,11 +478,6 @@ out:
 	return ret;
 }
 
-/**
- * chardev_read_cancel() - complete a still-parked read with -EINTR.
- * @ctx:   context
- * @token: the interrupted request
- */
 void chardev_read_cancel(struct chardev_ctx *ctx, void *token)
 {
 	struct chardev_parked *p;
@@ -509,13 +488,6 @@ void chardev_read_cancel(struct chardev_ctx *ctx, void *token)
 	chardev_complete_parked(ctx, p, -EINTR);
 }
 
-/**
- * chardev_poll() - readiness; remember @poll_handle for later wake-ups.
- * @file:        the file
- * @poll_handle: front-end handle or NULL
- *
- * Return: CHARDEV_POLL* bits.
- */
 unsigned int chardev_poll(struct chardev_file *file, void *poll_handle)
 {
 	struct chardev_ctx *ctx = file->ctx;

@@ -105,13 +105,6 @@ static const struct {
 	{ true, CHARDEV_TRACE_UEVENT_REMOVE, "remove" },
 };
 
-/**
- * chardev_trace_create() - make an empty log.
- * @capacity: events kept (rounded up to a power of two, at least 2)
- * @out:      the log
- *
- * Return: 0, -EINVAL or -ENOMEM.
- */
 int chardev_trace_create(size_t capacity, struct chardev_trace **out)
 {
 	struct chardev_trace *tr;
@@ -144,32 +137,16 @@ int chardev_trace_create(size_t capacity, struct chardev_trace **out)
 	return 0;
 }
 
-/**
- * chardev_trace_destroy() - free a log.
- * @tr: the log; NULL is ignored
- */
 void chardev_trace_destroy(struct chardev_trace *tr)
 {
 	free(tr);
 }
 
-/**
- * chardev_trace_capacity() - events the ring holds.
- * @tr: the log
- *
- * Return: the capacity.
- */
 size_t chardev_trace_capacity(const struct chardev_trace *tr)
 {
 	return tr->mask + 1;
 }
 
-/**
- * chardev_trace_set_clock() - use @now_ns for the t= column.
- * @tr:     the log
- * @now_ns: the clock
- * @ctx:    its argument
- */
 void chardev_trace_set_clock(struct chardev_trace *tr, uint64_t (*now_ns)(void *ctx), void *ctx)
 {
 	tr->now_ns = now_ns;
@@ -193,17 +170,6 @@ static uint64_t trace_now_ns(const struct chardev_trace *tr)
 	return ns > 0 ? (uint64_t)ns : 0;
 }
 
-/**
- * chardev_trace_record() - append one event (any thread, never blocks).
- * @tr:    the log, or NULL
- * @event: what happened
- * @file:  file id or 0
- * @cmd:   command, access kind or uevent action
- * @a:     first value
- * @b:     second value
- *
- * Return: the event's sequence number, 0 for a NULL log.
- */
 uint64_t chardev_trace_record(struct chardev_trace *tr, enum chardev_trace_event event,
 			      uint64_t file, uint32_t cmd, int64_t a, int64_t b)
 {
@@ -260,15 +226,6 @@ static bool trace_copy(struct chardev_trace *tr, uint64_t seq, struct chardev_tr
 	       e->event < CHARDEV_TRACE_EVENT_COUNT;
 }
 
-/**
- * chardev_trace_snapshot() - copy the events held now, oldest first.
- * @tr:      the log
- * @out:     room for @max entries
- * @max:     its size
- * @dropped: events since the last clear not in @out; may be NULL
- *
- * Return: entries copied.
- */
 size_t chardev_trace_snapshot(struct chardev_trace *tr, struct chardev_trace_entry *out,
 			      size_t max, uint64_t *dropped)
 {
@@ -294,10 +251,6 @@ size_t chardev_trace_snapshot(struct chardev_trace *tr, struct chardev_trace_ent
 	return n;
 }
 
-/**
- * chardev_trace_clear() - forget the events recorded so far.
- * @tr: the log
- */
 void chardev_trace_clear(struct chardev_trace *tr)
 {
 	atomic_store_explicit(&tr->base_seq,
@@ -305,12 +258,6 @@ void chardev_trace_clear(struct chardev_trace *tr)
 			      memory_order_relaxed);
 }
 
-/**
- * chardev_trace_event_name() - the event's name in the text form.
- * @event: the event
- *
- * Return: its name, "?" if out of range.
- */
 const char *chardev_trace_event_name(enum chardev_trace_event event)
 {
 	if ((unsigned int)event >= CHARDEV_TRACE_EVENT_COUNT)
@@ -329,14 +276,6 @@ static const char *trace_cmd_name(bool uevent, uint32_t cmd)
 	return NULL;
 }
 
-/**
- * chardev_trace_format() - one entry as text.
- * @e:   the entry
- * @buf: receives it
- * @len: room in @buf
- *
- * Return: the full length (as snprintf).
- */
 size_t chardev_trace_format(const struct chardev_trace_entry *e, char *buf, size_t len)
 {
 	bool uevent = e->event == CHARDEV_TRACE_UEVENT;
@@ -462,13 +401,6 @@ static int trace_parse_field(const char *word, size_t len, enum chardev_trace_ev
 	return -EINVAL;
 }
 
-/**
- * chardev_trace_parse() - read a formatted line back.
- * @line: the text
- * @out:  the entry
- *
- * Return: 0 or -EINVAL.
- */
 int chardev_trace_parse(const char *line, struct chardev_trace_entry *out)
 {
 	struct chardev_trace_entry e = { 0 };

@@ -59,15 +59,6 @@ static char *control_next_word(char **cursor)
 	return word;
 }
 
-/**
- * control_parse() - parse one command line.
- * @line:   the text
- * @cmd:    the command
- * @err:    reason on failure
- * @errlen: room in @err
- *
- * Return: 0 or -EINVAL.
- */
 int control_parse(const char *line, struct control_cmd *cmd, char *err, size_t errlen)
 {
 	char buf[CONTROL_LINE_MAX + 1], *cursor = buf, *verb, *arg, *extra, *end;
@@ -179,15 +170,6 @@ static int control_kb_backlight(struct ec *ec, void *arg)
 	return ec_kb_backlight_percent(ec);
 }
 
-/**
- * control_execute() - run a command that replies at once.
- * @ctx:   the daemon
- * @cmd:   the command
- * @reply: the reply line
- * @len:   room in @reply
- *
- * Return: 0 or -errno.
- */
 int control_execute(struct chardev_ctx *ctx, const struct control_cmd *cmd,
 		    char *reply, size_t len)
 {
@@ -321,13 +303,6 @@ static void control_unplug_done(void *arg, int result)
 	pthread_mutex_unlock(&srv->lock);
 }
 
-/**
- * control_handle_line() - run one command line and reply.
- * @srv:  the server
- * @idx:  the client
- * @line: the line, NUL-terminated
- * @len:  its length as received
- */
 void control_handle_line(struct control_server *srv, int idx, const char *line, size_t len)
 {
 	struct control_client *cl = &srv->clients[idx];

@@ -41,17 +41,6 @@ static int copy_lines(struct ctl_conn *conn, unsigned long long count, int timeo
 	return 0;
 }
 
-/**
- * control_client_send() - send lines, print replies (see control_client.h).
- * @path:       control socket
- * @lines:      command lines
- * @n_lines:    their count
- * @timeout_ms: per-reply limit
- * @out:        replies
- * @err:        problems
- *
- * Return: 0 all "ok", 1 some reply was not "ok", or -errno.
- */
 int control_client_send(const char *path, const char *const *lines, size_t n_lines,
 			int timeout_ms, FILE *out, FILE *err)
 {

@@ -584,14 +584,6 @@ static int control_bind(int fd, const struct sockaddr_un *addr)
 	return b.ret;
 }
 
-/**
- * control_server_start() - listen on @path, serve from a new thread.
- * @ctx:  the daemon
- * @path: socket path
- * @out:  the server
- *
- * Return: 0 or -errno.
- */
 int control_server_start(struct chardev_ctx *ctx, const char *path, struct control_server **out)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
@@ -707,11 +699,6 @@ void control_server_unlink(struct control_server *srv)
 		control_unlink_own(srv);
 }
 
-/**
- * control_server_set_idle_timeout() - close connections silent this long.
- * @srv: the server
- * @ms:  the timeout, 0 for never
- */
 void control_server_set_idle_timeout(struct control_server *srv, unsigned int ms)
 {
 	atomic_store(&srv->idle_timeout_ms, ms);
@@ -721,10 +708,6 @@ void control_server_set_idle_timeout(struct control_server *srv, unsigned int ms
 	}
 }
 
-/**
- * control_server_stop() - stop the thread and remove the socket.
- * @srv: the server; NULL is ignored
- */
 void control_server_stop(struct control_server *srv)
 {
 	struct control_waiter *w;

@@ -421,13 +421,6 @@ static const struct lifecycle_ops *const lifecycle_modes[] = {
 
 /* ---- the mode-independent half ---- */
 
-/**
- * lifecycle_mode_parse() - map a mode name to its value.
- * @name: "revocable", "refcount" or "unsafe"
- * @out:  the mode
- *
- * Return: 0 or -EINVAL.
- */
 int lifecycle_mode_parse(const char *name, enum lifecycle_mode *out)
 {
 	size_t i;
@@ -456,16 +449,6 @@ const char *lifecycle_mode_name(enum lifecycle_mode mode)
 	return lifecycle_modes[mode]->name;
 }
 
-/**
- * lifecycle_create() - wrap a fresh EC in a holder.
- * @mode:       how files hold the EC
- * @ec:         the EC, owned by the holder from now on (also on failure)
- * @on_zombie:  called per file access after unplug that still reached the EC
- * @zombie_arg: passed to @on_zombie
- * @out:        the holder with one reference for the caller
- *
- * Return: 0, -EINVAL for a bad mode, or -ENOMEM.
- */
 int lifecycle_create(enum lifecycle_mode mode, struct ec *ec,
 		     void (*on_zombie)(void *arg), void *zombie_arg,
 		     struct lifecycle **out)
@@ -505,10 +488,6 @@ void lifecycle_get(struct lifecycle *lc)
 	atomic_fetch_add(&lc->refs, 1);
 }
 
-/**
- * lifecycle_put() - drop a holder reference; the last one frees it.
- * @lc: holder, NULL is ignored
- */
 void lifecycle_put(struct lifecycle *lc)
 {
 	if (!lc || atomic_fetch_sub(&lc->refs, 1) != 1)
@@ -517,24 +496,11 @@ void lifecycle_put(struct lifecycle *lc)
 	free(lc);
 }
 
-/**
- * lifecycle_files_see_unplug() - whether an unplug reaches open files.
- * @lc: holder
- *
- * Return: true when files fail and their waiters are woken after an unplug
- * (revocable mode); false when they never learn of it (the teaching modes).
- */
 bool lifecycle_files_see_unplug(const struct lifecycle *lc)
 {
 	return lc->ops->files_see_unplug;
 }
 
-/**
- * lifecycle_mode_of() - the holder's mode.
- * @lc: holder
- *
- * Return: the mode.
- */
 enum lifecycle_mode lifecycle_mode_of(const struct lifecycle *lc)
 {
 	size_t i;
@@ -546,13 +512,6 @@ enum lifecycle_mode lifecycle_mode_of(const struct lifecycle *lc)
 	return (enum lifecycle_mode)i;
 }
 
-/**
- * lifecycle_attach() - make a file handle on the holder.
- * @lc:  holder
- * @out: the handle
- *
- * Return: 0 or -ENOMEM.
- */
 int lifecycle_attach(struct lifecycle *lc, struct lifecycle_ref **out)
 {
 	struct lifecycle_ref *ref;
@@ -585,13 +544,6 @@ void lifecycle_detach(struct lifecycle_ref *ref)
 	free(ref);
 }
 
-/**
- * lifecycle_access() - start an access through a file handle.
- * @ref: the handle
- *
- * Return: the EC or NULL (revocable mode, after unplug). Always pair with
- * lifecycle_release().
- */
 struct ec *lifecycle_access(struct lifecycle_ref *ref)
 {
 	return ref->lc->ops->access(ref);
@@ -606,13 +558,6 @@ void lifecycle_release(struct lifecycle_ref *ref)
 	ref->lc->ops->release(ref);
 }
 
-/**
- * lifecycle_access_owner() - the daemon's own access to the EC.
- * @lc: holder
- *
- * Return: the EC, or NULL once unplugged. Always pair with
- * lifecycle_release_owner().
- */
 struct ec *lifecycle_access_owner(struct lifecycle *lc)
 {
 	return lc->ops->access_owner(lc);
@@ -627,37 +572,16 @@ void lifecycle_release_owner(struct lifecycle *lc)
 	lc->ops->release_owner(lc);
 }
 
-/**
- * lifecycle_unplug() - make the EC go away and wait (see lifecycle_testing.h).
- * @lc: holder
- *
- * Return: 1 if this call unplugged, 0 if already done, -EDEADLK from inside
- * an access of the same EC (revocable mode).
- */
 int lifecycle_unplug(struct lifecycle *lc)
 {
 	return lc->ops->unplug(lc);
 }
 
-/**
- * lifecycle_unplug_async() - start an unplug, report completion by callback.
- * @lc:   holder
- * @done: completion callback, may be NULL
- * @arg:  passed to @done
- *
- * Return: 1 if started by this call, 0 if already unplugged, or -errno.
- */
 int lifecycle_unplug_async(struct lifecycle *lc, void (*done)(void *arg), void *arg)
 {
 	return lc->ops->unplug_async(lc, done, arg);
 }
 
-/**
- * lifecycle_is_unplugged() - whether an unplug was started.
- * @lc: holder
- *
- * Return: true after lifecycle_unplug*() (a failed start is undone).
- */
 bool lifecycle_is_unplugged(const struct lifecycle *lc)
 {
 	return atomic_load(&lc->unplugged);

@@ -54,7 +54,8 @@ const char *lifecycle_mode_name(enum lifecycle_mode mode);
  * @zombie_arg: passed to @on_zombie
  * @out:    the holder, with one reference owned by the caller
  *
- * Return: 0 or -ENOMEM.
+ * Return: 0, -EINVAL for a mode that is not one of enum lifecycle_mode, or
+ * -ENOMEM.
  */
 int lifecycle_create(enum lifecycle_mode mode, struct ec *ec,
 		     void (*on_zombie)(void *arg), void *zombie_arg,
@@ -77,7 +78,8 @@ void lifecycle_put(struct lifecycle *lc);
  * marked dead at unplug and their blocked readers and pollers are woken;
  * when false (refcount, unsafe), nothing tells them, which is the lesson.
  *
- * Return: the mode's property.
+ * Return: true when files fail and their waiters are woken after an unplug
+ * (revocable mode); false when they never learn of it (the teaching modes).
  */
 bool lifecycle_files_see_unplug(const struct lifecycle *lc);
 

@@ -39,7 +39,7 @@ int lifecycle_unplug(struct lifecycle *lc);
  * started the unplug (not when it completed); an async start that failed
  * leaves it false.
  *
- * Return: the flag.
+ * Return: true after lifecycle_unplug() (a failed start is undone).
  */
 bool lifecycle_is_unplugged(const struct lifecycle *lc);
 

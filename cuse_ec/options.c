@@ -116,13 +116,6 @@ static void cuse_ec_usage(FILE *out, const char *prog)
 		"2 on bad usage.\n", prog);
 }
 
-/**
- * cuse_ec_parse_log_level() - a level name or number.
- * @s:   the text
- * @out: the level
- *
- * Return: 0 or -EINVAL.
- */
 int cuse_ec_parse_log_level(const char *s, int *out)
 {
 	static const char *const names[] = { "err", "warning", "notice", "info", "debug" };
@@ -263,16 +256,6 @@ static int cuse_ec_parse_group(const char *s, gid_t *out)
 	return 0;
 }
 
-/**
- * cuse_ec_parse_options() - parse the command line.
- * @argc: argument count
- * @argv: arguments
- * @opts: result
- * @out:  stream for --help/--version
- * @err:  stream for errors
- *
- * Return: 0, CUSE_EC_OPTIONS_EXIT or -EINVAL.
- */
 int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
 			  FILE *out, FILE *err)
 {

@@ -70,16 +70,6 @@ static int path_wait_drain(int fd)
 	}
 }
 
-/**
- * path_wait() - wait until DIR/NAME exists and is ready.
- * @dir:        the directory (its parent must exist)
- * @name:       the entry
- * @ready:      the readiness test, NULL for "exists"
- * @arg:        passed to @ready
- * @timeout_ms: the deadline, from now
- *
- * Return: 0, -ETIMEDOUT, or -errno.
- */
 int path_wait(const char *dir, const char *name, path_wait_ready_fn ready, void *arg,
 	      int timeout_ms)
 {

@@ -97,14 +97,6 @@ static int profile_try_dir(const char *dir, const char *name, char *path, size_t
 	return profile_is_file(path) ? 0 : -ENOENT;
 }
 
-/**
- * profile_path_resolve() - the file a --profile argument names.
- * @name: a profile name or a path (anything with a slash)
- * @path: the file, on success
- * @len:  size of @path
- *
- * Return: 0, -ENOENT, -EINVAL or -ENAMETOOLONG.
- */
 int profile_path_resolve(const char *name, char *path, size_t len)
 {
 	struct profile_dirs dirs;
@@ -146,14 +138,6 @@ static void profile_report_not_found(const char *name, FILE *err)
 	profile_dirs_put(&dirs);
 }
 
-/**
- * profile_path_load() - resolve and parse a profile, reporting failures.
- * @name: profile name or path; NULL for the built-in default
- * @out:  the parsed profile
- * @err:  where problems are reported
- *
- * Return: 0 or -errno.
- */
 int profile_path_load(const char *name, struct ec_profile **out, FILE *err)
 {
 	char path[PATH_MAX], msg[256];
@@ -257,13 +241,6 @@ static int profile_list_dir(const char *dir, struct profile_seen *seen, FILE *ou
 	return listed;
 }
 
-/**
- * profile_path_list() - print every profile found, one line each.
- * @out: where to print
- * @err: where unreadable directories are reported
- *
- * Return: exit status: 0, or 1 when no profile was found.
- */
 int profile_path_list(FILE *out, FILE *err)
 {
 	struct profile_dirs dirs;
@@ -295,14 +272,6 @@ int profile_path_list(FILE *out, FILE *err)
 	return listed ? 0 : 1;
 }
 
-/**
- * profile_path_check() - parse a profile and print what it describes.
- * @name: profile name or path
- * @out:  the file and the parsed board
- * @err:  the problem
- *
- * Return: exit status: 0 valid, 1 otherwise.
- */
 int profile_path_check(const char *name, FILE *out, FILE *err)
 {
 	struct ec_profile *profile = NULL;

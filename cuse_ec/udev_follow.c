@@ -48,13 +48,6 @@
 /* Socket buffer for a burst of uevents (a flap writes them back to back). */
 #define UDEV_FOLLOW_RCVBUF (1024 * 1024)
 
-/**
- * udev_follow_udevd_probe() - is a udevd accepting on its control socket?
- * @path: the socket
- * @pid:  the listener's pid (0 when unknown)
- *
- * Return: 0 when a connection was accepted, else -errno of connect().
- */
 int udev_follow_udevd_probe(const char *path, pid_t *pid)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
@@ -530,14 +523,6 @@ static int udev_follow_set_control(struct udev_follow *uf, const char *path)
 	return 0;
 }
 
-/**
- * udev_follow_start() - start following uevents.
- * @ctx:   context
- * @rules: rules (copied)
- * @out:   the monitor
- *
- * Return: 0 or -errno.
- */
 int udev_follow_start(struct chardev_ctx *ctx, const struct udev_follow_rules *rules,
 		      struct udev_follow **out)
 {
@@ -619,10 +604,6 @@ err_free:
 	return ret;
 }
 
-/**
- * udev_follow_stop() - stop and free.
- * @uf: monitor or NULL
- */
 void udev_follow_stop(struct udev_follow *uf)
 {
 	uint64_t one = 1;

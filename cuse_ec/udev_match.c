@@ -25,13 +25,6 @@ static bool udev_follow_value_char(char c)
 	return (unsigned char)c > ' ' && (unsigned char)c < 0x7f;
 }
 
-/**
- * udev_follow_parse_match() - check and split "KEY=VALUE".
- * @text: the argument
- * @out:  the rule
- *
- * Return: 0, -EINVAL or -ENAMETOOLONG.
- */
 int udev_follow_parse_match(const char *text, struct udev_follow_match *out)
 {
 	const char *eq, *p;
@@ -60,13 +53,6 @@ int udev_follow_parse_match(const char *text, struct udev_follow_match *out)
 	return 0;
 }
 
-/**
- * udev_follow_parse_syspath() - turn a --follow argument into a DEVPATH.
- * @text:    the argument
- * @devpath: UDEV_FOLLOW_PATH_MAX bytes
- *
- * Return: 0, -EINVAL or -ENAMETOOLONG.
- */
 int udev_follow_parse_syspath(const char *text, char *devpath)
 {
 	const char *p, *rel = text;
@@ -96,16 +82,6 @@ int udev_follow_parse_syspath(const char *text, char *devpath)
 	return 0;
 }
 
-/**
- * udev_follow_rules_init() - rules from the command line.
- * @rules:   result
- * @name:    --name
- * @syspath: --follow or NULL
- * @matches: --follow-match arguments
- * @n:       count
- *
- * Return: 0, -EINVAL or -ENAMETOOLONG.
- */
 int udev_follow_rules_init(struct udev_follow_rules *rules, const char *name,
 			   const char *syspath, const char *const *matches, unsigned int n)
 {
@@ -132,14 +108,6 @@ int udev_follow_rules_init(struct udev_follow_rules *rules, const char *name,
 	return 0;
 }
 
-/**
- * udev_follow_prop_get() - a property's value.
- * @props: properties
- * @n:     count
- * @key:   name
- *
- * Return: value or NULL.
- */
 const char *udev_follow_prop_get(const struct udev_follow_prop *props, size_t n,
 				 const char *key)
 {
@@ -185,14 +153,6 @@ static bool udev_follow_value_matches(const struct udev_follow_match *m, const c
 	return !strcmp(value, m->value);
 }
 
-/**
- * udev_follow_matches() - whether a device is the one followed.
- * @rules: rules
- * @props: properties
- * @n:     count
- *
- * Return: true or false.
- */
 bool udev_follow_matches(const struct udev_follow_rules *rules,
 			 const struct udev_follow_prop *props, size_t n)
 {
@@ -212,14 +172,6 @@ bool udev_follow_matches(const struct udev_follow_rules *rules,
 	return true;
 }
 
-/**
- * udev_follow_decide() - what one uevent means for the EC.
- * @rules: rules
- * @props: properties
- * @n:     count
- *
- * Return: the decision.
- */
 enum udev_follow_decision udev_follow_decide(const struct udev_follow_rules *rules,
 					     const struct udev_follow_prop *props, size_t n)
 {
@@ -236,13 +188,6 @@ enum udev_follow_decision udev_follow_decide(const struct udev_follow_rules *rul
 	return action[0] == 'r' ? UDEV_FOLLOW_UNPLUG : UDEV_FOLLOW_PLUG;
 }
 
-/**
- * udev_follow_seen_add() - note a SEQNUM; tell a first copy from a repeat.
- * @seen:   the window
- * @seqnum: the event's number (0: unnumbered)
- *
- * Return: true the first time @seqnum is offered (and always for 0).
- */
 bool udev_follow_seen_add(struct udev_follow_seen *seen, unsigned long long seqnum)
 {
 	unsigned int i;
@@ -257,13 +202,6 @@ bool udev_follow_seen_add(struct udev_follow_seen *seen, unsigned long long seqn
 	return true;
 }
 
-/**
- * udev_follow_seqnum() - SEQNUM as a number.
- * @props: properties
- * @n:     count
- *
- * Return: the number or 0.
- */
 unsigned long long udev_follow_seqnum(const struct udev_follow_prop *props, size_t n)
 {
 	const char *text = udev_follow_prop_get(props, n, "SEQNUM");

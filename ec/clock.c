@@ -95,12 +95,6 @@ static void *cached_clock_ticker(void *arg)
 	return NULL;
 }
 
-/**
- * cached_clock_create() - start a cached monotonic clock.
- * @out: the clock
- *
- * Return: 0 or -errno.
- */
 int cached_clock_create(struct cached_clock **out)
 {
 	struct cached_clock *c;

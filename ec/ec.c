@@ -284,14 +284,6 @@ static size_t ec_room(uint16_t packet)
 	return room < 256 ? 256 : room;
 }
 
-/**
- * ec_create() - build a powered-on EC from a profile.
- * @profile: board description; copied
- * @clock:   time source, or NULL for real time
- * @out:     the new EC
- *
- * Return: 0, -EINVAL for a NULL argument or an unusable profile, -ENOMEM.
- */
 int ec_create(const struct ec_profile *profile, const struct ec_clock *clock, struct ec **out)
 {
 	struct ec *ec;
@@ -386,13 +378,6 @@ err_free:
 }
 
 
-/**
- * ec_destroy() - free an EC.
- * @ec: the EC, or NULL
- *
- * The caller guarantees no other thread still uses @ec. Notifier entries
- * still registered belong to their owners and are not touched.
- */
 void ec_destroy(struct ec *ec)
 {
 	if (!ec)
@@ -406,13 +391,6 @@ void ec_destroy(struct ec *ec)
 	free(ec);
 }
 
-/**
- * ec_memory_footprint() - heap bytes this EC owns right now (the EC itself,
- * its scratch buffers and its flash; listeners own their event queues).
- * @ec: the EC
- *
- * Return: bytes.
- */
 size_t ec_memory_footprint(struct ec *ec)
 {
 	return sizeof(*ec) + ec->req_room + 2 * ec->resp_room + ec_flash_footprint(ec);
@@ -548,26 +526,6 @@ static int ec_dispatch(struct ec_cmd_args *args, uint32_t command)
 	return entry->handler(args);
 }
 
-/**
- * ec_host_command() - execute one host command, exactly as a real EC would.
- * @ec:        the EC
- * @command:   host command number (passthrough offsets included)
- * @version:   command version
- * @req:       request parameters; missing bytes read as zero
- * @req_len:   bytes in @req
- * @resp:      response buffer
- * @resp_max:  room in @resp
- * @ec_status: EC status code, always written
- *
- * A response larger than @resp_max is not truncated but rejected with
- * EC_RES_RESPONSE_TOO_BIG (as the EC's host-command layer does when the
- * host's buffer is too small), except for answers that are strings by
- * nature (build info, console), which are cut to fit and NUL-terminated.
- *
- * Return: response bytes (0 when @ec_status is an error), -EMSGSIZE when
- * @req_len exceeds ec_max_request(), -EINVAL for NULL buffers with non-zero
- * sizes, -ETIMEDOUT when the profile injects a transport timeout.
- */
 int ec_host_command(struct ec *ec, uint32_t command, uint32_t version,
 		    const void *req, size_t req_len, void *resp, size_t resp_max,
 		    uint32_t *ec_status)
@@ -576,25 +534,10 @@ int ec_host_command(struct ec *ec, uint32_t command, uint32_t version,
 				     ec_status, NULL);
 }
 
-/**
- * ec_host_command_reset() - ec_host_command(), also saying whether this
- * very command cold-reset the EC.
- * @ec:          the EC
- * @command:     host command number
- * @version:     command version
- * @req:         request parameters
- * @req_len:     bytes in @req
- * @resp:        response buffer
- * @resp_max:    room in @resp
- * @ec_status:   EC status code, always written
- * @cold_resets: if not NULL, the EC's cold-reset count as this command left
- *               it when the command itself made a cold reset, else 0
- *
+/*
  * The count is read before and after the command in the one hold of the EC
  * lock the command runs in, so another command's reset, which can only come
  * before or after that hold, is never credited to this one.
- *
- * Return: as ec_host_command().
  */
 int ec_host_command_reset(struct ec *ec, uint32_t command, uint32_t version,
 			  const void *req, size_t req_len, void *resp, size_t resp_max,
@@ -673,27 +616,11 @@ out:
 	return ret;
 }
 
-/**
- * ec_memmap_direct() - does the board give direct memory-map reads?
- * @ec: the EC
- *
- * Return: the profile's setting (fixed for the EC's life: no lock needed).
- */
 bool ec_memmap_direct(const struct ec *ec)
 {
 	return ec && ec->prof.memmap_direct;
 }
 
-/**
- * ec_read_memmap() - READMEM: read from the 256-byte memory map.
- * @ec:     the EC
- * @offset: first byte
- * @bytes:  count (<= 255), or 0 for a NUL-terminated string
- * @buf:    at least 255 bytes
- *
- * Return: bytes read, -EINVAL for a range outside the map, -ENOTTY without
- * direct memory-map access.
- */
 int ec_read_memmap(struct ec *ec, uint32_t offset, uint32_t bytes, void *buf)
 {
 	uint8_t *out = buf;

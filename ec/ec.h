@@ -43,8 +43,10 @@ struct ec_clock {
  *          not a regular file" and the like
  * @errlen: size of @err
  *
- * Return: 0, or -errno (-EINVAL for a malformed file or one that is not a
- * regular file, -EISDIR for a directory, with @err filled in).
+ * Return: 0, or -errno with @err filled in: -EINVAL for a malformed file or
+ * one that is not a regular file (FIFO, device, socket), -EISDIR for a
+ * directory, -EFBIG for one over 64 KiB, -ENOMEM, or the -errno of opening
+ * or reading it.
  */
 int ec_profile_load(const char *path, struct ec_profile **out, char *err, size_t errlen);
 
@@ -52,7 +54,9 @@ int ec_profile_load(const char *path, struct ec_profile **out, char *err, size_t
  * ec_profile_default() - the built-in typical-laptop profile.
  * @out: the profile on success
  *
- * Return: 0 or -ENOMEM.
+ * The text of profiles/laptop.profile, compiled in at build time.
+ *
+ * Return: 0, -ENOMEM, or -EINVAL if the built-in text were broken.
  */
 int ec_profile_default(struct ec_profile **out);
 
@@ -76,7 +80,7 @@ int ec_profile_describe(const struct ec_profile *profile, FILE *out);
  * @clock:   time source, or NULL for real time
  * @out:     the new EC
  *
- * Return: 0 or -errno.
+ * Return: 0, -EINVAL for a NULL argument or an unusable profile, -ENOMEM.
  */
 int ec_create(const struct ec_profile *profile, const struct ec_clock *clock, struct ec **out);
 
@@ -89,9 +93,10 @@ int ec_create(const struct ec_profile *profile, const struct ec_clock *clock, st
  */
 void ec_destroy(struct ec *ec);
 
-/**
- * ec_max_request() - largest request payload (protocol max request packet - 8).
- * ec_max_response() - largest response payload (protocol max response packet - 8).
+/*
+ * ec_max_request() / ec_max_response() - the largest request / response
+ * payload: the protocol's max request / response packet minus the 8-byte
+ * header.
  */
 size_t ec_max_request(const struct ec *ec);
 size_t ec_max_response(const struct ec *ec);

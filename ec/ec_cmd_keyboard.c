@@ -43,13 +43,6 @@ void ec_keyboard_init(struct ec *ec)
 	ec->kb.config = ec_kb_default_config;
 }
 
-/**
- * ec_kb_backlight_percent() - the keyboard backlight as the host last set
- * it (PWM_SET_KEYBOARD_BACKLIGHT or PWM_SET_DUTY); off after every boot.
- * @ec: the EC
- *
- * Return: 0..100 percent, or -ENODEV when the board has no backlight.
- */
 int ec_kb_backlight_percent(struct ec *ec)
 {
 	int pct = -ENODEV;

@@ -172,16 +172,6 @@ int ec_cmd_reboot_ec(struct ec_cmd_args *args)
 	}
 }
 
-/**
- * ec_cold_resets() - how many times the EC went through a cold reset
- * (REBOOT_EC cold, cold-AP-off or hibernate) since ec_create().
- * @ec: the EC
- *
- * A daemon serving the EC compares this after each command: on a real
- * Chromebook the EC's cold reset takes the host's EC device away and back.
- *
- * Return: the count.
- */
 uint32_t ec_cold_resets(struct ec *ec)
 {
 	uint32_t n;

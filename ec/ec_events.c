@@ -232,13 +232,6 @@ void ec_set_latency_ns(struct ec *ec, uint64_t ns)
 	pthread_mutex_unlock(&ec->lock);
 }
 
-/**
- * ec_set_load() - set the CPU load the temperatures and battery drain follow.
- * @ec:      the EC
- * @percent: 0..100
- *
- * Return: 0 or -EINVAL.
- */
 int ec_set_load(struct ec *ec, uint32_t percent)
 {
 	if (!ec || percent > 100)

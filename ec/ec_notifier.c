@@ -151,12 +151,6 @@ void ec_unlock_notify(struct ec *ec)
 		ec_deliver(ec);
 }
 
-/**
- * ec_tick() - advance the EC to now and deliver due events.
- * @ec: the EC
- *
- * Return: 0 or -EINVAL.
- */
 int ec_tick(struct ec *ec)
 {
 	if (!ec)
@@ -166,13 +160,6 @@ int ec_tick(struct ec *ec)
 	return 0;
 }
 
-/**
- * ec_notifier_register() - put @nb on the chain.
- * @ec: the EC
- * @nb: the entry
- *
- * Return: 0, -EINVAL, -EEXIST or -EDEADLK (see ec.h).
- */
 int ec_notifier_register(struct ec *ec, struct ec_notifier *nb)
 {
 	struct ec_notifier *it;
@@ -196,14 +183,6 @@ out:
 	return ret;
 }
 
-/**
- * ec_notifier_unregister() - take @nb off the chain, waiting for a
- * delivery in progress.
- * @ec: the EC
- * @nb: the entry
- *
- * Return: 0, -EINVAL, -ENOENT or -EDEADLK (see ec.h).
- */
 int ec_notifier_unregister(struct ec *ec, struct ec_notifier *nb)
 {
 	struct ec_notifier **pp;
@@ -239,13 +218,6 @@ void ec_event_queue_init(struct ec_event_queue *q)
 	q->bytes = 0;
 }
 
-/**
- * ec_event_queue_push() - append a copy of @ev, unless the queue is full.
- * @q:  the queue
- * @ev: the event
- *
- * Return: 0, -EINVAL, -ENOSPC or -ENOMEM.
- */
 int ec_event_queue_push(struct ec_event_queue *q, const struct ec_event *ev)
 {
 	struct ec_event_node *node;
@@ -270,14 +242,6 @@ int ec_event_queue_push(struct ec_event_queue *q, const struct ec_event *ev)
 	return 0;
 }
 
-/**
- * ec_event_queue_pop() - take the oldest event as "type + payload".
- * @q:   the queue
- * @buf: output
- * @len: room in @buf (0: only check)
- *
- * Return: bytes written, -EAGAIN when empty, -EINVAL.
- */
 int ec_event_queue_pop(struct ec_event_queue *q, void *buf, size_t len)
 {
 	struct ec_event_node *node;

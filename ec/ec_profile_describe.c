@@ -59,13 +59,6 @@ static void ec_describe_pd(const struct ec_profile *p, FILE *out)
 	}
 }
 
-/**
- * ec_profile_describe() - print a parsed profile for a human.
- * @profile: the profile
- * @out:     where to print
- *
- * Return: 0, or -EIO if writing failed.
- */
 int ec_profile_describe(const struct ec_profile *profile, FILE *out)
 {
 	const struct ec_profile *p = profile;

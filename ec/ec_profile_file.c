@@ -103,17 +103,6 @@ out:
 	return ret;
 }
 
-/**
- * ec_profile_load() - parse a board profile file.
- * @path:   file to read (a regular file, or a symlink to one)
- * @out:    the parsed profile on success
- * @err:    on failure, "<file>:<line>: <problem>" (or "<file>: <problem>")
- * @errlen: size of @err
- *
- * Return: 0, -EINVAL for a malformed file or one that is not a regular file
- * (FIFO, device, socket), -EISDIR for a directory, -EFBIG for one over
- * 64 KiB, -ENOMEM, or the -errno of opening/reading it.
- */
 int ec_profile_load(const char *path, struct ec_profile **out, char *err, size_t errlen)
 {
 	struct ec_profile *prof = NULL;
@@ -162,13 +151,6 @@ out:
 	return ret;
 }
 
-/**
- * ec_profile_default() - the built-in typical-laptop profile: the text of
- * profiles/laptop.profile, compiled in at build time.
- * @out: the profile on success
- *
- * Return: 0, -ENOMEM, or -EINVAL if the built-in text were broken.
- */
 int ec_profile_default(struct ec_profile **out)
 {
 	struct ec_profile *prof;
@@ -197,13 +179,6 @@ void ec_profile_free(struct ec_profile *profile)
 	free(profile);
 }
 
-/**
- * ec_copy_str() - copy a string into a fixed field, zero-padding the rest and
- * always NUL-terminating (fields on the wire must never carry stale bytes).
- * @dst:  destination field
- * @room: its size
- * @src:  source string
- */
 void ec_copy_str(char *dst, size_t room, const char *src)
 {
 	size_t n;
