@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
 #
 # cuse-ec-claim-guest.sh - what the daemon may touch: /dev/NAME of another
 # device (a decoy made with mknod) is refused before anything is created;
@@ -7,7 +8,8 @@
 # were. Run by cuse-ec-claim.test.
 set -euo pipefail
 
-. "$top_srcdir/tests/e2e/lib.sh"
+# shellcheck source=tests/e2e/lib.sh
+. "${top_srcdir:?}/tests/e2e/lib.sh"
 
 daemon=${CUSE_EC_DAEMON:-$top_builddir/cuse_ec/cuse_ec}
 run=$(mktemp -d /run/cuse-ec-claim.XXXXXX)
