@@ -165,7 +165,7 @@ void ec_cbi_init(struct ec *ec)
  * INVALID_PARAM, as in the firmware. RELOAD is accepted; there is no cache
  * to drop, every read goes to the EEPROM image.
  */
-int ec_cmd_get_cros_board_info(struct ec_cmd_args *args)
+static int ec_cmd_get_cros_board_info(struct ec_cmd_args *args)
 {
 	const struct ec_params_get_cbi *p = (const void *)args->req;
 	struct ec *ec = args->ec;
@@ -195,7 +195,7 @@ int ec_cmd_get_cros_board_info(struct ec_cmd_args *args)
  * item over 255 bytes is INVALID_PARAM; a full EEPROM INVALID_PARAM too; a
  * damaged image without INIT is ERROR.
  */
-int ec_cmd_set_cros_board_info(struct ec_cmd_args *args)
+static int ec_cmd_set_cros_board_info(struct ec_cmd_args *args)
 {
 	const struct ec_params_set_cbi *p = (const void *)args->req;
 	struct ec *ec = args->ec;
@@ -277,7 +277,7 @@ static int32_t ec_adc_value(const struct ec *ec, const struct ec_adc_profile *ad
  * ec_cmd_adc_read() - ADC_READ: one channel of the profile's [adc] list;
  * a channel past it is INVALID_PARAM.
  */
-int ec_cmd_adc_read(struct ec_cmd_args *args)
+static int ec_cmd_adc_read(struct ec_cmd_args *args)
 {
 	const struct ec_params_adc_read *p = (const void *)args->req;
 	struct ec_response_adc_read *r = (void *)args->resp;
@@ -295,7 +295,7 @@ int ec_cmd_adc_read(struct ec_cmd_args *args)
  * TCPC of each USB-C port. A type the board has none of is UNAVAILABLE, an
  * index past the chips OVERFLOW, an unknown type INVALID_PARAM.
  */
-int ec_cmd_locate_chip(struct ec_cmd_args *args)
+static int ec_cmd_locate_chip(struct ec_cmd_args *args)
 {
 	const struct ec_params_locate_chip *p = (const void *)args->req;
 	struct ec_response_locate_chip *r = (void *)args->resp;
@@ -337,7 +337,7 @@ int ec_cmd_locate_chip(struct ec_cmd_args *args)
  * ec_cmd_rand_num() - RAND_NUM: bytes from the host's random source (the
  * EC's TRNG stands in for it); more than the host can take is OVERFLOW.
  */
-int ec_cmd_rand_num(struct ec_cmd_args *args)
+static int ec_cmd_rand_num(struct ec_cmd_args *args)
 {
 	const struct ec_params_rand_num *p = (const void *)args->req;
 	size_t n = p->num_rand_bytes, got = 0;
@@ -357,3 +357,17 @@ int ec_cmd_rand_num(struct ec_cmd_args *args)
 	args->resp_size = n;
 	return EC_RES_SUCCESS;
 }
+
+/* This subsystem's host commands, sorted by number. */
+static const struct ec_cmd_entry ec_adc_cbi_cmds[] = {
+	EC_HOST_COMMAND(EC_CMD_RAND_NUM, EC_VER_MASK(0), ec_cmd_rand_num),
+	EC_HOST_COMMAND(EC_CMD_GET_CROS_BOARD_INFO, EC_VER_MASK(0), ec_cmd_get_cros_board_info),
+	EC_HOST_COMMAND(EC_CMD_SET_CROS_BOARD_INFO, EC_VER_MASK(0), ec_cmd_set_cros_board_info),
+	EC_HOST_COMMAND(EC_CMD_ADC_READ, EC_VER_MASK(0), ec_cmd_adc_read),
+	EC_HOST_COMMAND(EC_CMD_LOCATE_CHIP, EC_VER_MASK(0), ec_cmd_locate_chip),
+};
+
+const struct ec_subsystem ec_subsys_adc_cbi = {
+	.name = "adc_cbi",
+	EC_SUBSYSTEM_CMDS(ec_adc_cbi_cmds),
+};

@@ -18,7 +18,7 @@
 			EC_FLASH_PROTECT_ERROR_INCONSISTENT | EC_FLASH_PROTECT_RW_NOW)
 
 /** ec_cmd_flash_info() - FLASH_INFO v0 (16 bytes) and v1 (24 bytes). */
-int ec_cmd_flash_info(struct ec_cmd_args *args)
+static int ec_cmd_flash_info(struct ec_cmd_args *args)
 {
 	const struct ec_profile *p = &args->ec->prof;
 	struct ec_response_flash_info_1 *r = (void *)args->resp;
@@ -102,7 +102,7 @@ void ec_wp_apply(struct ec *ec, bool asserted)
  * bits that cannot be changed are ignored rather than rejected: the answer
  * is always SUCCESS with the flags as they now are, and the host compares.
  */
-int ec_cmd_flash_protect(struct ec_cmd_args *args)
+static int ec_cmd_flash_protect(struct ec_cmd_args *args)
 {
 	const struct ec_params_flash_protect *p = (const void *)args->req;
 	struct ec_response_flash_protect *r = (void *)args->resp;
@@ -120,3 +120,14 @@ int ec_cmd_flash_protect(struct ec_cmd_args *args)
 	args->resp_size = sizeof(*r);
 	return EC_RES_SUCCESS;
 }
+
+/* This subsystem's host commands, sorted by number. */
+static const struct ec_cmd_entry ec_flash_cmds[] = {
+	EC_HOST_COMMAND(EC_CMD_FLASH_INFO, EC_VER_MASK(0) | EC_VER_MASK(1), ec_cmd_flash_info),
+	EC_HOST_COMMAND(EC_CMD_FLASH_PROTECT, EC_VER_MASK(1), ec_cmd_flash_protect),
+};
+
+const struct ec_subsystem ec_subsys_flash = {
+	.name = "flash",
+	EC_SUBSYSTEM_CMDS(ec_flash_cmds),
+};

@@ -73,23 +73,17 @@ void ec_boot(struct ec *ec, uint32_t reset_flags)
 	ec->flash_protect_flags &= ~(EC_FLASH_PROTECT_RO_NOW | EC_FLASH_PROTECT_RW_NOW |
 				     EC_FLASH_PROTECT_ALL_NOW);
 	ec_wp_apply(ec, ec->wp_asserted);
-	ec_flash_reboot(ec);
 
 	ec->host_events = 0;
-	memset(&ec->hostev, 0, sizeof(ec->hostev));
 	ec->hq_head = 0;
 	ec->hq_count = 0;
 	ec->saved_valid = false;
-	ec->board.alarm_ns = 0;
-	ec_keyboard_init(ec);
-	ec_port80_init(ec);
-	memset(ec->sys.i2c_protected, 0, sizeof(ec->sys.i2c_protected));
 	ec->sys.jump_disabled = false;
 	ec->sys.pending_reboot = 0;
 	ec->sys.pending_flags = 0;
 	ec->sys.reset_flags = reset_flags;
-	ec_ctl_boot(ec);
-	ec_pd_boot(ec);
+	/* Each subsystem sets up its own part (struct ec_subsystem.boot). */
+	ec_subsystems_boot(ec);
 
 	ec_console_log(ec, "--- UART initialized after reboot ---");
 	ec_console_log(ec, "Board: %s, image %s, reset flags 0x%x", prof->board,
@@ -125,7 +119,7 @@ static int ec_sysjump(struct ec *ec, uint32_t image)
  * simulated AP never does, so it stays pending until CANCEL. An unknown
  * command is INVALID_PARAM.
  */
-int ec_cmd_reboot_ec(struct ec_cmd_args *args)
+static int ec_cmd_reboot_ec(struct ec_cmd_args *args)
 {
 	const struct ec_params_reboot_ec *p = (const void *)args->req;
 	struct ec *ec = args->ec;
@@ -191,3 +185,13 @@ uint32_t ec_cold_resets(struct ec *ec)
 	pthread_mutex_unlock(&ec->lock);
 	return n;
 }
+
+/* This subsystem's host commands, sorted by number. */
+static const struct ec_cmd_entry ec_reboot_cmds[] = {
+	EC_HOST_COMMAND(EC_CMD_REBOOT_EC, EC_VER_MASK(0), ec_cmd_reboot_ec),
+};
+
+const struct ec_subsystem ec_subsys_reboot = {
+	.name = "reboot",
+	EC_SUBSYSTEM_CMDS(ec_reboot_cmds),
+};

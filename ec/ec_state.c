@@ -286,8 +286,7 @@ void ec_advance(struct ec *ec)
 		ec_step_thermal(ec, (double)this_step / NS_PER_SEC);
 		dt -= this_step;
 	}
-	ec_rtc_settle(ec);
-	ec_ctl_settle(ec);
+	ec_subsystems_advance(ec);
 }
 
 /* ---- memory map ---- */

@@ -37,7 +37,7 @@ START_TEST(test_unsupported_versions)
 	size_t n, i;
 	unsigned int v;
 
-	table = ec_cmd_table_entries(&n);
+	table = test_cmd_table(&n);
 	for (i = 0; i < n; i++) {
 		for (v = 0; v < 34; v++) {
 			if (v < 32 && (table[i].versions & EC_VER_MASK(v)))
