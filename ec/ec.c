@@ -135,6 +135,78 @@ uint32_t ec_host_command_number(size_t index)
 }
 
 /**
+ * ec_subsystems_create() - run every subsystem's create hook, in list order;
+ * when one fails, undo the ones before it.
+ * @ec: the EC being created
+ *
+ * Return: 0, or the failing hook's -errno (-ENOMEM).
+ */
+int ec_subsystems_create(struct ec *ec)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < EC_N_SUBSYSTEMS; i++) {
+		if (!ec_subsystems[i]->create)
+			continue;
+		ret = ec_subsystems[i]->create(ec);
+		if (ret)
+			goto err_undo;
+	}
+	return 0;
+
+err_undo:
+	while (i--)
+		if (ec_subsystems[i]->destroy)
+			ec_subsystems[i]->destroy(ec);
+	return ret;
+}
+
+/**
+ * ec_subsystems_destroy() - run every subsystem's destroy hook, in reverse
+ * list order.
+ * @ec: the EC being destroyed
+ */
+void ec_subsystems_destroy(struct ec *ec)
+{
+	size_t i = EC_N_SUBSYSTEMS;
+
+	while (i--)
+		if (ec_subsystems[i]->destroy)
+			ec_subsystems[i]->destroy(ec);
+}
+
+/**
+ * ec_subsystems_footprint() - heap bytes the subsystems own now.
+ * @ec: the EC
+ *
+ * Return: the sum of their footprint hooks.
+ */
+size_t ec_subsystems_footprint(const struct ec *ec)
+{
+	size_t i, bytes = 0;
+
+	for (i = 0; i < EC_N_SUBSYSTEMS; i++)
+		if (ec_subsystems[i]->footprint)
+			bytes += ec_subsystems[i]->footprint(ec);
+	return bytes;
+}
+
+/**
+ * ec_subsystems_host_command() - tell every subsystem a host command is
+ * about to run, in list order.
+ * @ec: the EC, locked
+ */
+void ec_subsystems_host_command(struct ec *ec)
+{
+	size_t i;
+
+	for (i = 0; i < EC_N_SUBSYSTEMS; i++)
+		if (ec_subsystems[i]->host_command)
+			ec_subsystems[i]->host_command(ec);
+}
+
+/**
  * ec_subsystems_boot() - run every subsystem's boot hook, in list order.
  * @ec: the EC, locked (or being created)
  */
@@ -366,8 +438,7 @@ int ec_create(const struct ec_profile *profile, const struct ec_clock *clock, st
 		ec_pd_follow_ac(ec);
 	ec->flash_protect_flags = profile->flash_protect_flags;
 	ec_wp_apply(ec, profile->write_protect);
-	ec_cbi_init(ec);
-	if (ec_flash_init(ec))
+	if (ec_subsystems_create(ec))
 		goto err_sync;
 	/* What the EC itself sets up at every boot (ec_cmd_reboot.c). */
 	ec_boot(ec, EC_RESET_FLAG_POWER_ON);
@@ -400,7 +471,7 @@ void ec_destroy(struct ec *ec)
 		return;
 	ec_notifier_fini(ec);
 	pthread_mutex_destroy(&ec->lock);
-	ec_flash_free(ec);
+	ec_subsystems_destroy(ec);
 	free(ec->req_buf);
 	free(ec->resp_buf);
 	free(ec->saved_resp);
@@ -416,7 +487,8 @@ void ec_destroy(struct ec *ec)
  */
 size_t ec_memory_footprint(struct ec *ec)
 {
-	return sizeof(*ec) + ec->req_room + 2 * ec->resp_room + ec_flash_footprint(ec);
+	return sizeof(*ec) + ec->req_room + 2 * ec->resp_room +
+	       ec_subsystems_footprint(ec);
 }
 
 /**
@@ -647,7 +719,7 @@ int ec_host_command_reset(struct ec *ec, uint32_t command, uint32_t version,
 		goto out;
 	}
 
-	ec_ctl_host_command(ec);
+	ec_subsystems_host_command(ec);
 	status = (uint32_t)ec_dispatch(&args, command);
 	if (status == EC_RES_SUCCESS && args.resp_size > args.resp_max)
 		status = EC_RES_RESPONSE_TOO_BIG;

@@ -133,15 +133,17 @@ static void cbi_store_int(struct ec *ec, uint8_t tag, uint64_t v)
  * ec_cbi_init() - write the profile's [cbi] fields into a fresh EEPROM
  * image, in tag order (called once, at ec_create(); an EC reset keeps it).
  * @ec: the EC being created
+ *
+ * Return: 0 (it allocates nothing).
  */
-void ec_cbi_init(struct ec *ec)
+static int ec_cbi_init(struct ec *ec)
 {
 	const struct ec_profile *prof = &ec->prof;
 	unsigned int tag;
 
 	if (!prof->has_cbi) {
 		memset(ec->sys.cbi, 0xFF, sizeof(ec->sys.cbi));
-		return;
+		return 0;
 	}
 	cbi_format(ec);
 	for (tag = 0; tag < CBI_TAG_COUNT; tag++) {
@@ -156,6 +158,7 @@ void ec_cbi_init(struct ec *ec)
 		}
 	}
 	cbi_seal(ec);
+	return 0;
 }
 
 /**
@@ -370,4 +373,5 @@ static const struct ec_cmd_entry ec_adc_cbi_cmds[] = {
 const struct ec_subsystem ec_subsys_adc_cbi = {
 	.name = "adc_cbi",
 	EC_SUBSYSTEM_CMDS(ec_adc_cbi_cmds),
+	.create = ec_cbi_init,
 };

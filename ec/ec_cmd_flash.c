@@ -54,48 +54,6 @@ static uint32_t ec_flash_writable(const struct ec *ec)
 	return w;
 }
 
-/* With WP asserted the at-boot protection takes hold at once. */
-static void ec_flash_protect_follow(struct ec *ec)
-{
-	uint32_t *f = &ec->flash_protect_flags;
-
-	if (!ec->wp_asserted)
-		return;
-	if (*f & EC_FLASH_PROTECT_RO_AT_BOOT)
-		*f |= EC_FLASH_PROTECT_RO_NOW;
-	if (*f & EC_FLASH_PROTECT_RW_AT_BOOT)
-		*f |= EC_FLASH_PROTECT_RW_NOW;
-	if ((*f & EC_FLASH_PROTECT_ALL_NOW) && !(*f & EC_FLASH_PROTECT_RO_AT_BOOT))
-		*f &= ~EC_FLASH_PROTECT_ALL_NOW;
-}
-
-/**
- * ec_wp_apply() - set the hardware write-protect line and everything that
- * shows it: FLASH_PROTECT's GPIO_ASSERTED, the EC_WP_L GPIO (active low)
- * and, through ec_memmap_refresh(), the switches byte. Deasserting drops the
- * "now" protection, as the reboot that follows a WP change on a real
- * Chromebook would; asserting applies the at-boot flags.
- * @ec:       the EC, locked
- * @asserted: the new state of the line
- */
-void ec_wp_apply(struct ec *ec, bool asserted)
-{
-	unsigned int i;
-
-	ec->wp_asserted = asserted;
-	if (asserted) {
-		ec->flash_protect_flags |= EC_FLASH_PROTECT_GPIO_ASSERTED;
-	} else {
-		ec->flash_protect_flags &= ~(EC_FLASH_PROTECT_GPIO_ASSERTED |
-					     EC_FLASH_PROTECT_RO_NOW | EC_FLASH_PROTECT_RW_NOW |
-					     EC_FLASH_PROTECT_ALL_NOW);
-	}
-	ec_flash_protect_follow(ec);
-	for (i = 0; i < ec->prof.n_gpios; i++)
-		if (!strcmp(ec->prof.gpios[i].name, "EC_WP_L"))
-			ec->gpio_value[i] = asserted ? 0 : 1;
-}
-
 /**
  * ec_cmd_flash_protect() - FLASH_PROTECT v1: change the flags in @mask that
  * are writable now to @flags and report the result. As in the firmware,

@@ -159,6 +159,21 @@ static void ec_flash_digest(struct ec *ec)
 	fl->hash_status = EC_VBOOT_HASH_STATUS_DONE;
 }
 
+/** ec_flash_free() - release the flash. @ec: the EC being destroyed. */
+static void ec_flash_free(struct ec *ec)
+{
+	struct ec_flash_state *fl = &ec->flash;
+	uint32_t b;
+
+	for (b = 0; fl->block && b < fl->n_blocks; b++)
+		free(fl->block[b]);
+	free(fl->block);
+	free(fl->block_state);
+	fl->block = NULL;
+	fl->block_state = NULL;
+	fl->n_blocks = 0;
+}
+
 /**
  * ec_flash_init() - set up the flash with its factory image. As the
  * firmware does, the EC starts hashing its RW image at boot, in the
@@ -167,7 +182,7 @@ static void ec_flash_digest(struct ec *ec)
  *
  * Return: 0 or -ENOMEM.
  */
-int ec_flash_init(struct ec *ec)
+static int ec_flash_init(struct ec *ec)
 {
 	struct ec_flash_state *fl = &ec->flash;
 	uint32_t half = ec_flash_half(ec);
@@ -190,28 +205,13 @@ int ec_flash_init(struct ec *ec)
 	return 0;
 }
 
-/** ec_flash_free() - release the flash. @ec: the EC being destroyed. */
-void ec_flash_free(struct ec *ec)
-{
-	struct ec_flash_state *fl = &ec->flash;
-	uint32_t b;
-
-	for (b = 0; fl->block && b < fl->n_blocks; b++)
-		free(fl->block[b]);
-	free(fl->block);
-	free(fl->block_state);
-	fl->block = NULL;
-	fl->block_state = NULL;
-	fl->n_blocks = 0;
-}
-
 /**
  * ec_flash_footprint() - heap bytes the flash costs now.
  * @ec: the EC
  *
  * Return: bytes (the block tables and every written block).
  */
-size_t ec_flash_footprint(const struct ec *ec)
+static size_t ec_flash_footprint(const struct ec *ec)
 {
 	const struct ec_flash_state *fl = &ec->flash;
 
@@ -558,5 +558,8 @@ static const struct ec_cmd_entry ec_flashrw_cmds[] = {
 const struct ec_subsystem ec_subsys_flashrw = {
 	.name = "flashrw",
 	EC_SUBSYSTEM_CMDS(ec_flashrw_cmds),
+	.create = ec_flash_init,
+	.destroy = ec_flash_free,
+	.footprint = ec_flash_footprint,
 	.boot = ec_flash_reboot,
 };

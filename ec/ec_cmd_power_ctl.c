@@ -51,46 +51,6 @@ static void ec_ctl_boot(struct ec *ec)
 }
 
 /**
- * ec_lid_reported() - the lid as the EC reports it: open, or forced open.
- * @ec: the EC, locked
- *
- * Return: true when the EC says the lid is open.
- */
-bool ec_lid_reported(const struct ec *ec)
-{
-	return ec->lid_open || ec->ctl.force_lid_open;
-}
-
-/**
- * ec_charge_current_max() - the most the charger may push into the
- * battery: the profile's charge current, under CHARGE_CURRENT_LIMIT and
- * under what EXTERNAL_POWER_LIMIT leaves of the adapter's power.
- * @ec: the EC, locked
- *
- * Return: mA, 0 when the limits allow no charging.
- */
-double ec_charge_current_max(const struct ec *ec)
-{
-	const struct ec_ctl_state *c = &ec->ctl;
-	double ma = ec->prof.batt_charge_ma;
-
-	if (c->charge_limit_ma < ma)
-		ma = c->charge_limit_ma;
-	if (c->ext_current_ma != EC_POWER_LIMIT_NONE || c->ext_voltage_mv != EC_POWER_LIMIT_NONE) {
-		/* The input's power, turned into battery current at its voltage. */
-		double in_ma = c->ext_current_ma != EC_POWER_LIMIT_NONE ? c->ext_current_ma :
-			       ec->prof.adapter_watts * 1000.0 / 20.0;
-		double in_mv = c->ext_voltage_mv != EC_POWER_LIMIT_NONE ? c->ext_voltage_mv : 20000;
-		double batt_mv = ec_battery_voltage_mv(ec);
-		double cap = batt_mv > 0 ? in_ma * in_mv / batt_mv : 0;
-
-		if (cap < ma)
-			ma = cap;
-	}
-	return ma;
-}
-
-/**
  * ec_ctl_settle() - the hang detector's timeouts on the EC clock: the host
  * event first, then the warm reboot of the AP (shown as its host event).
  * @ec: the EC, locked and advanced
@@ -121,7 +81,7 @@ static void ec_ctl_settle(struct ec *ec)
  * HANG_DETECT START_NOW starts it again).
  * @ec: the EC, locked
  */
-void ec_ctl_host_command(struct ec *ec)
+static void ec_ctl_host_command(struct ec *ec)
 {
 	if (ec->ctl.hang_running && (ec->ctl.hang_flags & EC_HANG_STOP_ON_HOST_COMMAND))
 		ec->ctl.hang_running = false;
@@ -368,27 +328,6 @@ static int ec_cmd_battery_cut_off(struct ec_cmd_args *args)
 }
 
 /**
- * ec_battery_cutoff_settle() - a cut-off pack wakes when AC comes back.
- * @ec: the EC, locked, before the battery steps
- *
- * Return: true while the battery stays cut off.
- */
-bool ec_battery_cutoff_settle(struct ec *ec)
-{
-	if (!ec->sys.batt_cut_off)
-		return false;
-	if (!ec->ac_present) {
-		ec->ctl.cutoff_saw_unplug = true;
-		return true;
-	}
-	if (!ec->ctl.cutoff_saw_unplug)
-		return true;
-	ec->sys.batt_cut_off = false;
-	ec_console_log(ec, "battery woken by AC");
-	return false;
-}
-
-/**
  * ec_cmd_usb_charge_set_mode() - USB_CHARGE_SET_MODE: the charge mode of a
  * USB-A port (and whether it charges in suspend). A port past the board's
  * or an unknown mode is INVALID_PARAM.
@@ -456,4 +395,5 @@ const struct ec_subsystem ec_subsys_power_ctl = {
 	EC_SUBSYSTEM_CMDS(ec_power_ctl_cmds),
 	.boot = ec_ctl_boot,
 	.advance = ec_ctl_settle,
+	.host_command = ec_ctl_host_command,
 };

@@ -369,17 +369,28 @@ struct ec_cmd_entry {
  * @name:    for messages and tests
  * @cmds:    its host commands, sorted by number (a test checks it)
  * @n_cmds:  entries in @cmds
+ * @create:  sets up what lasts the EC's whole life (kept over resets), at
+ *           ec_create() before the first boot, in list order; returns 0 or
+ *           -ENOMEM; NULL = none
+ * @destroy: frees what @create allocated (also when a later @create failed);
+ *           NULL = none
+ * @footprint: heap bytes it owns now, for ec_memory_footprint(); NULL = none
  * @boot:    sets its part of the EC up at power-on and at every EC reset,
  *           called in list order with the EC locked (or being created); NULL = none
  * @advance: acts on the EC clock having reached ec->last_ns (timers,
  *           alarms), called in list order after the physics; NULL = none
+ * @host_command: a host command arrived and is about to run; NULL = none
  */
 struct ec_subsystem {
 	const char *name;
 	const struct ec_cmd_entry *cmds;
 	size_t n_cmds;
+	int (*create)(struct ec *ec);
+	void (*destroy)(struct ec *ec);
+	size_t (*footprint)(const struct ec *ec);
 	void (*boot)(struct ec *ec);
 	void (*advance)(struct ec *ec);
+	void (*host_command)(struct ec *ec);
 };
 
 #define EC_SUBSYSTEM_CMDS(array)	.cmds = (array), .n_cmds = sizeof(array) / sizeof((array)[0])
@@ -416,19 +427,8 @@ EC_SUBSYSTEMS(EC_SUBSYS_DECLARE)
 #define EC_CMDS_MAX	256
 
 /* ec_cmd_pd.c */
-void ec_pd_log_attach(struct ec *ec, unsigned int port);
-void ec_pd_log_power(struct ec *ec, unsigned int port);
-bool ec_pd_charge_allowed(const struct ec *ec);
 bool ec_pd_suspended(const struct ec *ec, unsigned int port);
-/* ec_cmd_power_ctl.c */
-void ec_ctl_host_command(struct ec *ec);
-bool ec_lid_reported(const struct ec *ec);
-double ec_charge_current_max(const struct ec *ec);
-bool ec_battery_cutoff_settle(struct ec *ec);
-/* ec_cmd_reboot.c */
-void ec_boot(struct ec *ec, uint32_t reset_flags);
 /* ec_cmd_adc_cbi.c, ec_cmd_i2c.c */
-void ec_cbi_init(struct ec *ec);
 void ec_cbi_eeprom_read(struct ec *ec, uint8_t *buf, size_t len);
 bool ec_cbi_eeprom_write(struct ec *ec, const uint8_t *data, size_t len);
 bool ec_i2c_port_exists(const struct ec *ec, uint32_t port);
@@ -436,20 +436,20 @@ bool ec_i2c_port_exists(const struct ec *ec, uint32_t port);
 void ec_port80_write(struct ec *ec, uint16_t code);
 void ec_port80_resume(struct ec *ec);
 
-/* ec_cmd_flashrw.c: the flash image's life (called with ec->lock held). */
-int ec_flash_init(struct ec *ec);
-void ec_flash_free(struct ec *ec);
+/* ec_cmd_flashrw.c (called with ec->lock held). */
 void ec_flash_settle(struct ec *ec);
-size_t ec_flash_footprint(const struct ec *ec);
-void ec_wp_apply(struct ec *ec, bool asserted);
 
 
 /* ec.c: the command table derived from the subsystems' declarations. */
 size_t ec_cmd_table_fill(const struct ec_cmd_entry **out, size_t room);
 const struct ec_cmd_entry *ec_cmd_find(uint32_t command);
 uint32_t ec_cmd_table_versions(uint32_t command);
+int ec_subsystems_create(struct ec *ec);
+void ec_subsystems_destroy(struct ec *ec);
+size_t ec_subsystems_footprint(const struct ec *ec);
 void ec_subsystems_boot(struct ec *ec);
 void ec_subsystems_advance(struct ec *ec);
+void ec_subsystems_host_command(struct ec *ec);
 
 /* ec.c: helpers for handlers (all called with ec->lock held). */
 const struct ec_cmd_entry *ec_cmd_lookup(const struct ec *ec, uint32_t command);
@@ -465,7 +465,14 @@ uint32_t ec_battery_flags(const struct ec *ec);
 uint32_t ec_battery_voltage_mv(const struct ec *ec);
 uint32_t ec_fan_duty_now(const struct ec *ec, unsigned int fan);
 void ec_copy_str(char *dst, size_t room, const char *src);
-/* ec_state.c: the physical state, advanced to the clock's now. */
+/* ec_state.c: the physical state, advanced to the clock's now; the boot. */
+bool ec_lid_reported(const struct ec *ec);
+double ec_charge_current_max(const struct ec *ec);
+bool ec_battery_cutoff_settle(struct ec *ec);
+bool ec_pd_charge_allowed(const struct ec *ec);
+void ec_flash_protect_follow(struct ec *ec);
+void ec_wp_apply(struct ec *ec, bool asserted);
+void ec_boot(struct ec *ec, uint32_t reset_flags);
 void ec_advance(struct ec *ec);
 void ec_lock_advance(struct ec *ec);
 double ec_batt_full(const struct ec *ec);
@@ -474,7 +481,11 @@ double ec_batt_full(const struct ec *ec);
 void ec_unlock_notify(struct ec *ec);
 int ec_notifier_init(struct ec *ec);
 void ec_notifier_fini(struct ec *ec);
-/* ec_events.c: AC and USB-PD agree. */
+/* ec_events.c: AC and USB-PD agree; the PD event log. */
+void ec_pd_log_add(struct ec *ec, uint8_t type, unsigned int port, uint16_t data,
+		   const void *payload, uint8_t size);
+void ec_pd_log_attach(struct ec *ec, unsigned int port);
+void ec_pd_log_power(struct ec *ec, unsigned int port);
 void ec_pd_follow_ac(struct ec *ec);
 
 /* ec.c: the clock's reading. */
