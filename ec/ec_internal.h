@@ -363,9 +363,9 @@ struct ec_cmd_entry {
 #define EC_HOST_COMMAND(cmd, vers, fn)	{ .command = (cmd), .versions = (vers), .handler = (fn) }
 
 /**
- * struct ec_subsystem - an EC subsystem as it declares itself; ec.c derives
- * the command table, GET_CMD_VERSIONS, the boot sequence and the time
- * advance from the list below.
+ * struct ec_subsystem - an EC subsystem as it declares itself;
+ * ec_subsystems.c derives the command table, GET_CMD_VERSIONS, the boot
+ * sequence and the time advance from the list below.
  * @name:    for messages and tests
  * @cmds:    its host commands, sorted by number (a test checks it)
  * @n_cmds:  entries in @cmds
@@ -440,7 +440,7 @@ void ec_port80_resume(struct ec *ec);
 void ec_flash_settle(struct ec *ec);
 
 
-/* ec.c: the command table derived from the subsystems' declarations. */
+/* ec_subsystems.c: what is derived from the subsystems' declarations. */
 size_t ec_cmd_table_fill(const struct ec_cmd_entry **out, size_t room);
 const struct ec_cmd_entry *ec_cmd_find(uint32_t command);
 uint32_t ec_cmd_table_versions(uint32_t command);
