@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * ec.c - the simulated EC's core: the command table and dispatcher,
- * lifecycle, READ_MEMMAP and the version text. The physical state lives in
+ * ec.c - the simulated EC's core: the dispatcher (over the commands the
+ * subsystems declare, ec_subsystems.c), lifecycle, READ_MEMMAP and the version text. The physical state lives in
  * ec_state.c, the console, host events and stimuli in ec_events.c, and the
  * MKBP notifier chain in ec_notifier.c.
  *
@@ -25,130 +25,10 @@
 #define NS_PER_MS	1000000ull
 
 
-/*
- * The one command table: {command, supported versions, handler}, sorted by
- * command number. GET_CMD_VERSIONS answers from here, so it cannot lie.
- */
-static const struct ec_cmd_entry ec_cmd_table[] = {
-	{ EC_CMD_HELLO, EC_VER_MASK(0), ec_cmd_hello },
-	{ EC_CMD_GET_VERSION, EC_VER_MASK(0) | EC_VER_MASK(1), ec_cmd_get_version },
-	{ EC_CMD_GET_BUILD_INFO, EC_VER_MASK(0), ec_cmd_get_build_info },
-	{ EC_CMD_GET_CHIP_INFO, EC_VER_MASK(0), ec_cmd_get_chip_info },
-	{ EC_CMD_GET_BOARD_VERSION, EC_VER_MASK(0), ec_cmd_get_board_version },
-	{ EC_CMD_READ_MEMMAP, EC_VER_MASK(0), ec_cmd_read_memmap },
-	{ EC_CMD_GET_CMD_VERSIONS, EC_VER_MASK(0) | EC_VER_MASK(1), ec_cmd_get_cmd_versions },
-	{ EC_CMD_GET_COMMS_STATUS, EC_VER_MASK(0), ec_cmd_get_comms_status },
-	{ EC_CMD_GET_PROTOCOL_INFO, EC_VER_MASK(0), ec_cmd_get_protocol_info },
-	{ EC_CMD_GET_FEATURES, EC_VER_MASK(0), ec_cmd_get_features },
-	{ EC_CMD_FLASH_INFO, EC_VER_MASK(0) | EC_VER_MASK(1), ec_cmd_flash_info },
-	{ EC_CMD_FLASH_READ, EC_VER_MASK(0), ec_cmd_flash_read },
-	{ EC_CMD_FLASH_WRITE, EC_VER_MASK(0) | EC_VER_MASK(1), ec_cmd_flash_write },
-	{ EC_CMD_FLASH_ERASE, EC_VER_MASK(0) | EC_VER_MASK(1), ec_cmd_flash_erase },
-	{ EC_CMD_FLASH_PROTECT, EC_VER_MASK(1), ec_cmd_flash_protect },
-	{ EC_CMD_FLASH_REGION_INFO, EC_VER_MASK(1), ec_cmd_flash_region_info },
-	{ EC_CMD_FLASH_SPI_INFO, EC_VER_MASK(0), ec_cmd_flash_spi_info },
-	{ EC_CMD_RAND_NUM, EC_VER_MASK(0), ec_cmd_rand_num },
-	{ EC_CMD_SYSINFO, EC_VER_MASK(0), ec_cmd_sysinfo },
-	{ EC_CMD_PWM_SET_FAN_TARGET_RPM, EC_VER_MASK(0) | EC_VER_MASK(1),
-	  ec_cmd_pwm_set_fan_target_rpm },
-	{ EC_CMD_PWM_GET_KEYBOARD_BACKLIGHT, EC_VER_MASK(0), ec_cmd_pwm_get_keyboard_backlight },
-	{ EC_CMD_PWM_SET_KEYBOARD_BACKLIGHT, EC_VER_MASK(0), ec_cmd_pwm_set_keyboard_backlight },
-	{ EC_CMD_PWM_SET_FAN_DUTY, EC_VER_MASK(0) | EC_VER_MASK(1), ec_cmd_pwm_set_fan_duty },
-	{ EC_CMD_PWM_SET_DUTY, EC_VER_MASK(0), ec_cmd_pwm_set_duty },
-	{ EC_CMD_PWM_GET_DUTY, EC_VER_MASK(0), ec_cmd_pwm_get_duty },
-	{ EC_CMD_LED_CONTROL, EC_VER_MASK(1), ec_cmd_led_control },
-	{ EC_CMD_VBOOT_HASH, EC_VER_MASK(0), ec_cmd_vboot_hash },
-	{ EC_CMD_FORCE_LID_OPEN, EC_VER_MASK(0), ec_cmd_force_lid_open },
-	{ EC_CMD_USB_CHARGE_SET_MODE, EC_VER_MASK(0), ec_cmd_usb_charge_set_mode },
-	{ EC_CMD_RTC_GET_VALUE, EC_VER_MASK(0), ec_cmd_rtc_get_value },
-	{ EC_CMD_RTC_GET_ALARM, EC_VER_MASK(0), ec_cmd_rtc_get_alarm },
-	{ EC_CMD_RTC_SET_VALUE, EC_VER_MASK(0), ec_cmd_rtc_set_value },
-	{ EC_CMD_RTC_SET_ALARM, EC_VER_MASK(0), ec_cmd_rtc_set_alarm },
-	{ EC_CMD_PORT80_READ, EC_VER_MASK(0) | EC_VER_MASK(1), ec_cmd_port80_read },
-	{ EC_CMD_THERMAL_SET_THRESHOLD, EC_VER_MASK(1), ec_cmd_thermal_set_threshold },
-	{ EC_CMD_THERMAL_GET_THRESHOLD, EC_VER_MASK(1), ec_cmd_thermal_get_threshold },
-	{ EC_CMD_THERMAL_AUTO_FAN_CTRL, EC_VER_MASK(0) | EC_VER_MASK(1),
-	  ec_cmd_thermal_auto_fan_ctrl },
-	{ EC_CMD_MKBP_INFO, EC_VER_MASK(0), ec_cmd_mkbp_info },
-	{ EC_CMD_MKBP_SIMULATE_KEY, EC_VER_MASK(0), ec_cmd_mkbp_simulate_key },
-	{ EC_CMD_GET_KEYBOARD_ID, EC_VER_MASK(0), ec_cmd_get_keyboard_id },
-	{ EC_CMD_MKBP_SET_CONFIG, EC_VER_MASK(0), ec_cmd_mkbp_set_config },
-	{ EC_CMD_MKBP_GET_CONFIG, EC_VER_MASK(0), ec_cmd_mkbp_get_config },
-	{ EC_CMD_GET_NEXT_EVENT,
-	  EC_VER_MASK(0) | EC_VER_MASK(1) | EC_VER_MASK(2) | EC_VER_MASK(3),
-	  ec_cmd_get_next_event },
-	{ EC_CMD_MKBP_WAKE_MASK, EC_VER_MASK(0), ec_cmd_mkbp_wake_mask },
-	{ EC_CMD_TEMP_SENSOR_GET_INFO, EC_VER_MASK(0), ec_cmd_temp_sensor_get_info },
-	{ EC_CMD_HOST_EVENT_GET_B, EC_VER_MASK(0), ec_cmd_host_event_get_b },
-	{ EC_CMD_HOST_EVENT_GET_SMI_MASK, EC_VER_MASK(0), ec_cmd_host_event_get_smi_mask },
-	{ EC_CMD_HOST_EVENT_GET_SCI_MASK, EC_VER_MASK(0), ec_cmd_host_event_get_sci_mask },
-	{ EC_CMD_HOST_EVENT_SET_SMI_MASK, EC_VER_MASK(0), ec_cmd_host_event_set_smi_mask },
-	{ EC_CMD_HOST_EVENT_SET_SCI_MASK, EC_VER_MASK(0), ec_cmd_host_event_set_sci_mask },
-	{ EC_CMD_HOST_EVENT_CLEAR, EC_VER_MASK(0), ec_cmd_host_event_clear },
-	{ EC_CMD_HOST_EVENT_GET_WAKE_MASK, EC_VER_MASK(0), ec_cmd_host_event_get_wake_mask },
-	{ EC_CMD_HOST_EVENT_SET_WAKE_MASK, EC_VER_MASK(0), ec_cmd_host_event_set_wake_mask },
-	{ EC_CMD_HOST_EVENT_CLEAR_B, EC_VER_MASK(0), ec_cmd_host_event_clear_b },
-	{ EC_CMD_SWITCH_ENABLE_WIRELESS, EC_VER_MASK(0) | EC_VER_MASK(1),
-	  ec_cmd_switch_enable_wireless },
-	{ EC_CMD_GPIO_GET, EC_VER_MASK(0) | EC_VER_MASK(1), ec_cmd_gpio_get },
-	{ EC_CMD_CHARGE_CONTROL, EC_VER_MASK(2), ec_cmd_charge_control },
-	{ EC_CMD_CONSOLE_SNAPSHOT, EC_VER_MASK(0), ec_cmd_console_snapshot },
-	{ EC_CMD_CONSOLE_READ, EC_VER_MASK(0) | EC_VER_MASK(1), ec_cmd_console_read },
-	{ EC_CMD_BATTERY_CUT_OFF, EC_VER_MASK(0) | EC_VER_MASK(1), ec_cmd_battery_cut_off },
-	{ EC_CMD_USB_MUX, EC_VER_MASK(0), ec_cmd_usb_mux },
-	{ EC_CMD_POWER_INFO, EC_VER_MASK(1), ec_cmd_power_info },
-	{ EC_CMD_I2C_PASSTHRU, EC_VER_MASK(0), ec_cmd_i2c_passthru },
-	{ EC_CMD_HANG_DETECT, EC_VER_MASK(0), ec_cmd_hang_detect },
-	{ EC_CMD_CHARGE_STATE, EC_VER_MASK(0), ec_cmd_charge_state },
-	{ EC_CMD_CHARGE_CURRENT_LIMIT, EC_VER_MASK(0), ec_cmd_charge_current_limit },
-	{ EC_CMD_EXTERNAL_POWER_LIMIT, EC_VER_MASK(1), ec_cmd_external_power_limit },
-	{ EC_CMD_HOST_EVENT, EC_VER_MASK(0), ec_cmd_host_event },
-	{ EC_CMD_HIBERNATION_DELAY, EC_VER_MASK(0), ec_cmd_hibernation_delay },
-	{ EC_CMD_HOST_SLEEP_EVENT, EC_VER_MASK(0) | EC_VER_MASK(1), ec_cmd_host_sleep_event },
-	{ EC_CMD_I2C_PASSTHRU_PROTECT, EC_VER_MASK(0), ec_cmd_i2c_passthru_protect },
-	{ EC_CMD_REBOOT_EC, EC_VER_MASK(0), ec_cmd_reboot_ec },
-	{ EC_CMD_GET_PANIC_INFO, EC_VER_MASK(0), ec_cmd_get_panic_info },
-	{ EC_CMD_RESEND_RESPONSE, EC_VER_MASK(0), ec_cmd_resend_response },
-	{ EC_CMD_USB_PD_CONTROL, EC_VER_MASK(0) | EC_VER_MASK(1) | EC_VER_MASK(2),
-	  ec_cmd_usb_pd_control },
-	{ EC_CMD_USB_PD_PORTS, EC_VER_MASK(0), ec_cmd_usb_pd_ports },
-	{ EC_CMD_USB_PD_POWER_INFO, EC_VER_MASK(0), ec_cmd_usb_pd_power_info },
-	{ EC_CMD_USB_PD_DEV_INFO, EC_VER_MASK(0), ec_cmd_usb_pd_dev_info },
-	{ EC_CMD_PD_CHARGE_PORT_OVERRIDE, EC_VER_MASK(0), ec_cmd_pd_charge_port_override },
-	{ EC_CMD_PD_GET_LOG_ENTRY, EC_VER_MASK(0), ec_cmd_pd_get_log_entry },
-	{ EC_CMD_USB_PD_GET_AMODE, EC_VER_MASK(0), ec_cmd_usb_pd_get_amode },
-	{ EC_CMD_USB_PD_SET_AMODE, EC_VER_MASK(0), ec_cmd_usb_pd_set_amode },
-	{ EC_CMD_PD_CONTROL, EC_VER_MASK(0), ec_cmd_pd_control },
-	{ EC_CMD_USB_PD_MUX_INFO, EC_VER_MASK(0), ec_cmd_usb_pd_mux_info },
-	{ EC_CMD_PD_CHIP_INFO, EC_VER_MASK(0) | EC_VER_MASK(1), ec_cmd_pd_chip_info },
-	{ EC_CMD_GET_CROS_BOARD_INFO, EC_VER_MASK(0), ec_cmd_get_cros_board_info },
-	{ EC_CMD_SET_CROS_BOARD_INFO, EC_VER_MASK(0), ec_cmd_set_cros_board_info },
-	{ EC_CMD_GET_UPTIME_INFO, EC_VER_MASK(0), ec_cmd_get_uptime_info },
-	{ EC_CMD_ADC_READ, EC_VER_MASK(0), ec_cmd_adc_read },
-	{ EC_CMD_LOCATE_CHIP, EC_VER_MASK(0), ec_cmd_locate_chip },
-	{ EC_CMD_TYPEC_DISCOVERY, EC_VER_MASK(0), ec_cmd_typec_discovery },
-	{ EC_CMD_TYPEC_CONTROL, EC_VER_MASK(0), ec_cmd_typec_control },
-	{ EC_CMD_TYPEC_STATUS, EC_VER_MASK(0), ec_cmd_typec_status },
-	{ EC_CMD_BATTERY_GET_STATIC, EC_VER_MASK(0) | EC_VER_MASK(1), ec_cmd_battery_get_static },
-	{ EC_CMD_BATTERY_GET_DYNAMIC, EC_VER_MASK(0), ec_cmd_battery_get_dynamic },
-};
-
 /* Commands a passthrough device (a PD MCU behind the EC) answers. */
 static const uint16_t ec_passthru_cmds[] = {
 	EC_CMD_HELLO, EC_CMD_GET_VERSION, EC_CMD_GET_CMD_VERSIONS, EC_CMD_GET_PROTOCOL_INFO,
 };
-
-/**
- * ec_cmd_table_entries() - the static command table, for tests and tools.
- * @count: set to the number of entries
- *
- * Return: the table (sorted by command number).
- */
-const struct ec_cmd_entry *ec_cmd_table_entries(size_t *count)
-{
-	*count = sizeof(ec_cmd_table) / sizeof(ec_cmd_table[0]);
-	return ec_cmd_table;
-}
 
 /**
  * ec_cmd_lookup() - the table entry serving @command on this board.
@@ -159,21 +39,9 @@ const struct ec_cmd_entry *ec_cmd_table_entries(size_t *count)
  */
 const struct ec_cmd_entry *ec_cmd_lookup(const struct ec *ec, uint32_t command)
 {
-	size_t lo = 0, hi = sizeof(ec_cmd_table) / sizeof(ec_cmd_table[0]);
-
 	if (ec_profile_cmd_disabled(&ec->prof, command))
 		return NULL;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (ec_cmd_table[mid].command == command)
-			return &ec_cmd_table[mid];
-		if (ec_cmd_table[mid].command < command)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return ec_cmd_find(command);
 }
 
 /**
@@ -239,12 +107,9 @@ static bool ec_features_in_table(const struct ec_profile *profile)
  */
 uint32_t ec_cmd_table_versions(uint32_t command)
 {
-	size_t i;
+	const struct ec_cmd_entry *entry = ec_cmd_find(command);
 
-	for (i = 0; i < sizeof(ec_cmd_table) / sizeof(ec_cmd_table[0]); i++)
-		if (ec_cmd_table[i].command == command)
-			return ec_cmd_table[i].versions;
-	return 0;
+	return entry ? entry->versions : 0;
 }
 
 static uint64_t ec_real_now_ns(void *ctx)
@@ -357,8 +222,7 @@ int ec_create(const struct ec_profile *profile, const struct ec_clock *clock, st
 		ec_pd_follow_ac(ec);
 	ec->flash_protect_flags = profile->flash_protect_flags;
 	ec_wp_apply(ec, profile->write_protect);
-	ec_cbi_init(ec);
-	if (ec_flash_init(ec))
+	if (ec_subsystems_create(ec))
 		goto err_sync;
 	/* What the EC itself sets up at every boot (ec_cmd_reboot.c). */
 	ec_boot(ec, EC_RESET_FLAG_POWER_ON);
@@ -384,7 +248,7 @@ void ec_destroy(struct ec *ec)
 		return;
 	ec_notifier_fini(ec);
 	pthread_mutex_destroy(&ec->lock);
-	ec_flash_free(ec);
+	ec_subsystems_destroy(ec);
 	free(ec->req_buf);
 	free(ec->resp_buf);
 	free(ec->saved_resp);
@@ -393,7 +257,8 @@ void ec_destroy(struct ec *ec)
 
 size_t ec_memory_footprint(struct ec *ec)
 {
-	return sizeof(*ec) + ec->req_room + 2 * ec->resp_room + ec_flash_footprint(ec);
+	return sizeof(*ec) + ec->req_room + 2 * ec->resp_room +
+	       ec_subsystems_footprint(ec);
 }
 
 /**
@@ -504,7 +369,7 @@ static int ec_passthru(struct ec_cmd_args *args, uint32_t dev, uint32_t base)
 	}
 	default:
 		/* HELLO and GET_PROTOCOL_INFO behave as on the EC itself. */
-		return (base == EC_CMD_HELLO ? ec_cmd_hello : ec_cmd_get_protocol_info)(args);
+		return ec_cmd_find(base)->handler(args);
 	}
 }
 
@@ -589,7 +454,7 @@ int ec_host_command_reset(struct ec *ec, uint32_t command, uint32_t version,
 		goto out;
 	}
 
-	ec_ctl_host_command(ec);
+	ec_subsystems_host_command(ec);
 	status = (uint32_t)ec_dispatch(&args, command);
 	if (status == EC_RES_SUCCESS && args.resp_size > args.resp_max)
 		status = EC_RES_RESPONSE_TOO_BIG;

@@ -133,15 +133,17 @@ static void cbi_store_int(struct ec *ec, uint8_t tag, uint64_t v)
  * ec_cbi_init() - write the profile's [cbi] fields into a fresh EEPROM
  * image, in tag order (called once, at ec_create(); an EC reset keeps it).
  * @ec: the EC being created
+ *
+ * Return: 0 (it allocates nothing).
  */
-void ec_cbi_init(struct ec *ec)
+static int ec_cbi_init(struct ec *ec)
 {
 	const struct ec_profile *prof = &ec->prof;
 	unsigned int tag;
 
 	if (!prof->has_cbi) {
 		memset(ec->sys.cbi, 0xFF, sizeof(ec->sys.cbi));
-		return;
+		return 0;
 	}
 	cbi_format(ec);
 	for (tag = 0; tag < CBI_TAG_COUNT; tag++) {
@@ -156,6 +158,7 @@ void ec_cbi_init(struct ec *ec)
 		}
 	}
 	cbi_seal(ec);
+	return 0;
 }
 
 /**
@@ -165,7 +168,7 @@ void ec_cbi_init(struct ec *ec)
  * INVALID_PARAM, as in the firmware. RELOAD is accepted; there is no cache
  * to drop, every read goes to the EEPROM image.
  */
-int ec_cmd_get_cros_board_info(struct ec_cmd_args *args)
+static int ec_cmd_get_cros_board_info(struct ec_cmd_args *args)
 {
 	const struct ec_params_get_cbi *p = (const void *)args->req;
 	struct ec *ec = args->ec;
@@ -195,7 +198,7 @@ int ec_cmd_get_cros_board_info(struct ec_cmd_args *args)
  * item over 255 bytes is INVALID_PARAM; a full EEPROM INVALID_PARAM too; a
  * damaged image without INIT is ERROR.
  */
-int ec_cmd_set_cros_board_info(struct ec_cmd_args *args)
+static int ec_cmd_set_cros_board_info(struct ec_cmd_args *args)
 {
 	const struct ec_params_set_cbi *p = (const void *)args->req;
 	struct ec *ec = args->ec;
@@ -277,7 +280,7 @@ static int32_t ec_adc_value(const struct ec *ec, const struct ec_adc_profile *ad
  * ec_cmd_adc_read() - ADC_READ: one channel of the profile's [adc] list;
  * a channel past it is INVALID_PARAM.
  */
-int ec_cmd_adc_read(struct ec_cmd_args *args)
+static int ec_cmd_adc_read(struct ec_cmd_args *args)
 {
 	const struct ec_params_adc_read *p = (const void *)args->req;
 	struct ec_response_adc_read *r = (void *)args->resp;
@@ -295,7 +298,7 @@ int ec_cmd_adc_read(struct ec_cmd_args *args)
  * TCPC of each USB-C port. A type the board has none of is UNAVAILABLE, an
  * index past the chips OVERFLOW, an unknown type INVALID_PARAM.
  */
-int ec_cmd_locate_chip(struct ec_cmd_args *args)
+static int ec_cmd_locate_chip(struct ec_cmd_args *args)
 {
 	const struct ec_params_locate_chip *p = (const void *)args->req;
 	struct ec_response_locate_chip *r = (void *)args->resp;
@@ -337,7 +340,7 @@ int ec_cmd_locate_chip(struct ec_cmd_args *args)
  * ec_cmd_rand_num() - RAND_NUM: bytes from the host's random source (the
  * EC's TRNG stands in for it); more than the host can take is OVERFLOW.
  */
-int ec_cmd_rand_num(struct ec_cmd_args *args)
+static int ec_cmd_rand_num(struct ec_cmd_args *args)
 {
 	const struct ec_params_rand_num *p = (const void *)args->req;
 	size_t n = p->num_rand_bytes, got = 0;
@@ -357,3 +360,18 @@ int ec_cmd_rand_num(struct ec_cmd_args *args)
 	args->resp_size = n;
 	return EC_RES_SUCCESS;
 }
+
+/* This subsystem's host commands, sorted by number. */
+static const struct ec_cmd_entry ec_adc_cbi_cmds[] = {
+	EC_HOST_COMMAND(EC_CMD_RAND_NUM, EC_VER_MASK(0), ec_cmd_rand_num),
+	EC_HOST_COMMAND(EC_CMD_GET_CROS_BOARD_INFO, EC_VER_MASK(0), ec_cmd_get_cros_board_info),
+	EC_HOST_COMMAND(EC_CMD_SET_CROS_BOARD_INFO, EC_VER_MASK(0), ec_cmd_set_cros_board_info),
+	EC_HOST_COMMAND(EC_CMD_ADC_READ, EC_VER_MASK(0), ec_cmd_adc_read),
+	EC_HOST_COMMAND(EC_CMD_LOCATE_CHIP, EC_VER_MASK(0), ec_cmd_locate_chip),
+};
+
+const struct ec_subsystem ec_subsys_adc_cbi = {
+	.name = "adc_cbi",
+	EC_SUBSYSTEM_CMDS(ec_adc_cbi_cmds),
+	.create = ec_cbi_init,
+};

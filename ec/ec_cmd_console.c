@@ -20,7 +20,7 @@ static uint64_t ec_console_oldest(const struct ec *ec)
  * will return: everything still buffered (NEXT) and what arrived since the
  * previous snapshot (RECENT).
  */
-int ec_cmd_console_snapshot(struct ec_cmd_args *args)
+static int ec_cmd_console_snapshot(struct ec_cmd_args *args)
 {
 	struct ec *ec = args->ec;
 	uint64_t oldest = ec_console_oldest(ec);
@@ -57,7 +57,7 @@ static int ec_console_copy(struct ec_cmd_args *args, uint64_t *pos)
  * v1 (sub-command NEXT or RECENT). An exhausted snapshot answers an empty
  * string, which is how clients know to stop.
  */
-int ec_cmd_console_read(struct ec_cmd_args *args)
+static int ec_cmd_console_read(struct ec_cmd_args *args)
 {
 	const struct ec_params_console_read_v1 *p = (const void *)args->req;
 	struct ec *ec = args->ec;
@@ -73,9 +73,21 @@ int ec_cmd_console_read(struct ec_cmd_args *args)
  * ec_cmd_get_panic_info() - GET_PANIC_INFO: the injected panic record, or
  * zero bytes when the EC has not panicked.
  */
-int ec_cmd_get_panic_info(struct ec_cmd_args *args)
+static int ec_cmd_get_panic_info(struct ec_cmd_args *args)
 {
 	memcpy(args->resp, args->ec->panic, args->ec->panic_len);
 	args->resp_size = args->ec->panic_len;
 	return EC_RES_SUCCESS;
 }
+
+/* This subsystem's host commands, sorted by number. */
+static const struct ec_cmd_entry ec_console_cmds[] = {
+	EC_HOST_COMMAND(EC_CMD_CONSOLE_SNAPSHOT, EC_VER_MASK(0), ec_cmd_console_snapshot),
+	EC_HOST_COMMAND(EC_CMD_CONSOLE_READ, EC_VER_MASK(0) | EC_VER_MASK(1), ec_cmd_console_read),
+	EC_HOST_COMMAND(EC_CMD_GET_PANIC_INFO, EC_VER_MASK(0), ec_cmd_get_panic_info),
+};
+
+const struct ec_subsystem ec_subsys_console = {
+	.name = "console",
+	EC_SUBSYSTEM_CMDS(ec_console_cmds),
+};

@@ -14,7 +14,7 @@
  * type byte carries EC_MKBP_HAS_MORE_EVENTS when more are queued. An empty
  * queue answers UNAVAILABLE.
  */
-int ec_cmd_get_next_event(struct ec_cmd_args *args)
+static int ec_cmd_get_next_event(struct ec_cmd_args *args)
 {
 	struct ec *ec = args->ec;
 	const struct ec_event *ev;
@@ -38,3 +38,14 @@ int ec_cmd_get_next_event(struct ec_cmd_args *args)
 		args->resp[0] |= EC_MKBP_HAS_MORE_EVENTS;
 	return EC_RES_SUCCESS;
 }
+
+/* This subsystem's host commands, sorted by number. */
+static const struct ec_cmd_entry ec_events_cmds[] = {
+	EC_HOST_COMMAND(EC_CMD_GET_NEXT_EVENT, EC_VER_MASK(0) | EC_VER_MASK(1) | EC_VER_MASK(2) | EC_VER_MASK(3),
+			ec_cmd_get_next_event),
+};
+
+const struct ec_subsystem ec_subsys_events = {
+	.name = "events",
+	EC_SUBSYSTEM_CMDS(ec_events_cmds),
+};

@@ -18,7 +18,7 @@
 			EC_FLASH_PROTECT_ERROR_INCONSISTENT | EC_FLASH_PROTECT_RW_NOW)
 
 /** ec_cmd_flash_info() - FLASH_INFO v0 (16 bytes) and v1 (24 bytes). */
-int ec_cmd_flash_info(struct ec_cmd_args *args)
+static int ec_cmd_flash_info(struct ec_cmd_args *args)
 {
 	const struct ec_profile *p = &args->ec->prof;
 	struct ec_response_flash_info_1 *r = (void *)args->resp;
@@ -54,55 +54,13 @@ static uint32_t ec_flash_writable(const struct ec *ec)
 	return w;
 }
 
-/* With WP asserted the at-boot protection takes hold at once. */
-static void ec_flash_protect_follow(struct ec *ec)
-{
-	uint32_t *f = &ec->flash_protect_flags;
-
-	if (!ec->wp_asserted)
-		return;
-	if (*f & EC_FLASH_PROTECT_RO_AT_BOOT)
-		*f |= EC_FLASH_PROTECT_RO_NOW;
-	if (*f & EC_FLASH_PROTECT_RW_AT_BOOT)
-		*f |= EC_FLASH_PROTECT_RW_NOW;
-	if ((*f & EC_FLASH_PROTECT_ALL_NOW) && !(*f & EC_FLASH_PROTECT_RO_AT_BOOT))
-		*f &= ~EC_FLASH_PROTECT_ALL_NOW;
-}
-
-/**
- * ec_wp_apply() - set the hardware write-protect line and everything that
- * shows it: FLASH_PROTECT's GPIO_ASSERTED, the EC_WP_L GPIO (active low)
- * and, through ec_memmap_refresh(), the switches byte. Deasserting drops the
- * "now" protection, as the reboot that follows a WP change on a real
- * Chromebook would; asserting applies the at-boot flags.
- * @ec:       the EC, locked
- * @asserted: the new state of the line
- */
-void ec_wp_apply(struct ec *ec, bool asserted)
-{
-	unsigned int i;
-
-	ec->wp_asserted = asserted;
-	if (asserted) {
-		ec->flash_protect_flags |= EC_FLASH_PROTECT_GPIO_ASSERTED;
-	} else {
-		ec->flash_protect_flags &= ~(EC_FLASH_PROTECT_GPIO_ASSERTED |
-					     EC_FLASH_PROTECT_RO_NOW | EC_FLASH_PROTECT_RW_NOW |
-					     EC_FLASH_PROTECT_ALL_NOW);
-	}
-	ec_flash_protect_follow(ec);
-	for (i = 0; i < ec->prof.n_gpios; i++)
-		if (!strcmp(ec->prof.gpios[i].name, "EC_WP_L"))
-			ec->gpio_value[i] = asserted ? 0 : 1;
-}
-
 /**
  * ec_cmd_flash_protect() - FLASH_PROTECT v1: change the flags in @mask that
  * are writable now to @flags and report the result. As in the firmware,
  * bits that cannot be changed are ignored rather than rejected: the answer
  * is always SUCCESS with the flags as they now are, and the host compares.
  */
-int ec_cmd_flash_protect(struct ec_cmd_args *args)
+static int ec_cmd_flash_protect(struct ec_cmd_args *args)
 {
 	const struct ec_params_flash_protect *p = (const void *)args->req;
 	struct ec_response_flash_protect *r = (void *)args->resp;
@@ -120,3 +78,14 @@ int ec_cmd_flash_protect(struct ec_cmd_args *args)
 	args->resp_size = sizeof(*r);
 	return EC_RES_SUCCESS;
 }
+
+/* This subsystem's host commands, sorted by number. */
+static const struct ec_cmd_entry ec_flash_cmds[] = {
+	EC_HOST_COMMAND(EC_CMD_FLASH_INFO, EC_VER_MASK(0) | EC_VER_MASK(1), ec_cmd_flash_info),
+	EC_HOST_COMMAND(EC_CMD_FLASH_PROTECT, EC_VER_MASK(1), ec_cmd_flash_protect),
+};
+
+const struct ec_subsystem ec_subsys_flash = {
+	.name = "flash",
+	EC_SUBSYSTEM_CMDS(ec_flash_cmds),
+};

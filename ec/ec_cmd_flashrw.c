@@ -159,6 +159,21 @@ static void ec_flash_digest(struct ec *ec)
 	fl->hash_status = EC_VBOOT_HASH_STATUS_DONE;
 }
 
+/** ec_flash_free() - release the flash. @ec: the EC being destroyed. */
+static void ec_flash_free(struct ec *ec)
+{
+	struct ec_flash_state *fl = &ec->flash;
+	uint32_t b;
+
+	for (b = 0; fl->block && b < fl->n_blocks; b++)
+		free(fl->block[b]);
+	free(fl->block);
+	free(fl->block_state);
+	fl->block = NULL;
+	fl->block_state = NULL;
+	fl->n_blocks = 0;
+}
+
 /**
  * ec_flash_init() - set up the flash with its factory image. As the
  * firmware does, the EC starts hashing its RW image at boot, in the
@@ -167,7 +182,7 @@ static void ec_flash_digest(struct ec *ec)
  *
  * Return: 0 or -ENOMEM.
  */
-int ec_flash_init(struct ec *ec)
+static int ec_flash_init(struct ec *ec)
 {
 	struct ec_flash_state *fl = &ec->flash;
 	uint32_t half = ec_flash_half(ec);
@@ -190,28 +205,13 @@ int ec_flash_init(struct ec *ec)
 	return 0;
 }
 
-/** ec_flash_free() - release the flash. @ec: the EC being destroyed. */
-void ec_flash_free(struct ec *ec)
-{
-	struct ec_flash_state *fl = &ec->flash;
-	uint32_t b;
-
-	for (b = 0; fl->block && b < fl->n_blocks; b++)
-		free(fl->block[b]);
-	free(fl->block);
-	free(fl->block_state);
-	fl->block = NULL;
-	fl->block_state = NULL;
-	fl->n_blocks = 0;
-}
-
 /**
  * ec_flash_footprint() - heap bytes the flash costs now.
  * @ec: the EC
  *
  * Return: bytes (the block tables and every written block).
  */
-size_t ec_flash_footprint(const struct ec *ec)
+static size_t ec_flash_footprint(const struct ec *ec)
 {
 	const struct ec_flash_state *fl = &ec->flash;
 
@@ -253,7 +253,7 @@ void ec_flash_settle(struct ec *ec)
  * boot-time hash of RW starts over.
  * @ec: the EC, locked
  */
-void ec_flash_reboot(struct ec *ec)
+static void ec_flash_reboot(struct ec *ec)
 {
 	struct ec_flash_state *fl = &ec->flash;
 	uint32_t half = ec_flash_half(ec);
@@ -304,7 +304,7 @@ static bool ec_flash_range_locked(const struct ec *ec, uint32_t off, uint32_t si
  * flash is INVALID_PARAM, more than the host can take OVERFLOW, and BUSY
  * while an async erase runs.
  */
-int ec_cmd_flash_read(struct ec_cmd_args *args)
+static int ec_cmd_flash_read(struct ec_cmd_args *args)
 {
 	const struct ec_params_flash_read *p = (const void *)args->req;
 	struct ec *ec = args->ec;
@@ -329,7 +329,7 @@ int ec_cmd_flash_read(struct ec_cmd_args *args)
  * out-of-range writes and data missing from the request are INVALID_PARAM;
  * a protected region or the running image ACCESS_DENIED.
  */
-int ec_cmd_flash_write(struct ec_cmd_args *args)
+static int ec_cmd_flash_write(struct ec_cmd_args *args)
 {
 	const struct ec_params_flash_write *p = (const void *)args->req;
 	const uint8_t *data = args->req + sizeof(*p);
@@ -379,7 +379,7 @@ static int ec_flash_erase_check(struct ec *ec, uint32_t offset, uint32_t size)
  * GET_RESULT: BUSY while it runs, then its result once). Whole erase blocks
  * only; protection as for FLASH_WRITE.
  */
-int ec_cmd_flash_erase(struct ec_cmd_args *args)
+static int ec_cmd_flash_erase(struct ec_cmd_args *args)
 {
 	const struct ec_params_flash_erase_v1 *p1 = (const void *)args->req;
 	const struct ec_params_flash_erase *p = (const void *)args->req;
@@ -446,7 +446,7 @@ static bool ec_flash_region(const struct ec *ec, uint32_t region, uint32_t *off,
 }
 
 /** ec_cmd_flash_region_info() - FLASH_REGION_INFO v1: offset and size of a region. */
-int ec_cmd_flash_region_info(struct ec_cmd_args *args)
+static int ec_cmd_flash_region_info(struct ec_cmd_args *args)
 {
 	const struct ec_params_flash_region_info *p = (const void *)args->req;
 	struct ec_response_flash_region_info *r = (void *)args->resp;
@@ -522,7 +522,7 @@ static int ec_vboot_hash_start(struct ec_cmd_args *args)
  * unknown sub-command or hash type, a nonce over 64 bytes or a range
  * outside the flash is INVALID_PARAM.
  */
-int ec_cmd_vboot_hash(struct ec_cmd_args *args)
+static int ec_cmd_vboot_hash(struct ec_cmd_args *args)
 {
 	const struct ec_params_vboot_hash *p = (const void *)args->req;
 	struct ec_flash_state *fl = &args->ec->flash;
@@ -545,3 +545,21 @@ int ec_cmd_vboot_hash(struct ec_cmd_args *args)
 		return EC_RES_INVALID_PARAM;
 	}
 }
+
+/* This subsystem's host commands, sorted by number. */
+static const struct ec_cmd_entry ec_flashrw_cmds[] = {
+	EC_HOST_COMMAND(EC_CMD_FLASH_READ, EC_VER_MASK(0), ec_cmd_flash_read),
+	EC_HOST_COMMAND(EC_CMD_FLASH_WRITE, EC_VER_MASK(0) | EC_VER_MASK(1), ec_cmd_flash_write),
+	EC_HOST_COMMAND(EC_CMD_FLASH_ERASE, EC_VER_MASK(0) | EC_VER_MASK(1), ec_cmd_flash_erase),
+	EC_HOST_COMMAND(EC_CMD_FLASH_REGION_INFO, EC_VER_MASK(1), ec_cmd_flash_region_info),
+	EC_HOST_COMMAND(EC_CMD_VBOOT_HASH, EC_VER_MASK(0), ec_cmd_vboot_hash),
+};
+
+const struct ec_subsystem ec_subsys_flashrw = {
+	.name = "flashrw",
+	EC_SUBSYSTEM_CMDS(ec_flashrw_cmds),
+	.create = ec_flash_init,
+	.destroy = ec_flash_free,
+	.footprint = ec_flash_footprint,
+	.boot = ec_flash_reboot,
+};

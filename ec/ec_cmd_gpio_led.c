@@ -22,7 +22,7 @@ static int ec_gpio_find(const struct ec *ec, const char *name)
  * count, or info by index with a 40-byte answer). Unknown names and
  * indexes are INVALID_PARAM.
  */
-int ec_cmd_gpio_get(struct ec_cmd_args *args)
+static int ec_cmd_gpio_get(struct ec_cmd_args *args)
 {
 	struct ec *ec = args->ec;
 	struct ec_response_gpio_get_v1 *r = (void *)args->resp;
@@ -70,7 +70,7 @@ int ec_cmd_gpio_get(struct ec_cmd_args *args)
  * hand it back to automatic control, or set a brightness per colour (each
  * within its range). Always answers 6 bytes; only a query fills them.
  */
-int ec_cmd_led_control(struct ec_cmd_args *args)
+static int ec_cmd_led_control(struct ec_cmd_args *args)
 {
 	const struct ec_params_led_control *p = (const void *)args->req;
 	struct ec_response_led_control *r = (void *)args->resp;
@@ -102,3 +102,14 @@ int ec_cmd_led_control(struct ec_cmd_args *args)
 	ec->led_auto[slot] = false;
 	return EC_RES_SUCCESS;
 }
+
+/* This subsystem's host commands, sorted by number. */
+static const struct ec_cmd_entry ec_gpio_led_cmds[] = {
+	EC_HOST_COMMAND(EC_CMD_LED_CONTROL, EC_VER_MASK(1), ec_cmd_led_control),
+	EC_HOST_COMMAND(EC_CMD_GPIO_GET, EC_VER_MASK(0) | EC_VER_MASK(1), ec_cmd_gpio_get),
+};
+
+const struct ec_subsystem ec_subsys_gpio_led = {
+	.name = "gpio_led",
+	EC_SUBSYSTEM_CMDS(ec_gpio_led_cmds),
+};

@@ -30,59 +30,59 @@ static uint32_t ec_hostev_param32(const struct ec_cmd_args *args)
 }
 
 /** ec_cmd_host_event_get_b() - HOST_EVENT_GET_B: copy B, low 32 bits. */
-int ec_cmd_host_event_get_b(struct ec_cmd_args *args)
+static int ec_cmd_host_event_get_b(struct ec_cmd_args *args)
 {
 	return ec_hostev_get32(args, args->ec->hostev.events_b);
 }
 
 /** ec_cmd_host_event_get_smi_mask() - HOST_EVENT_GET_SMI_MASK (32 bits). */
-int ec_cmd_host_event_get_smi_mask(struct ec_cmd_args *args)
+static int ec_cmd_host_event_get_smi_mask(struct ec_cmd_args *args)
 {
 	return ec_hostev_get32(args, args->ec->hostev.mask[EC_HOST_EVENT_SMI_MASK]);
 }
 
 /** ec_cmd_host_event_get_sci_mask() - HOST_EVENT_GET_SCI_MASK (32 bits). */
-int ec_cmd_host_event_get_sci_mask(struct ec_cmd_args *args)
+static int ec_cmd_host_event_get_sci_mask(struct ec_cmd_args *args)
 {
 	return ec_hostev_get32(args, args->ec->hostev.mask[EC_HOST_EVENT_SCI_MASK]);
 }
 
 /** ec_cmd_host_event_get_wake_mask() - HOST_EVENT_GET_WAKE_MASK: the active wake mask. */
-int ec_cmd_host_event_get_wake_mask(struct ec_cmd_args *args)
+static int ec_cmd_host_event_get_wake_mask(struct ec_cmd_args *args)
 {
 	return ec_hostev_get32(args, args->ec->hostev.mask[EC_HOST_EVENT_ACTIVE_WAKE_MASK]);
 }
 
 /** ec_cmd_host_event_set_smi_mask() - HOST_EVENT_SET_SMI_MASK: replaces the whole mask. */
-int ec_cmd_host_event_set_smi_mask(struct ec_cmd_args *args)
+static int ec_cmd_host_event_set_smi_mask(struct ec_cmd_args *args)
 {
 	args->ec->hostev.mask[EC_HOST_EVENT_SMI_MASK] = ec_hostev_param32(args);
 	return EC_RES_SUCCESS;
 }
 
 /** ec_cmd_host_event_set_sci_mask() - HOST_EVENT_SET_SCI_MASK: replaces the whole mask. */
-int ec_cmd_host_event_set_sci_mask(struct ec_cmd_args *args)
+static int ec_cmd_host_event_set_sci_mask(struct ec_cmd_args *args)
 {
 	args->ec->hostev.mask[EC_HOST_EVENT_SCI_MASK] = ec_hostev_param32(args);
 	return EC_RES_SUCCESS;
 }
 
 /** ec_cmd_host_event_set_wake_mask() - HOST_EVENT_SET_WAKE_MASK: the active wake mask. */
-int ec_cmd_host_event_set_wake_mask(struct ec_cmd_args *args)
+static int ec_cmd_host_event_set_wake_mask(struct ec_cmd_args *args)
 {
 	args->ec->hostev.mask[EC_HOST_EVENT_ACTIVE_WAKE_MASK] = ec_hostev_param32(args);
 	return EC_RES_SUCCESS;
 }
 
 /** ec_cmd_host_event_clear() - HOST_EVENT_CLEAR: clear bits of the main copy. */
-int ec_cmd_host_event_clear(struct ec_cmd_args *args)
+static int ec_cmd_host_event_clear(struct ec_cmd_args *args)
 {
 	args->ec->host_events &= ~(uint64_t)ec_hostev_param32(args);
 	return EC_RES_SUCCESS;
 }
 
 /** ec_cmd_host_event_clear_b() - HOST_EVENT_CLEAR_B: clear bits of copy B. */
-int ec_cmd_host_event_clear_b(struct ec_cmd_args *args)
+static int ec_cmd_host_event_clear_b(struct ec_cmd_args *args)
 {
 	args->ec->hostev.events_b &= ~(uint64_t)ec_hostev_param32(args);
 	return EC_RES_SUCCESS;
@@ -116,7 +116,7 @@ static uint64_t *ec_hostev_slot(struct ec *ec, uint32_t type)
  * EC, masks are written whole); an unknown action or mask type is
  * INVALID_PARAM. SET and CLEAR answer with no data.
  */
-int ec_cmd_host_event(struct ec_cmd_args *args)
+static int ec_cmd_host_event(struct ec_cmd_args *args)
 {
 	const struct ec_params_host_event *p = (const void *)args->req;
 	struct ec_response_host_event *r = (void *)args->resp;
@@ -159,7 +159,7 @@ static bool ec_sleep_is_suspend(uint8_t ev)
  * simulated AP never hangs in suspend, so the timeout bit stays clear. An
  * unknown event is INVALID_PARAM.
  */
-int ec_cmd_host_sleep_event(struct ec_cmd_args *args)
+static int ec_cmd_host_sleep_event(struct ec_cmd_args *args)
 {
 	const struct ec_params_host_sleep_event_v1 *p = (const void *)args->req;
 	struct ec_response_host_sleep_event_v1 *r = (void *)args->resp;
@@ -193,3 +193,37 @@ int ec_cmd_host_sleep_event(struct ec_cmd_args *args)
 	}
 	return EC_RES_SUCCESS;
 }
+
+/* At boot: copy B clear, every mask clear, no sleep event. */
+static void ec_hostevent_boot(struct ec *ec)
+{
+	memset(&ec->hostev, 0, sizeof(ec->hostev));
+}
+
+/* This subsystem's host commands, sorted by number. */
+static const struct ec_cmd_entry ec_hostevent_cmds[] = {
+	EC_HOST_COMMAND(EC_CMD_HOST_EVENT_GET_B, EC_VER_MASK(0), ec_cmd_host_event_get_b),
+	EC_HOST_COMMAND(EC_CMD_HOST_EVENT_GET_SMI_MASK, EC_VER_MASK(0),
+			ec_cmd_host_event_get_smi_mask),
+	EC_HOST_COMMAND(EC_CMD_HOST_EVENT_GET_SCI_MASK, EC_VER_MASK(0),
+			ec_cmd_host_event_get_sci_mask),
+	EC_HOST_COMMAND(EC_CMD_HOST_EVENT_SET_SMI_MASK, EC_VER_MASK(0),
+			ec_cmd_host_event_set_smi_mask),
+	EC_HOST_COMMAND(EC_CMD_HOST_EVENT_SET_SCI_MASK, EC_VER_MASK(0),
+			ec_cmd_host_event_set_sci_mask),
+	EC_HOST_COMMAND(EC_CMD_HOST_EVENT_CLEAR, EC_VER_MASK(0), ec_cmd_host_event_clear),
+	EC_HOST_COMMAND(EC_CMD_HOST_EVENT_GET_WAKE_MASK, EC_VER_MASK(0),
+			ec_cmd_host_event_get_wake_mask),
+	EC_HOST_COMMAND(EC_CMD_HOST_EVENT_SET_WAKE_MASK, EC_VER_MASK(0),
+			ec_cmd_host_event_set_wake_mask),
+	EC_HOST_COMMAND(EC_CMD_HOST_EVENT_CLEAR_B, EC_VER_MASK(0), ec_cmd_host_event_clear_b),
+	EC_HOST_COMMAND(EC_CMD_HOST_EVENT, EC_VER_MASK(0), ec_cmd_host_event),
+	EC_HOST_COMMAND(EC_CMD_HOST_SLEEP_EVENT, EC_VER_MASK(0) | EC_VER_MASK(1),
+			ec_cmd_host_sleep_event),
+};
+
+const struct ec_subsystem ec_subsys_hostevent = {
+	.name = "hostevent",
+	EC_SUBSYSTEM_CMDS(ec_hostevent_cmds),
+	.boot = ec_hostevent_boot,
+};

@@ -277,7 +277,7 @@ static bool ec_i2c_xfer(struct ec *ec, uint32_t port, uint16_t addr_flags, const
  * stops the transfer: the answer is SUCCESS with the NAK status and the
  * messages done so far, as in the firmware.
  */
-int ec_cmd_i2c_passthru(struct ec_cmd_args *args)
+static int ec_cmd_i2c_passthru(struct ec_cmd_args *args)
 {
 	const struct ec_params_i2c_passthru *p = (const void *)args->req;
 	struct ec_response_i2c_passthru *r = (void *)args->resp;
@@ -331,7 +331,7 @@ int ec_cmd_i2c_passthru(struct ec_cmd_args *args)
  * the TCPCs; an unknown sub-command is INVALID_COMMAND, as in the
  * firmware. Protection lasts until the EC resets.
  */
-int ec_cmd_i2c_passthru_protect(struct ec_cmd_args *args)
+static int ec_cmd_i2c_passthru_protect(struct ec_cmd_args *args)
 {
 	const struct ec_params_i2c_passthru_protect *p = (const void *)args->req;
 	struct ec_response_i2c_passthru_protect *r = (void *)args->resp;
@@ -360,3 +360,21 @@ int ec_cmd_i2c_passthru_protect(struct ec_cmd_args *args)
 		return EC_RES_INVALID_COMMAND;
 	}
 }
+
+/* At boot: no port protected. */
+static void ec_i2c_boot(struct ec *ec)
+{
+	memset(ec->sys.i2c_protected, 0, sizeof(ec->sys.i2c_protected));
+}
+
+/* This subsystem's host commands, sorted by number. */
+static const struct ec_cmd_entry ec_i2c_cmds[] = {
+	EC_HOST_COMMAND(EC_CMD_I2C_PASSTHRU, EC_VER_MASK(0), ec_cmd_i2c_passthru),
+	EC_HOST_COMMAND(EC_CMD_I2C_PASSTHRU_PROTECT, EC_VER_MASK(0), ec_cmd_i2c_passthru_protect),
+};
+
+const struct ec_subsystem ec_subsys_i2c = {
+	.name = "i2c",
+	EC_SUBSYSTEM_CMDS(ec_i2c_cmds),
+	.boot = ec_i2c_boot,
+};

@@ -37,7 +37,7 @@ static const struct ec_mkbp_config ec_kb_default_config = {
  * defaults, backlight off, no wake masks.
  * @ec: the EC being created or reset
  */
-void ec_keyboard_init(struct ec *ec)
+static void ec_keyboard_init(struct ec *ec)
 {
 	memset(&ec->kb, 0, sizeof(ec->kb));
 	ec->kb.config = ec_kb_default_config;
@@ -55,7 +55,7 @@ int ec_kb_backlight_percent(struct ec *ec)
 }
 
 /** ec_cmd_pwm_get_keyboard_backlight() - PWM_GET_KEYBOARD_BACKLIGHT: percent, enabled. */
-int ec_cmd_pwm_get_keyboard_backlight(struct ec_cmd_args *args)
+static int ec_cmd_pwm_get_keyboard_backlight(struct ec_cmd_args *args)
 {
 	struct ec_response_pwm_get_keyboard_backlight *r = (void *)args->resp;
 
@@ -66,7 +66,7 @@ int ec_cmd_pwm_get_keyboard_backlight(struct ec_cmd_args *args)
 }
 
 /** ec_cmd_pwm_set_keyboard_backlight() - PWM_SET_KEYBOARD_BACKLIGHT: 0..100 %, else INVALID_PARAM. */
-int ec_cmd_pwm_set_keyboard_backlight(struct ec_cmd_args *args)
+static int ec_cmd_pwm_set_keyboard_backlight(struct ec_cmd_args *args)
 {
 	const struct ec_params_pwm_set_keyboard_backlight *p = (const void *)args->req;
 
@@ -98,7 +98,7 @@ static int ec_put_u32_answer(struct ec_cmd_args *args, uint32_t v)
  * (held now: buttons are pressed and released at once, so 0) or SWITCH.
  * Any other info or event type is INVALID_PARAM.
  */
-int ec_cmd_mkbp_info(struct ec_cmd_args *args)
+static int ec_cmd_mkbp_info(struct ec_cmd_args *args)
 {
 	const struct ec_params_mkbp_info *p = (const void *)args->req;
 	struct ec *ec = args->ec;
@@ -144,7 +144,7 @@ int ec_cmd_mkbp_info(struct ec_cmd_args *args)
  * unlocked (RO not protected now), as in the firmware: ACCESS_DENIED
  * otherwise. A row or column outside the matrix is INVALID_PARAM.
  */
-int ec_cmd_mkbp_simulate_key(struct ec_cmd_args *args)
+static int ec_cmd_mkbp_simulate_key(struct ec_cmd_args *args)
 {
 	const struct ec_params_mkbp_simulate_key *p = (const void *)args->req;
 	struct ec *ec = args->ec;
@@ -165,7 +165,7 @@ int ec_cmd_mkbp_simulate_key(struct ec_cmd_args *args)
 }
 
 /** ec_cmd_get_keyboard_id() - GET_KEYBOARD_ID: the profile's ID (0 = unsupported). */
-int ec_cmd_get_keyboard_id(struct ec_cmd_args *args)
+static int ec_cmd_get_keyboard_id(struct ec_cmd_args *args)
 {
 	struct ec_response_keyboard_id *r = (void *)args->resp;
 
@@ -180,7 +180,7 @@ int ec_cmd_get_keyboard_id(struct ec_cmd_args *args)
  * FIFO deeper than 16 events (the firmware's FIFO) is INVALID_PARAM, and
  * then nothing changes.
  */
-int ec_cmd_mkbp_set_config(struct ec_cmd_args *args)
+static int ec_cmd_mkbp_set_config(struct ec_cmd_args *args)
 {
 	const struct ec_mkbp_config *p = (const void *)args->req;
 	struct ec_mkbp_config *c = &args->ec->kb.config;
@@ -209,7 +209,7 @@ int ec_cmd_mkbp_set_config(struct ec_cmd_args *args)
 }
 
 /** ec_cmd_mkbp_get_config() - MKBP_GET_CONFIG: the scanner settings (21 bytes). */
-int ec_cmd_mkbp_get_config(struct ec_cmd_args *args)
+static int ec_cmd_mkbp_get_config(struct ec_cmd_args *args)
 {
 	memcpy(args->resp, &args->ec->kb.config, sizeof(args->ec->kb.config));
 	args->resp_size = sizeof(args->ec->kb.config);
@@ -221,7 +221,7 @@ int ec_cmd_mkbp_get_config(struct ec_cmd_args *args)
  * the host-event or the MKBP-event wake mask. An unknown action or mask
  * type is INVALID_PARAM.
  */
-int ec_cmd_mkbp_wake_mask(struct ec_cmd_args *args)
+static int ec_cmd_mkbp_wake_mask(struct ec_cmd_args *args)
 {
 	const struct ec_params_mkbp_event_wake_mask *p = (const void *)args->req;
 	struct ec_keyboard_state *kb = &args->ec->kb;
@@ -240,3 +240,23 @@ int ec_cmd_mkbp_wake_mask(struct ec_cmd_args *args)
 	*mask = p->new_wake_mask;
 	return EC_RES_SUCCESS;
 }
+
+/* This subsystem's host commands, sorted by number. */
+static const struct ec_cmd_entry ec_keyboard_cmds[] = {
+	EC_HOST_COMMAND(EC_CMD_PWM_GET_KEYBOARD_BACKLIGHT, EC_VER_MASK(0),
+			ec_cmd_pwm_get_keyboard_backlight),
+	EC_HOST_COMMAND(EC_CMD_PWM_SET_KEYBOARD_BACKLIGHT, EC_VER_MASK(0),
+			ec_cmd_pwm_set_keyboard_backlight),
+	EC_HOST_COMMAND(EC_CMD_MKBP_INFO, EC_VER_MASK(0), ec_cmd_mkbp_info),
+	EC_HOST_COMMAND(EC_CMD_MKBP_SIMULATE_KEY, EC_VER_MASK(0), ec_cmd_mkbp_simulate_key),
+	EC_HOST_COMMAND(EC_CMD_GET_KEYBOARD_ID, EC_VER_MASK(0), ec_cmd_get_keyboard_id),
+	EC_HOST_COMMAND(EC_CMD_MKBP_SET_CONFIG, EC_VER_MASK(0), ec_cmd_mkbp_set_config),
+	EC_HOST_COMMAND(EC_CMD_MKBP_GET_CONFIG, EC_VER_MASK(0), ec_cmd_mkbp_get_config),
+	EC_HOST_COMMAND(EC_CMD_MKBP_WAKE_MASK, EC_VER_MASK(0), ec_cmd_mkbp_wake_mask),
+};
+
+const struct ec_subsystem ec_subsys_keyboard = {
+	.name = "keyboard",
+	EC_SUBSYSTEM_CMDS(ec_keyboard_cmds),
+	.boot = ec_keyboard_init,
+};

@@ -38,80 +38,12 @@ static bool ec_pd_partner_has_dp(const struct ec *ec, unsigned int port)
 	       !ec->pd[port].partner_source;
 }
 
-static void ec_pd_log_add(struct ec *ec, uint8_t type, unsigned int port, uint16_t data,
-			  const void *payload, uint8_t size)
-{
-	struct ec_pd_ctl_state *pc = &ec->pdc;
-	struct ec_pd_log_entry *e;
-
-	if (pc->log_count == EC_PD_LOG_LEN) {	/* full: the oldest goes */
-		pc->log_head = (pc->log_head + 1) % EC_PD_LOG_LEN;
-		pc->log_count--;
-	}
-	e = &pc->log[(pc->log_head + pc->log_count) % EC_PD_LOG_LEN];
-	pc->log_count++;
-	memset(e, 0, sizeof(*e));
-	e->ns = ec->last_ns;
-	e->type = type;
-	e->port = (uint8_t)port;
-	e->data = data;
-	e->size = size;
-	if (size)
-		memcpy(e->payload, payload, size);
-}
-
-/**
- * ec_pd_log_power() - log a port's power state (PD_EVENT_MCU_CHARGE): its
- * role, charger type and the measures, as the firmware's charge manager.
- * @ec:   the EC, locked
- * @port: the port
- */
-void ec_pd_log_power(struct ec *ec, unsigned int port)
-{
-	const struct ec_pd_port_state *ps = &ec->pd[port];
-	struct usb_chg_measures m = { 0 };
-	uint16_t role = USB_PD_PORT_POWER_DISCONNECTED, type = USB_CHG_TYPE_NONE;
-
-	if (ps->connected) {
-		type = USB_CHG_TYPE_PD;
-		if (ps->power_source) {
-			role = USB_PD_PORT_POWER_SOURCE;
-			m.voltage_max = m.voltage_now = 5000;
-			m.current_max = m.current_lim = 1500;
-		} else {
-			role = ps->partner_source ? USB_PD_PORT_POWER_SINK :
-			       USB_PD_PORT_POWER_SINK_NOT_CHARGING;
-			m.voltage_max = m.voltage_now = (uint16_t)ps->voltage_mv;
-			m.current_max = m.current_lim = (uint16_t)ps->current_ma;
-		}
-	}
-	ec_pd_log_add(ec, PD_EVENT_MCU_CHARGE, port,
-		      (uint16_t)(role | type << CHARGE_FLAGS_TYPE_SHIFT |
-				 (ps->connected ? CHARGE_FLAGS_DUAL_ROLE : 0) |
-				 (ec->pdc.override_port == (int16_t)port ? CHARGE_FLAGS_OVERRIDE :
-				  0)),
-		      &m, sizeof(m));
-}
-
-/**
- * ec_pd_log_attach() - a partner came or went on @port: a new connection
- * is logged, then the port's power state.
- * @ec:   the EC, locked
- * @port: the port
- */
-void ec_pd_log_attach(struct ec *ec, unsigned int port)
-{
-	if (ec->pd[port].connected)
-		ec_pd_log_add(ec, PD_EVENT_MCU_CONNECT, port, 0, NULL, 0);
-	ec_pd_log_power(ec, port);
-}
-
 /**
  * ec_pd_boot() - the PD side of an EC boot: no override, chips resumed, an
  * empty log that then records the partners found attached.
  * @ec: the EC, locked (or being created)
  */
-void ec_pd_boot(struct ec *ec)
+static void ec_pd_boot(struct ec *ec)
 {
 	unsigned int i;
 
@@ -120,19 +52,6 @@ void ec_pd_boot(struct ec *ec)
 	for (i = 0; i < ec->prof.n_pd_ports; i++)
 		if (ec->pd[i].connected)
 			ec_pd_log_attach(ec, i);
-}
-
-/**
- * ec_pd_charge_allowed() - may the charger draw from the adapter? Not
- * after PD_CHARGE_PORT_OVERRIDE DONT_CHARGE: the board then runs from its
- * battery with the adapter attached.
- * @ec: the EC, locked
- *
- * Return: false while charging is overridden off.
- */
-bool ec_pd_charge_allowed(const struct ec *ec)
-{
-	return ec->pdc.override_port != OVERRIDE_DONT_CHARGE;
 }
 
 static void ec_pd_set_dp(struct ec *ec, unsigned int port, bool on)
@@ -153,7 +72,7 @@ static void ec_pd_set_dp(struct ec *ec, unsigned int port, bool on)
  * the last SVID the answer is just a zero SVID (2 bytes), as in the
  * firmware; a port past the board's is INVALID_PARAM.
  */
-int ec_cmd_usb_pd_get_amode(struct ec_cmd_args *args)
+static int ec_cmd_usb_pd_get_amode(struct ec_cmd_args *args)
 {
 	const struct ec_params_usb_pd_get_mode_request *p = (const void *)args->req;
 	struct ec_params_usb_pd_get_mode_response *r = (void *)args->resp;
@@ -179,7 +98,7 @@ int ec_cmd_usb_pd_get_amode(struct ec_cmd_args *args)
  * position the partner does not offer, an unknown command or port is
  * INVALID_PARAM.
  */
-int ec_cmd_usb_pd_set_amode(struct ec_cmd_args *args)
+static int ec_cmd_usb_pd_set_amode(struct ec_cmd_args *args)
 {
 	const struct ec_params_usb_pd_set_mode_request *p = (const void *)args->req;
 	struct ec *ec = args->ec;
@@ -199,7 +118,7 @@ int ec_cmd_usb_pd_set_amode(struct ec_cmd_args *args)
  * entry (its age in 1024 us units, type, port, data, payload); an empty log
  * answers one NO_ENTRY record.
  */
-int ec_cmd_pd_get_log_entry(struct ec_cmd_args *args)
+static int ec_cmd_pd_get_log_entry(struct ec_cmd_args *args)
 {
 	struct ec_response_pd_log *r = (void *)args->resp;
 	struct ec_pd_ctl_state *pc = &args->ec->pdc;
@@ -231,7 +150,7 @@ int ec_cmd_pd_get_log_entry(struct ec_cmd_args *args)
  * profile (live and cached agree). A port past the board's is
  * INVALID_PARAM.
  */
-int ec_cmd_pd_chip_info(struct ec_cmd_args *args)
+static int ec_cmd_pd_chip_info(struct ec_cmd_args *args)
 {
 	const struct ec_params_pd_chip_info *p = (const void *)args->req;
 	struct ec_response_pd_chip_info_v1 *r = (void *)args->resp;
@@ -256,7 +175,7 @@ int ec_cmd_pd_chip_info(struct ec_cmd_args *args)
  * device ID 0, no hash, image unknown. A port past the board's is
  * INVALID_PARAM.
  */
-int ec_cmd_usb_pd_dev_info(struct ec_cmd_args *args)
+static int ec_cmd_usb_pd_dev_info(struct ec_cmd_args *args)
 {
 	const struct ec_params_usb_pd_info_request *p = (const void *)args->req;
 	struct ec_params_usb_pd_rw_hash_entry *r = (void *)args->resp;
@@ -276,7 +195,7 @@ int ec_cmd_usb_pd_dev_info(struct ec_cmd_args *args)
  * Nothing attached, or the cable (SOP'), answers empty. A port past the
  * board's or an unknown partner type is INVALID_PARAM.
  */
-int ec_cmd_typec_discovery(struct ec_cmd_args *args)
+static int ec_cmd_typec_discovery(struct ec_cmd_args *args)
 {
 	const struct ec_params_typec_discovery *p = (const void *)args->req;
 	struct ec_response_typec_discovery *r = (void *)args->resp;
@@ -329,7 +248,7 @@ static uint8_t ec_pd_mux_mode(uint8_t flags)
  * Thunderbolt UFP. A port past the board's or an unknown command is
  * INVALID_PARAM.
  */
-int ec_cmd_typec_control(struct ec_cmd_args *args)
+static int ec_cmd_typec_control(struct ec_cmd_args *args)
 {
 	const struct ec_params_typec_control *p = (const void *)args->req;
 	struct ec *ec = args->ec;
@@ -369,7 +288,7 @@ int ec_cmd_typec_control(struct ec_cmd_args *args)
  * _DP_ENABLED or both; 0 opens it). Values past those, or a board without
  * USB-C ports, are INVALID_PARAM.
  */
-int ec_cmd_usb_mux(struct ec_cmd_args *args)
+static int ec_cmd_usb_mux(struct ec_cmd_args *args)
 {
 	const struct ec_params_usb_mux *p = (const void *)args->req;
 	struct ec *ec = args->ec;
@@ -387,7 +306,7 @@ int ec_cmd_usb_mux(struct ec_cmd_args *args)
  * every later call ACCESS_DENIED until the EC resets. An unknown chip or
  * sub-command is INVALID_PARAM.
  */
-int ec_cmd_pd_control(struct ec_cmd_args *args)
+static int ec_cmd_pd_control(struct ec_cmd_args *args)
 {
 	const struct ec_params_pd_control *p = (const void *)args->req;
 	struct ec *ec = args->ec;
@@ -435,7 +354,7 @@ bool ec_pd_suspended(const struct ec *ec, unsigned int port)
  * battery, adapter attached). A port without a charger attached is ERROR,
  * any other value INVALID_PARAM.
  */
-int ec_cmd_pd_charge_port_override(struct ec_cmd_args *args)
+static int ec_cmd_pd_charge_port_override(struct ec_cmd_args *args)
 {
 	const struct ec_params_charge_port_override *p = (const void *)args->req;
 	struct ec *ec = args->ec;
@@ -452,3 +371,24 @@ int ec_cmd_pd_charge_port_override(struct ec_cmd_args *args)
 		ec_pd_log_power(ec, (unsigned int)port);
 	return EC_RES_SUCCESS;
 }
+
+/* This subsystem's host commands, sorted by number. */
+static const struct ec_cmd_entry ec_pd_cmds[] = {
+	EC_HOST_COMMAND(EC_CMD_USB_MUX, EC_VER_MASK(0), ec_cmd_usb_mux),
+	EC_HOST_COMMAND(EC_CMD_USB_PD_DEV_INFO, EC_VER_MASK(0), ec_cmd_usb_pd_dev_info),
+	EC_HOST_COMMAND(EC_CMD_PD_CHARGE_PORT_OVERRIDE, EC_VER_MASK(0),
+			ec_cmd_pd_charge_port_override),
+	EC_HOST_COMMAND(EC_CMD_PD_GET_LOG_ENTRY, EC_VER_MASK(0), ec_cmd_pd_get_log_entry),
+	EC_HOST_COMMAND(EC_CMD_USB_PD_GET_AMODE, EC_VER_MASK(0), ec_cmd_usb_pd_get_amode),
+	EC_HOST_COMMAND(EC_CMD_USB_PD_SET_AMODE, EC_VER_MASK(0), ec_cmd_usb_pd_set_amode),
+	EC_HOST_COMMAND(EC_CMD_PD_CONTROL, EC_VER_MASK(0), ec_cmd_pd_control),
+	EC_HOST_COMMAND(EC_CMD_PD_CHIP_INFO, EC_VER_MASK(0) | EC_VER_MASK(1), ec_cmd_pd_chip_info),
+	EC_HOST_COMMAND(EC_CMD_TYPEC_DISCOVERY, EC_VER_MASK(0), ec_cmd_typec_discovery),
+	EC_HOST_COMMAND(EC_CMD_TYPEC_CONTROL, EC_VER_MASK(0), ec_cmd_typec_control),
+};
+
+const struct ec_subsystem ec_subsys_pd = {
+	.name = "pd",
+	EC_SUBSYSTEM_CMDS(ec_pd_cmds),
+	.boot = ec_pd_boot,
+};

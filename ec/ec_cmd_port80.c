@@ -48,7 +48,7 @@ static void ec_port80_sequence(struct ec *ec, uint16_t marker, const uint16_t *c
  * ec_port80_init() - the history at power-on: one boot of the AP.
  * @ec: the EC being created
  */
-void ec_port80_init(struct ec *ec)
+static void ec_port80_init(struct ec *ec)
 {
 	memset(ec->board.p80, 0, sizeof(ec->board.p80));
 	ec->board.p80_writes = 0;
@@ -74,7 +74,7 @@ void ec_port80_resume(struct ec *ec)
  * A read past the ring, more than 32 entries or an unknown sub-command is
  * INVALID_PARAM.
  */
-int ec_cmd_port80_read(struct ec_cmd_args *args)
+static int ec_cmd_port80_read(struct ec_cmd_args *args)
 {
 	const struct ec_params_port80_read *p = (const void *)args->req;
 	struct ec_board_state *b = &args->ec->board;
@@ -107,3 +107,14 @@ int ec_cmd_port80_read(struct ec_cmd_args *args)
 		return EC_RES_INVALID_PARAM;
 	}
 }
+
+/* This subsystem's host commands, sorted by number. */
+static const struct ec_cmd_entry ec_port80_cmds[] = {
+	EC_HOST_COMMAND(EC_CMD_PORT80_READ, EC_VER_MASK(0) | EC_VER_MASK(1), ec_cmd_port80_read),
+};
+
+const struct ec_subsystem ec_subsys_port80 = {
+	.name = "port80",
+	EC_SUBSYSTEM_CMDS(ec_port80_cmds),
+	.boot = ec_port80_init,
+};

@@ -14,7 +14,7 @@ static int ec_battery_index_ok(const struct ec *ec, uint8_t index)
  * ec_cmd_battery_get_static() - BATTERY_GET_STATIC v0 (40 bytes, 8-byte
  * strings) and v1 (56 bytes, 12-byte strings).
  */
-int ec_cmd_battery_get_static(struct ec_cmd_args *args)
+static int ec_cmd_battery_get_static(struct ec_cmd_args *args)
 {
 	const struct ec_params_battery_static_info *p = (const void *)args->req;
 	const struct ec_profile *prof = &args->ec->prof;
@@ -49,7 +49,7 @@ int ec_cmd_battery_get_static(struct ec_cmd_args *args)
 }
 
 /** ec_cmd_battery_get_dynamic() - BATTERY_GET_DYNAMIC: live values (14 bytes). */
-int ec_cmd_battery_get_dynamic(struct ec_cmd_args *args)
+static int ec_cmd_battery_get_dynamic(struct ec_cmd_args *args)
 {
 	const struct ec_params_battery_dynamic_info *p = (const void *)args->req;
 	struct ec_response_battery_dynamic_info *r = (void *)args->resp;
@@ -98,7 +98,7 @@ static int ec_charge_param(const struct ec *ec, uint32_t param, uint32_t *value)
  * ec_cmd_charge_state() - CHARGE_STATE: GET_STATE (20 bytes), GET_PARAM
  * (4 bytes) and SET_PARAM (only the charge current may be set).
  */
-int ec_cmd_charge_state(struct ec_cmd_args *args)
+static int ec_cmd_charge_state(struct ec_cmd_args *args)
 {
 	const struct ec_params_charge_state *p = (const void *)args->req;
 	struct ec *ec = args->ec;
@@ -144,7 +144,7 @@ int ec_cmd_charge_state(struct ec_cmd_args *args)
  * ec_cmd_charge_control() - CHARGE_CONTROL v2: set or get the charge mode and
  * the battery sustainer window (-1/-1 = off; else 0 <= lower <= upper <= 100).
  */
-int ec_cmd_charge_control(struct ec_cmd_args *args)
+static int ec_cmd_charge_control(struct ec_cmd_args *args)
 {
 	const struct ec_params_charge_control *p = (const void *)args->req;
 	struct ec_response_charge_control *r = (void *)args->resp;
@@ -177,7 +177,7 @@ int ec_cmd_charge_control(struct ec_cmd_args *args)
 }
 
 /** ec_cmd_power_info() - POWER_INFO v1: power source and ratings (15 bytes). */
-int ec_cmd_power_info(struct ec_cmd_args *args)
+static int ec_cmd_power_info(struct ec_cmd_args *args)
 {
 	struct ec_response_power_info_v1 *r = (void *)args->resp;
 	struct ec *ec = args->ec;
@@ -203,3 +203,18 @@ int ec_cmd_power_info(struct ec_cmd_args *args)
 	args->resp_size = sizeof(*r);
 	return EC_RES_SUCCESS;
 }
+
+/* This subsystem's host commands, sorted by number. */
+static const struct ec_cmd_entry ec_power_cmds[] = {
+	EC_HOST_COMMAND(EC_CMD_CHARGE_CONTROL, EC_VER_MASK(2), ec_cmd_charge_control),
+	EC_HOST_COMMAND(EC_CMD_POWER_INFO, EC_VER_MASK(1), ec_cmd_power_info),
+	EC_HOST_COMMAND(EC_CMD_CHARGE_STATE, EC_VER_MASK(0), ec_cmd_charge_state),
+	EC_HOST_COMMAND(EC_CMD_BATTERY_GET_STATIC, EC_VER_MASK(0) | EC_VER_MASK(1),
+			ec_cmd_battery_get_static),
+	EC_HOST_COMMAND(EC_CMD_BATTERY_GET_DYNAMIC, EC_VER_MASK(0), ec_cmd_battery_get_dynamic),
+};
+
+const struct ec_subsystem ec_subsys_power = {
+	.name = "power",
+	EC_SUBSYSTEM_CMDS(ec_power_cmds),
+};

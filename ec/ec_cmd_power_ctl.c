@@ -23,7 +23,7 @@
  * thermal thresholds go back to the profile's.
  * @ec: the EC, locked (or being created)
  */
-void ec_ctl_boot(struct ec *ec)
+static void ec_ctl_boot(struct ec *ec)
 {
 	struct ec_ctl_state *c = &ec->ctl;
 	unsigned int i;
@@ -51,51 +51,11 @@ void ec_ctl_boot(struct ec *ec)
 }
 
 /**
- * ec_lid_reported() - the lid as the EC reports it: open, or forced open.
- * @ec: the EC, locked
- *
- * Return: true when the EC says the lid is open.
- */
-bool ec_lid_reported(const struct ec *ec)
-{
-	return ec->lid_open || ec->ctl.force_lid_open;
-}
-
-/**
- * ec_charge_current_max() - the most the charger may push into the
- * battery: the profile's charge current, under CHARGE_CURRENT_LIMIT and
- * under what EXTERNAL_POWER_LIMIT leaves of the adapter's power.
- * @ec: the EC, locked
- *
- * Return: mA, 0 when the limits allow no charging.
- */
-double ec_charge_current_max(const struct ec *ec)
-{
-	const struct ec_ctl_state *c = &ec->ctl;
-	double ma = ec->prof.batt_charge_ma;
-
-	if (c->charge_limit_ma < ma)
-		ma = c->charge_limit_ma;
-	if (c->ext_current_ma != EC_POWER_LIMIT_NONE || c->ext_voltage_mv != EC_POWER_LIMIT_NONE) {
-		/* The input's power, turned into battery current at its voltage. */
-		double in_ma = c->ext_current_ma != EC_POWER_LIMIT_NONE ? c->ext_current_ma :
-			       ec->prof.adapter_watts * 1000.0 / 20.0;
-		double in_mv = c->ext_voltage_mv != EC_POWER_LIMIT_NONE ? c->ext_voltage_mv : 20000;
-		double batt_mv = ec_battery_voltage_mv(ec);
-		double cap = batt_mv > 0 ? in_ma * in_mv / batt_mv : 0;
-
-		if (cap < ma)
-			ma = cap;
-	}
-	return ma;
-}
-
-/**
  * ec_ctl_settle() - the hang detector's timeouts on the EC clock: the host
  * event first, then the warm reboot of the AP (shown as its host event).
  * @ec: the EC, locked and advanced
  */
-void ec_ctl_settle(struct ec *ec)
+static void ec_ctl_settle(struct ec *ec)
 {
 	struct ec_ctl_state *c = &ec->ctl;
 	uint64_t ran;
@@ -121,7 +81,7 @@ void ec_ctl_settle(struct ec *ec)
  * HANG_DETECT START_NOW starts it again).
  * @ec: the EC, locked
  */
-void ec_ctl_host_command(struct ec *ec)
+static void ec_ctl_host_command(struct ec *ec)
 {
 	if (ec->ctl.hang_running && (ec->ctl.hang_flags & EC_HANG_STOP_ON_HOST_COMMAND))
 		ec->ctl.hang_running = false;
@@ -146,7 +106,7 @@ static int ec_pwm_lookup(const struct ec *ec, uint8_t type, uint8_t index)
  * 0xffff = 100 %. The backlight keeps the 16-bit duty as set (its percent
  * rounds); a fan keeps a percent. A channel the board lacks is INVALID_PARAM.
  */
-int ec_cmd_pwm_set_duty(struct ec_cmd_args *args)
+static int ec_cmd_pwm_set_duty(struct ec_cmd_args *args)
 {
 	const struct ec_params_pwm_set_duty *p = (const void *)args->req;
 	struct ec *ec = args->ec;
@@ -167,7 +127,7 @@ int ec_cmd_pwm_set_duty(struct ec_cmd_args *args)
 }
 
 /** ec_cmd_pwm_get_duty() - PWM_GET_DUTY: the duty a channel is driven at now. */
-int ec_cmd_pwm_get_duty(struct ec_cmd_args *args)
+static int ec_cmd_pwm_get_duty(struct ec_cmd_args *args)
 {
 	const struct ec_params_pwm_get_duty *p = (const void *)args->req;
 	struct ec_response_pwm_get_duty *r = (void *)args->resp;
@@ -189,7 +149,7 @@ int ec_cmd_pwm_get_duty(struct ec_cmd_args *args)
  * reads them. The release levels are not kept: the model releases a
  * threshold 3 K below it. A sensor past the list is INVALID_PARAM.
  */
-int ec_cmd_thermal_set_threshold(struct ec_cmd_args *args)
+static int ec_cmd_thermal_set_threshold(struct ec_cmd_args *args)
 {
 	const struct ec_params_thermal_set_threshold_v1 *p = (const void *)args->req;
 	struct ec_temp_profile *tp;
@@ -211,7 +171,7 @@ int ec_cmd_thermal_set_threshold(struct ec_cmd_args *args)
  * read the delay before the EC hibernates in G3. The simulated AP is
  * always on, so the time in G3 and the time remaining are 0.
  */
-int ec_cmd_hibernation_delay(struct ec_cmd_args *args)
+static int ec_cmd_hibernation_delay(struct ec_cmd_args *args)
 {
 	const struct ec_params_hibernation_delay *p = (const void *)args->req;
 	struct ec_response_hibernation_delay *r = (void *)args->resp;
@@ -232,7 +192,7 @@ int ec_cmd_hibernation_delay(struct ec_cmd_args *args)
  * ec_cmd_charge_current_limit() - CHARGE_CURRENT_LIMIT: the most the
  * charger may put into the battery, mA, until the EC resets.
  */
-int ec_cmd_charge_current_limit(struct ec_cmd_args *args)
+static int ec_cmd_charge_current_limit(struct ec_cmd_args *args)
 {
 	const struct ec_params_current_limit *p = (const void *)args->req;
 
@@ -248,7 +208,7 @@ int ec_cmd_charge_current_limit(struct ec_cmd_args *args)
  * (mA) and voltage (mV) drawn from the adapter; 0xffff lifts a cap. The
  * charge current follows what the capped input power allows.
  */
-int ec_cmd_external_power_limit(struct ec_cmd_args *args)
+static int ec_cmd_external_power_limit(struct ec_cmd_args *args)
 {
 	const struct ec_params_external_power_limit_v1 *p = (const void *)args->req;
 
@@ -266,7 +226,7 @@ int ec_cmd_external_power_limit(struct ec_cmd_args *args)
  * on or off (no answer). v1: the flags in each mask are set now and for
  * suspend; the answer is both sets as they now are.
  */
-int ec_cmd_switch_enable_wireless(struct ec_cmd_args *args)
+static int ec_cmd_switch_enable_wireless(struct ec_cmd_args *args)
 {
 	const struct ec_params_switch_enable_wireless_v1 *p = (const void *)args->req;
 	struct ec_response_switch_enable_wireless_v1 *r = (void *)args->resp;
@@ -295,7 +255,7 @@ int ec_cmd_switch_enable_wireless(struct ec_cmd_args *args)
  * the lid open (memory map, MKBP switches) and a closing lid raises no
  * event.
  */
-int ec_cmd_force_lid_open(struct ec_cmd_args *args)
+static int ec_cmd_force_lid_open(struct ec_cmd_args *args)
 {
 	const struct ec_params_force_lid_open *p = (const void *)args->req;
 
@@ -316,7 +276,7 @@ int ec_cmd_force_lid_open(struct ec_cmd_args *args)
  * STOP_ON_HOST_COMMAND is modelled; the simulated AP neither suspends nor
  * presses buttons.
  */
-int ec_cmd_hang_detect(struct ec_cmd_args *args)
+static int ec_cmd_hang_detect(struct ec_cmd_args *args)
 {
 	const struct ec_params_hang_detect *p = (const void *)args->req;
 	struct ec_ctl_state *c = &args->ec->ctl;
@@ -352,7 +312,7 @@ int ec_cmd_hang_detect(struct ec_cmd_args *args)
  * unplugged. v1 AT_SHUTDOWN waits for the AP to shut down, which the
  * simulated AP never does.
  */
-int ec_cmd_battery_cut_off(struct ec_cmd_args *args)
+static int ec_cmd_battery_cut_off(struct ec_cmd_args *args)
 {
 	struct ec *ec = args->ec;
 
@@ -368,32 +328,11 @@ int ec_cmd_battery_cut_off(struct ec_cmd_args *args)
 }
 
 /**
- * ec_battery_cutoff_settle() - a cut-off pack wakes when AC comes back.
- * @ec: the EC, locked, before the battery steps
- *
- * Return: true while the battery stays cut off.
- */
-bool ec_battery_cutoff_settle(struct ec *ec)
-{
-	if (!ec->sys.batt_cut_off)
-		return false;
-	if (!ec->ac_present) {
-		ec->ctl.cutoff_saw_unplug = true;
-		return true;
-	}
-	if (!ec->ctl.cutoff_saw_unplug)
-		return true;
-	ec->sys.batt_cut_off = false;
-	ec_console_log(ec, "battery woken by AC");
-	return false;
-}
-
-/**
  * ec_cmd_usb_charge_set_mode() - USB_CHARGE_SET_MODE: the charge mode of a
  * USB-A port (and whether it charges in suspend). A port past the board's
  * or an unknown mode is INVALID_PARAM.
  */
-int ec_cmd_usb_charge_set_mode(struct ec_cmd_args *args)
+static int ec_cmd_usb_charge_set_mode(struct ec_cmd_args *args)
 {
 	const struct ec_params_usb_charge_set_mode *p = (const void *)args->req;
 	struct ec *ec = args->ec;
@@ -414,7 +353,7 @@ int ec_cmd_usb_charge_set_mode(struct ec_cmd_args *args)
  * the block protection (BP0-BP2) while RO is protected now and the status
  * register protect bit (SRP0) while the WP line is asserted.
  */
-int ec_cmd_flash_spi_info(struct ec_cmd_args *args)
+static int ec_cmd_flash_spi_info(struct ec_cmd_args *args)
 {
 	struct ec_response_flash_spi_info *r = (void *)args->resp;
 	const struct ec *ec = args->ec;
@@ -431,3 +370,30 @@ int ec_cmd_flash_spi_info(struct ec_cmd_args *args)
 	args->resp_size = sizeof(*r);
 	return EC_RES_SUCCESS;
 }
+
+/* This subsystem's host commands, sorted by number. */
+static const struct ec_cmd_entry ec_power_ctl_cmds[] = {
+	EC_HOST_COMMAND(EC_CMD_FLASH_SPI_INFO, EC_VER_MASK(0), ec_cmd_flash_spi_info),
+	EC_HOST_COMMAND(EC_CMD_PWM_SET_DUTY, EC_VER_MASK(0), ec_cmd_pwm_set_duty),
+	EC_HOST_COMMAND(EC_CMD_PWM_GET_DUTY, EC_VER_MASK(0), ec_cmd_pwm_get_duty),
+	EC_HOST_COMMAND(EC_CMD_FORCE_LID_OPEN, EC_VER_MASK(0), ec_cmd_force_lid_open),
+	EC_HOST_COMMAND(EC_CMD_USB_CHARGE_SET_MODE, EC_VER_MASK(0), ec_cmd_usb_charge_set_mode),
+	EC_HOST_COMMAND(EC_CMD_THERMAL_SET_THRESHOLD, EC_VER_MASK(1),
+			ec_cmd_thermal_set_threshold),
+	EC_HOST_COMMAND(EC_CMD_SWITCH_ENABLE_WIRELESS, EC_VER_MASK(0) | EC_VER_MASK(1),
+			ec_cmd_switch_enable_wireless),
+	EC_HOST_COMMAND(EC_CMD_BATTERY_CUT_OFF, EC_VER_MASK(0) | EC_VER_MASK(1),
+			ec_cmd_battery_cut_off),
+	EC_HOST_COMMAND(EC_CMD_HANG_DETECT, EC_VER_MASK(0), ec_cmd_hang_detect),
+	EC_HOST_COMMAND(EC_CMD_CHARGE_CURRENT_LIMIT, EC_VER_MASK(0), ec_cmd_charge_current_limit),
+	EC_HOST_COMMAND(EC_CMD_EXTERNAL_POWER_LIMIT, EC_VER_MASK(1), ec_cmd_external_power_limit),
+	EC_HOST_COMMAND(EC_CMD_HIBERNATION_DELAY, EC_VER_MASK(0), ec_cmd_hibernation_delay),
+};
+
+const struct ec_subsystem ec_subsys_power_ctl = {
+	.name = "power_ctl",
+	EC_SUBSYSTEM_CMDS(ec_power_ctl_cmds),
+	.boot = ec_ctl_boot,
+	.advance = ec_ctl_settle,
+	.host_command = ec_ctl_host_command,
+};

@@ -34,71 +34,6 @@ static void ec_reset(struct ec *ec, uint32_t reset_flags, bool cold)
 	ec_boot(ec, reset_flags);
 }
 
-/**
- * ec_boot() - what the EC sets up at every boot: charge and fan control,
- * LEDs, events, keyboard, alarm, port-80 history, I2C protection, the
- * background RW hash, and the reset flags that say why it booted.
- * @ec:          the EC, locked (or being created)
- * @reset_flags: EC_RESET_FLAG_* of this boot
- */
-void ec_boot(struct ec *ec, uint32_t reset_flags)
-{
-	const struct ec_profile *prof = &ec->prof;
-	unsigned int i;
-
-	ec->boot_ns = ec->last_ns;
-	if (!ec->sys.resets)
-		ec->sys.boot_image = prof->current_image;
-	ec->chg_mode = CHARGE_CONTROL_NORMAL;
-	ec->sustain_lower = -1;
-	ec->sustain_upper = -1;
-	for (i = 0; i < prof->n_fans; i++) {
-		ec->fan_auto[i] = true;
-		ec->fan_by_rpm[i] = false;
-		ec->fan_duty[i] = 0;
-		ec->fan_target_rpm[i] = 0;
-	}
-	for (i = 0; i < prof->n_leds; i++) {
-		ec->led_auto[i] = true;
-		memset(ec->led_brightness[i], 0, sizeof(ec->led_brightness[i]));
-	}
-	for (i = 0; i < prof->n_gpios; i++)
-		if (prof->gpios[i].output)
-			ec->gpio_value[i] = prof->gpios[i].value;
-	for (i = 0; i < prof->n_pd_ports; i++) {
-		ec->pd[i].frozen = false;
-		ec->pd[i].mux_mode = 0;
-	}
-	/* The "now" protection is RAM; at-boot flags in flash apply again. */
-	ec->flash_protect_flags &= ~(EC_FLASH_PROTECT_RO_NOW | EC_FLASH_PROTECT_RW_NOW |
-				     EC_FLASH_PROTECT_ALL_NOW);
-	ec_wp_apply(ec, ec->wp_asserted);
-	ec_flash_reboot(ec);
-
-	ec->host_events = 0;
-	memset(&ec->hostev, 0, sizeof(ec->hostev));
-	ec->hq_head = 0;
-	ec->hq_count = 0;
-	ec->saved_valid = false;
-	ec->board.alarm_ns = 0;
-	ec_keyboard_init(ec);
-	ec_port80_init(ec);
-	memset(ec->sys.i2c_protected, 0, sizeof(ec->sys.i2c_protected));
-	ec->sys.jump_disabled = false;
-	ec->sys.pending_reboot = 0;
-	ec->sys.pending_flags = 0;
-	ec->sys.reset_flags = reset_flags;
-	ec_ctl_boot(ec);
-	ec_pd_boot(ec);
-
-	ec_console_log(ec, "--- UART initialized after reboot ---");
-	ec_console_log(ec, "Board: %s, image %s, reset flags 0x%x", prof->board,
-		       prof->current_image == EC_IMAGE_RO ? prof->version_ro : prof->version_rw,
-		       reset_flags);
-	ec_console_log(ec, "lid %s, AC %s", ec->lid_open ? "open" : "closed",
-		       ec->ac_present ? "on" : "off");
-}
-
 /* Jump to the other image without a reset: RAM state stays, the flags say so. */
 static int ec_sysjump(struct ec *ec, uint32_t image)
 {
@@ -125,7 +60,7 @@ static int ec_sysjump(struct ec *ec, uint32_t image)
  * simulated AP never does, so it stays pending until CANCEL. An unknown
  * command is INVALID_PARAM.
  */
-int ec_cmd_reboot_ec(struct ec_cmd_args *args)
+static int ec_cmd_reboot_ec(struct ec_cmd_args *args)
 {
 	const struct ec_params_reboot_ec *p = (const void *)args->req;
 	struct ec *ec = args->ec;
@@ -181,3 +116,13 @@ uint32_t ec_cold_resets(struct ec *ec)
 	pthread_mutex_unlock(&ec->lock);
 	return n;
 }
+
+/* This subsystem's host commands, sorted by number. */
+static const struct ec_cmd_entry ec_reboot_cmds[] = {
+	EC_HOST_COMMAND(EC_CMD_REBOOT_EC, EC_VER_MASK(0), ec_cmd_reboot_ec),
+};
+
+const struct ec_subsystem ec_subsys_reboot = {
+	.name = "reboot",
+	EC_SUBSYSTEM_CMDS(ec_reboot_cmds),
+};

@@ -13,7 +13,7 @@
  * ec_rtc_settle() - fire the alarm whose time has come.
  * @ec: the EC, locked, its state advanced to ec->last_ns
  */
-void ec_rtc_settle(struct ec *ec)
+static void ec_rtc_settle(struct ec *ec)
 {
 	if (!ec->board.alarm_ns || ec->last_ns < ec->board.alarm_ns)
 		return;
@@ -23,7 +23,7 @@ void ec_rtc_settle(struct ec *ec)
 }
 
 /** ec_cmd_rtc_set_value() - RTC_SET_VALUE: the wall clock, seconds since the epoch. */
-int ec_cmd_rtc_set_value(struct ec_cmd_args *args)
+static int ec_cmd_rtc_set_value(struct ec_cmd_args *args)
 {
 	const struct ec_params_rtc *p = (const void *)args->req;
 	struct ec *ec = args->ec;
@@ -36,7 +36,7 @@ int ec_cmd_rtc_set_value(struct ec_cmd_args *args)
  * ec_cmd_rtc_get_alarm() - RTC_GET_ALARM: whole seconds until the alarm
  * (rounded up, so a pending alarm never reads 0), 0 when none is set.
  */
-int ec_cmd_rtc_get_alarm(struct ec_cmd_args *args)
+static int ec_cmd_rtc_get_alarm(struct ec_cmd_args *args)
 {
 	struct ec_response_rtc *r = (void *)args->resp;
 	struct ec *ec = args->ec;
@@ -49,7 +49,7 @@ int ec_cmd_rtc_get_alarm(struct ec_cmd_args *args)
 }
 
 /** ec_cmd_rtc_set_alarm() - RTC_SET_ALARM: fire in @time seconds; EC_RTC_ALARM_CLEAR cancels. */
-int ec_cmd_rtc_set_alarm(struct ec_cmd_args *args)
+static int ec_cmd_rtc_set_alarm(struct ec_cmd_args *args)
 {
 	const struct ec_params_rtc *p = (const void *)args->req;
 	struct ec *ec = args->ec;
@@ -58,3 +58,23 @@ int ec_cmd_rtc_set_alarm(struct ec_cmd_args *args)
 			     ec->last_ns + (uint64_t)p->time * NS_PER_S;
 	return EC_RES_SUCCESS;
 }
+
+/* At boot: no alarm set. */
+static void ec_rtc_boot(struct ec *ec)
+{
+	ec->board.alarm_ns = 0;
+}
+
+/* This subsystem's host commands, sorted by number. */
+static const struct ec_cmd_entry ec_rtc_cmds[] = {
+	EC_HOST_COMMAND(EC_CMD_RTC_GET_ALARM, EC_VER_MASK(0), ec_cmd_rtc_get_alarm),
+	EC_HOST_COMMAND(EC_CMD_RTC_SET_VALUE, EC_VER_MASK(0), ec_cmd_rtc_set_value),
+	EC_HOST_COMMAND(EC_CMD_RTC_SET_ALARM, EC_VER_MASK(0), ec_cmd_rtc_set_alarm),
+};
+
+const struct ec_subsystem ec_subsys_rtc = {
+	.name = "rtc",
+	EC_SUBSYSTEM_CMDS(ec_rtc_cmds),
+	.boot = ec_rtc_boot,
+	.advance = ec_rtc_settle,
+};

@@ -12,7 +12,7 @@
 #include "ec_internal.h"
 
 /** ec_cmd_hello() - HELLO: answer in_data + 0x01020304. */
-int ec_cmd_hello(struct ec_cmd_args *args)
+static int ec_cmd_hello(struct ec_cmd_args *args)
 {
 	const struct ec_params_hello *p = (const void *)args->req;
 	struct ec_response_hello *r = (void *)args->resp;
@@ -23,7 +23,7 @@ int ec_cmd_hello(struct ec_cmd_args *args)
 }
 
 /** ec_cmd_get_version() - GET_VERSION v0 (100 bytes) and v1 (132 bytes). */
-int ec_cmd_get_version(struct ec_cmd_args *args)
+static int ec_cmd_get_version(struct ec_cmd_args *args)
 {
 	const struct ec_profile *prof = &args->ec->prof;
 
@@ -51,7 +51,7 @@ int ec_cmd_get_version(struct ec_cmd_args *args)
  * ec_cmd_get_build_info() - GET_BUILD_INFO: a NUL-terminated string, cut to
  * what the host can take (a string answer has no fixed size to reject).
  */
-int ec_cmd_get_build_info(struct ec_cmd_args *args)
+static int ec_cmd_get_build_info(struct ec_cmd_args *args)
 {
 	size_t len = strlen(args->ec->prof.build_info) + 1;
 
@@ -65,7 +65,7 @@ int ec_cmd_get_build_info(struct ec_cmd_args *args)
 }
 
 /** ec_cmd_get_chip_info() - GET_CHIP_INFO: vendor, name, revision (96 bytes). */
-int ec_cmd_get_chip_info(struct ec_cmd_args *args)
+static int ec_cmd_get_chip_info(struct ec_cmd_args *args)
 {
 	const struct ec_profile *prof = &args->ec->prof;
 	struct ec_response_get_chip_info *r = (void *)args->resp;
@@ -78,7 +78,7 @@ int ec_cmd_get_chip_info(struct ec_cmd_args *args)
 }
 
 /** ec_cmd_get_board_version() - GET_BOARD_VERSION: a u16. */
-int ec_cmd_get_board_version(struct ec_cmd_args *args)
+static int ec_cmd_get_board_version(struct ec_cmd_args *args)
 {
 	struct ec_response_board_version *r = (void *)args->resp;
 
@@ -91,7 +91,7 @@ int ec_cmd_get_board_version(struct ec_cmd_args *args)
  * ec_cmd_read_memmap() - READ_MEMMAP: the same bytes READMEM would return,
  * for ECs without direct access; a range past the map is INVALID_PARAM.
  */
-int ec_cmd_read_memmap(struct ec_cmd_args *args)
+static int ec_cmd_read_memmap(struct ec_cmd_args *args)
 {
 	const struct ec_params_read_memmap *p = (const void *)args->req;
 
@@ -108,7 +108,7 @@ int ec_cmd_read_memmap(struct ec_cmd_args *args)
  * board lacks answers INVALID_PARAM, as a real EC does; clients read that as
  * "not supported".
  */
-int ec_cmd_get_cmd_versions(struct ec_cmd_args *args)
+static int ec_cmd_get_cmd_versions(struct ec_cmd_args *args)
 {
 	struct ec_response_get_cmd_versions *r = (void *)args->resp;
 	uint32_t cmd, mask;
@@ -130,7 +130,7 @@ int ec_cmd_get_cmd_versions(struct ec_cmd_args *args)
  * ec_cmd_get_comms_status() - GET_COMMS_STATUS: never "processing", since
  * every command finishes before the dispatcher returns.
  */
-int ec_cmd_get_comms_status(struct ec_cmd_args *args)
+static int ec_cmd_get_comms_status(struct ec_cmd_args *args)
 {
 	struct ec_response_get_comms_status *r = (void *)args->resp;
 
@@ -140,7 +140,7 @@ int ec_cmd_get_comms_status(struct ec_cmd_args *args)
 }
 
 /** ec_cmd_get_protocol_info() - GET_PROTOCOL_INFO: exactly 12 bytes. */
-int ec_cmd_get_protocol_info(struct ec_cmd_args *args)
+static int ec_cmd_get_protocol_info(struct ec_cmd_args *args)
 {
 	struct ec_response_get_protocol_info *r = (void *)args->resp;
 
@@ -153,7 +153,7 @@ int ec_cmd_get_protocol_info(struct ec_cmd_args *args)
 }
 
 /** ec_cmd_get_features() - GET_FEATURES: the profile's 64 feature bits. */
-int ec_cmd_get_features(struct ec_cmd_args *args)
+static int ec_cmd_get_features(struct ec_cmd_args *args)
 {
 	struct ec_response_get_features *r = (void *)args->resp;
 
@@ -164,7 +164,7 @@ int ec_cmd_get_features(struct ec_cmd_args *args)
 }
 
 /** ec_cmd_sysinfo() - SYSINFO: reset flags, running image, lock and jump flags. */
-int ec_cmd_sysinfo(struct ec_cmd_args *args)
+static int ec_cmd_sysinfo(struct ec_cmd_args *args)
 {
 	struct ec_response_sysinfo *r = (void *)args->resp;
 	struct ec *ec = args->ec;
@@ -178,7 +178,7 @@ int ec_cmd_sysinfo(struct ec_cmd_args *args)
 }
 
 /** ec_cmd_rtc_get_value() - RTC_GET_VALUE: wall time at boot plus uptime. */
-int ec_cmd_rtc_get_value(struct ec_cmd_args *args)
+static int ec_cmd_rtc_get_value(struct ec_cmd_args *args)
 {
 	struct ec_response_rtc *r = (void *)args->resp;
 
@@ -192,7 +192,7 @@ int ec_cmd_rtc_get_value(struct ec_cmd_args *args)
  * last EC reset and why it reset. The EC never resets the simulated AP, so
  * the AP reset log stays empty.
  */
-int ec_cmd_get_uptime_info(struct ec_cmd_args *args)
+static int ec_cmd_get_uptime_info(struct ec_cmd_args *args)
 {
 	struct ec_response_uptime_info *r = (void *)args->resp;
 
@@ -210,7 +210,7 @@ int ec_cmd_get_uptime_info(struct ec_cmd_args *args)
  *
  * Return: the held-back EC status.
  */
-int ec_cmd_resend_response(struct ec_cmd_args *args)
+static int ec_cmd_resend_response(struct ec_cmd_args *args)
 {
 	struct ec *ec = args->ec;
 
@@ -224,3 +224,27 @@ int ec_cmd_resend_response(struct ec_cmd_args *args)
 	args->resp_size = ec->saved_len;
 	return (int)ec->saved_status;
 }
+
+/* This subsystem's host commands, sorted by number. */
+static const struct ec_cmd_entry ec_system_cmds[] = {
+	EC_HOST_COMMAND(EC_CMD_HELLO, EC_VER_MASK(0), ec_cmd_hello),
+	EC_HOST_COMMAND(EC_CMD_GET_VERSION, EC_VER_MASK(0) | EC_VER_MASK(1), ec_cmd_get_version),
+	EC_HOST_COMMAND(EC_CMD_GET_BUILD_INFO, EC_VER_MASK(0), ec_cmd_get_build_info),
+	EC_HOST_COMMAND(EC_CMD_GET_CHIP_INFO, EC_VER_MASK(0), ec_cmd_get_chip_info),
+	EC_HOST_COMMAND(EC_CMD_GET_BOARD_VERSION, EC_VER_MASK(0), ec_cmd_get_board_version),
+	EC_HOST_COMMAND(EC_CMD_READ_MEMMAP, EC_VER_MASK(0), ec_cmd_read_memmap),
+	EC_HOST_COMMAND(EC_CMD_GET_CMD_VERSIONS, EC_VER_MASK(0) | EC_VER_MASK(1),
+			ec_cmd_get_cmd_versions),
+	EC_HOST_COMMAND(EC_CMD_GET_COMMS_STATUS, EC_VER_MASK(0), ec_cmd_get_comms_status),
+	EC_HOST_COMMAND(EC_CMD_GET_PROTOCOL_INFO, EC_VER_MASK(0), ec_cmd_get_protocol_info),
+	EC_HOST_COMMAND(EC_CMD_GET_FEATURES, EC_VER_MASK(0), ec_cmd_get_features),
+	EC_HOST_COMMAND(EC_CMD_SYSINFO, EC_VER_MASK(0), ec_cmd_sysinfo),
+	EC_HOST_COMMAND(EC_CMD_RTC_GET_VALUE, EC_VER_MASK(0), ec_cmd_rtc_get_value),
+	EC_HOST_COMMAND(EC_CMD_RESEND_RESPONSE, EC_VER_MASK(0), ec_cmd_resend_response),
+	EC_HOST_COMMAND(EC_CMD_GET_UPTIME_INFO, EC_VER_MASK(0), ec_cmd_get_uptime_info),
+};
+
+const struct ec_subsystem ec_subsys_system = {
+	.name = "system",
+	EC_SUBSYSTEM_CMDS(ec_system_cmds),
+};

@@ -27,7 +27,7 @@ static int ec_fan_range(const struct ec_cmd_args *args, uint8_t fan_idx,
 }
 
 /** ec_cmd_pwm_set_fan_target_rpm() - v0 (all fans) and v1 (one fan). */
-int ec_cmd_pwm_set_fan_target_rpm(struct ec_cmd_args *args)
+static int ec_cmd_pwm_set_fan_target_rpm(struct ec_cmd_args *args)
 {
 	const struct ec_params_pwm_set_fan_target_rpm_v1 *p = (const void *)args->req;
 	struct ec *ec = args->ec;
@@ -45,7 +45,7 @@ int ec_cmd_pwm_set_fan_target_rpm(struct ec_cmd_args *args)
 }
 
 /** ec_cmd_pwm_set_fan_duty() - v0 (all fans) and v1 (one fan); 0..100 %. */
-int ec_cmd_pwm_set_fan_duty(struct ec_cmd_args *args)
+static int ec_cmd_pwm_set_fan_duty(struct ec_cmd_args *args)
 {
 	const struct ec_params_pwm_set_fan_duty_v1 *p = (const void *)args->req;
 	struct ec *ec = args->ec;
@@ -63,7 +63,7 @@ int ec_cmd_pwm_set_fan_duty(struct ec_cmd_args *args)
 }
 
 /** ec_cmd_thermal_auto_fan_ctrl() - v0 (all fans) and v1 (one fan). */
-int ec_cmd_thermal_auto_fan_ctrl(struct ec_cmd_args *args)
+static int ec_cmd_thermal_auto_fan_ctrl(struct ec_cmd_args *args)
 {
 	const struct ec_params_auto_fan_ctrl_v1 *p = (const void *)args->req;
 	unsigned int i, first, last;
@@ -77,7 +77,7 @@ int ec_cmd_thermal_auto_fan_ctrl(struct ec_cmd_args *args)
 }
 
 /** ec_cmd_thermal_get_threshold() - v1: one sensor's thresholds in K (32 bytes). */
-int ec_cmd_thermal_get_threshold(struct ec_cmd_args *args)
+static int ec_cmd_thermal_get_threshold(struct ec_cmd_args *args)
 {
 	const struct ec_params_thermal_get_threshold_v1 *p = (const void *)args->req;
 	struct ec_thermal_config *r = (void *)args->resp;
@@ -98,7 +98,7 @@ int ec_cmd_thermal_get_threshold(struct ec_cmd_args *args)
 }
 
 /** ec_cmd_temp_sensor_get_info() - name and type of one sensor (33 bytes). */
-int ec_cmd_temp_sensor_get_info(struct ec_cmd_args *args)
+static int ec_cmd_temp_sensor_get_info(struct ec_cmd_args *args)
 {
 	const struct ec_params_temp_sensor_get_info *p = (const void *)args->req;
 	struct ec_response_temp_sensor_get_info *r = (void *)args->resp;
@@ -112,3 +112,21 @@ int ec_cmd_temp_sensor_get_info(struct ec_cmd_args *args)
 	args->resp_size = sizeof(*r);
 	return EC_RES_SUCCESS;
 }
+
+/* This subsystem's host commands, sorted by number. */
+static const struct ec_cmd_entry ec_thermal_cmds[] = {
+	EC_HOST_COMMAND(EC_CMD_PWM_SET_FAN_TARGET_RPM, EC_VER_MASK(0) | EC_VER_MASK(1),
+			ec_cmd_pwm_set_fan_target_rpm),
+	EC_HOST_COMMAND(EC_CMD_PWM_SET_FAN_DUTY, EC_VER_MASK(0) | EC_VER_MASK(1),
+			ec_cmd_pwm_set_fan_duty),
+	EC_HOST_COMMAND(EC_CMD_THERMAL_GET_THRESHOLD, EC_VER_MASK(1),
+			ec_cmd_thermal_get_threshold),
+	EC_HOST_COMMAND(EC_CMD_THERMAL_AUTO_FAN_CTRL, EC_VER_MASK(0) | EC_VER_MASK(1),
+			ec_cmd_thermal_auto_fan_ctrl),
+	EC_HOST_COMMAND(EC_CMD_TEMP_SENSOR_GET_INFO, EC_VER_MASK(0), ec_cmd_temp_sensor_get_info),
+};
+
+const struct ec_subsystem ec_subsys_thermal = {
+	.name = "thermal",
+	EC_SUBSYSTEM_CMDS(ec_thermal_cmds),
+};

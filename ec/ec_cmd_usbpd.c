@@ -85,7 +85,7 @@ static void ec_pd_apply_swap(struct ec_pd_port_state *ps, uint8_t swap)
  * ec_cmd_usb_pd_control() - USB_PD_CONTROL v0/v1/v2 (4/35/41 bytes): apply a
  * role, mux and swap request to one port, then report its state.
  */
-int ec_cmd_usb_pd_control(struct ec_cmd_args *args)
+static int ec_cmd_usb_pd_control(struct ec_cmd_args *args)
 {
 	const struct ec_params_usb_pd_control *p = (const void *)args->req;
 	struct ec_response_usb_pd_control_v2 *r = (void *)args->resp;
@@ -138,7 +138,7 @@ int ec_cmd_usb_pd_control(struct ec_cmd_args *args)
 }
 
 /** ec_cmd_usb_pd_ports() - USB_PD_PORTS: the number of ports (1 byte). */
-int ec_cmd_usb_pd_ports(struct ec_cmd_args *args)
+static int ec_cmd_usb_pd_ports(struct ec_cmd_args *args)
 {
 	struct ec_response_usb_pd_ports *r = (void *)args->resp;
 
@@ -151,7 +151,7 @@ int ec_cmd_usb_pd_ports(struct ec_cmd_args *args)
  * ec_cmd_usb_pd_power_info() - USB_PD_POWER_INFO: one port's power role and
  * measurements (16 bytes); port 0xFF means "the port we charge from".
  */
-int ec_cmd_usb_pd_power_info(struct ec_cmd_args *args)
+static int ec_cmd_usb_pd_power_info(struct ec_cmd_args *args)
 {
 	const struct ec_params_usb_pd_power_info *p = (const void *)args->req;
 	struct ec_response_usb_pd_power_info *r = (void *)args->resp;
@@ -197,7 +197,7 @@ int ec_cmd_usb_pd_power_info(struct ec_cmd_args *args)
 }
 
 /** ec_cmd_usb_pd_mux_info() - USB_PD_MUX_INFO: one port's mux flags (1 byte). */
-int ec_cmd_usb_pd_mux_info(struct ec_cmd_args *args)
+static int ec_cmd_usb_pd_mux_info(struct ec_cmd_args *args)
 {
 	const struct ec_params_usb_pd_mux_info *p = (const void *)args->req;
 	struct ec_response_usb_pd_mux_info *r = (void *)args->resp;
@@ -211,7 +211,7 @@ int ec_cmd_usb_pd_mux_info(struct ec_cmd_args *args)
 }
 
 /** ec_cmd_typec_status() - TYPEC_STATUS: one port's full Type-C state (108 bytes). */
-int ec_cmd_typec_status(struct ec_cmd_args *args)
+static int ec_cmd_typec_status(struct ec_cmd_args *args)
 {
 	const struct ec_params_typec_status *p = (const void *)args->req;
 	struct ec_response_typec_status *r = (void *)args->resp;
@@ -249,3 +249,18 @@ int ec_cmd_typec_status(struct ec_cmd_args *args)
 	args->resp_size = sizeof(*r);
 	return EC_RES_SUCCESS;
 }
+
+/* This subsystem's host commands, sorted by number. */
+static const struct ec_cmd_entry ec_usbpd_cmds[] = {
+	EC_HOST_COMMAND(EC_CMD_USB_PD_CONTROL, EC_VER_MASK(0) | EC_VER_MASK(1) | EC_VER_MASK(2),
+			ec_cmd_usb_pd_control),
+	EC_HOST_COMMAND(EC_CMD_USB_PD_PORTS, EC_VER_MASK(0), ec_cmd_usb_pd_ports),
+	EC_HOST_COMMAND(EC_CMD_USB_PD_POWER_INFO, EC_VER_MASK(0), ec_cmd_usb_pd_power_info),
+	EC_HOST_COMMAND(EC_CMD_USB_PD_MUX_INFO, EC_VER_MASK(0), ec_cmd_usb_pd_mux_info),
+	EC_HOST_COMMAND(EC_CMD_TYPEC_STATUS, EC_VER_MASK(0), ec_cmd_typec_status),
+};
+
+const struct ec_subsystem ec_subsys_usbpd = {
+	.name = "usbpd",
+	EC_SUBSYSTEM_CMDS(ec_usbpd_cmds),
+};

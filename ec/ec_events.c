@@ -88,6 +88,84 @@ static void ec_raise_buttons(struct ec *ec, uint32_t buttons)
 
 /* ---- stimuli ---- */
 
+/**
+ * ec_pd_log_add() - append one record to the PD event log, dropping the
+ * oldest when the ring is full.
+ * @ec:      the EC, locked
+ * @type:    PD_EVENT_*
+ * @port:    the port it concerns
+ * @data:    the record's 16-bit data
+ * @payload: @size bytes of payload, or NULL
+ * @size:    payload bytes (at most 8)
+ */
+void ec_pd_log_add(struct ec *ec, uint8_t type, unsigned int port, uint16_t data,
+		   const void *payload, uint8_t size)
+{
+	struct ec_pd_ctl_state *pc = &ec->pdc;
+	struct ec_pd_log_entry *e;
+
+	if (pc->log_count == EC_PD_LOG_LEN) {	/* full: the oldest goes */
+		pc->log_head = (pc->log_head + 1) % EC_PD_LOG_LEN;
+		pc->log_count--;
+	}
+	e = &pc->log[(pc->log_head + pc->log_count) % EC_PD_LOG_LEN];
+	pc->log_count++;
+	memset(e, 0, sizeof(*e));
+	e->ns = ec->last_ns;
+	e->type = type;
+	e->port = (uint8_t)port;
+	e->data = data;
+	e->size = size;
+	if (size)
+		memcpy(e->payload, payload, size);
+}
+
+/**
+ * ec_pd_log_power() - log a port's power state (PD_EVENT_MCU_CHARGE): its
+ * role, charger type and the measures, as the firmware's charge manager.
+ * @ec:   the EC, locked
+ * @port: the port
+ */
+void ec_pd_log_power(struct ec *ec, unsigned int port)
+{
+	const struct ec_pd_port_state *ps = &ec->pd[port];
+	struct usb_chg_measures m = { 0 };
+	uint16_t role = USB_PD_PORT_POWER_DISCONNECTED, type = USB_CHG_TYPE_NONE;
+
+	if (ps->connected) {
+		type = USB_CHG_TYPE_PD;
+		if (ps->power_source) {
+			role = USB_PD_PORT_POWER_SOURCE;
+			m.voltage_max = m.voltage_now = 5000;
+			m.current_max = m.current_lim = 1500;
+		} else {
+			role = ps->partner_source ? USB_PD_PORT_POWER_SINK :
+			       USB_PD_PORT_POWER_SINK_NOT_CHARGING;
+			m.voltage_max = m.voltage_now = (uint16_t)ps->voltage_mv;
+			m.current_max = m.current_lim = (uint16_t)ps->current_ma;
+		}
+	}
+	ec_pd_log_add(ec, PD_EVENT_MCU_CHARGE, port,
+		      (uint16_t)(role | type << CHARGE_FLAGS_TYPE_SHIFT |
+				 (ps->connected ? CHARGE_FLAGS_DUAL_ROLE : 0) |
+				 (ec->pdc.override_port == (int16_t)port ? CHARGE_FLAGS_OVERRIDE :
+				  0)),
+		      &m, sizeof(m));
+}
+
+/**
+ * ec_pd_log_attach() - a partner came or went on @port: a new connection
+ * is logged, then the port's power state.
+ * @ec:   the EC, locked
+ * @port: the port
+ */
+void ec_pd_log_attach(struct ec *ec, unsigned int port)
+{
+	if (ec->pd[port].connected)
+		ec_pd_log_add(ec, PD_EVENT_MCU_CONNECT, port, 0, NULL, 0);
+	ec_pd_log_power(ec, port);
+}
+
 /*
  * AC arrives through the USB-C ports whose partner is a charger: plugging
  * or unplugging AC connects or disconnects those partners, so USB_PD_*,

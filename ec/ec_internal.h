@@ -344,153 +344,112 @@ struct ec_cmd_args {
 	size_t resp_size;
 };
 
+/* A host command's handler: returns an EC_RES_* code. */
 typedef int (*ec_cmd_handler)(struct ec_cmd_args *args);
 
+/**
+ * struct ec_cmd_entry - one host command as its subsystem declares it.
+ * @command:  host command number
+ * @versions: EC_VER_MASK() of every version served, never 0
+ * @handler:  the handler, static in the subsystem's file
+ */
 struct ec_cmd_entry {
 	uint16_t command;
 	uint32_t versions;
 	ec_cmd_handler handler;
 };
 
-/* ec_cmd_*.c: one handler per command; each returns an EC_RES_* code. */
-#define EC_DECLARE_HANDLER(name) int name(struct ec_cmd_args *args)
-EC_DECLARE_HANDLER(ec_cmd_hello);
-EC_DECLARE_HANDLER(ec_cmd_get_version);
-EC_DECLARE_HANDLER(ec_cmd_get_build_info);
-EC_DECLARE_HANDLER(ec_cmd_get_chip_info);
-EC_DECLARE_HANDLER(ec_cmd_get_board_version);
-EC_DECLARE_HANDLER(ec_cmd_read_memmap);
-EC_DECLARE_HANDLER(ec_cmd_get_cmd_versions);
-EC_DECLARE_HANDLER(ec_cmd_get_comms_status);
-EC_DECLARE_HANDLER(ec_cmd_get_protocol_info);
-EC_DECLARE_HANDLER(ec_cmd_get_features);
-EC_DECLARE_HANDLER(ec_cmd_sysinfo);
-EC_DECLARE_HANDLER(ec_cmd_rtc_get_value);
-EC_DECLARE_HANDLER(ec_cmd_get_uptime_info);
-EC_DECLARE_HANDLER(ec_cmd_resend_response);
-EC_DECLARE_HANDLER(ec_cmd_flash_info);
-EC_DECLARE_HANDLER(ec_cmd_flash_protect);
-EC_DECLARE_HANDLER(ec_cmd_pwm_set_fan_target_rpm);
-EC_DECLARE_HANDLER(ec_cmd_pwm_set_fan_duty);
-EC_DECLARE_HANDLER(ec_cmd_thermal_get_threshold);
-EC_DECLARE_HANDLER(ec_cmd_thermal_auto_fan_ctrl);
-EC_DECLARE_HANDLER(ec_cmd_temp_sensor_get_info);
-EC_DECLARE_HANDLER(ec_cmd_battery_get_static);
-EC_DECLARE_HANDLER(ec_cmd_battery_get_dynamic);
-EC_DECLARE_HANDLER(ec_cmd_charge_state);
-EC_DECLARE_HANDLER(ec_cmd_charge_control);
-EC_DECLARE_HANDLER(ec_cmd_power_info);
-EC_DECLARE_HANDLER(ec_cmd_usb_pd_control);
-EC_DECLARE_HANDLER(ec_cmd_usb_pd_ports);
-EC_DECLARE_HANDLER(ec_cmd_usb_pd_power_info);
-EC_DECLARE_HANDLER(ec_cmd_usb_pd_mux_info);
-EC_DECLARE_HANDLER(ec_cmd_typec_status);
-EC_DECLARE_HANDLER(ec_cmd_console_snapshot);
-EC_DECLARE_HANDLER(ec_cmd_console_read);
-EC_DECLARE_HANDLER(ec_cmd_get_panic_info);
-EC_DECLARE_HANDLER(ec_cmd_gpio_get);
-EC_DECLARE_HANDLER(ec_cmd_led_control);
-EC_DECLARE_HANDLER(ec_cmd_get_next_event);
-EC_DECLARE_HANDLER(ec_cmd_flash_read);
-EC_DECLARE_HANDLER(ec_cmd_flash_write);
-EC_DECLARE_HANDLER(ec_cmd_flash_erase);
-EC_DECLARE_HANDLER(ec_cmd_flash_region_info);
-EC_DECLARE_HANDLER(ec_cmd_vboot_hash);
-EC_DECLARE_HANDLER(ec_cmd_host_event_get_b);
-EC_DECLARE_HANDLER(ec_cmd_host_event_get_smi_mask);
-EC_DECLARE_HANDLER(ec_cmd_host_event_get_sci_mask);
-EC_DECLARE_HANDLER(ec_cmd_host_event_get_wake_mask);
-EC_DECLARE_HANDLER(ec_cmd_host_event_set_smi_mask);
-EC_DECLARE_HANDLER(ec_cmd_host_event_set_sci_mask);
-EC_DECLARE_HANDLER(ec_cmd_host_event_set_wake_mask);
-EC_DECLARE_HANDLER(ec_cmd_host_event_clear);
-EC_DECLARE_HANDLER(ec_cmd_host_event_clear_b);
-EC_DECLARE_HANDLER(ec_cmd_host_event);
-EC_DECLARE_HANDLER(ec_cmd_host_sleep_event);
-EC_DECLARE_HANDLER(ec_cmd_pwm_get_keyboard_backlight);
-EC_DECLARE_HANDLER(ec_cmd_pwm_set_keyboard_backlight);
-EC_DECLARE_HANDLER(ec_cmd_mkbp_info);
-EC_DECLARE_HANDLER(ec_cmd_mkbp_simulate_key);
-EC_DECLARE_HANDLER(ec_cmd_get_keyboard_id);
-EC_DECLARE_HANDLER(ec_cmd_mkbp_set_config);
-EC_DECLARE_HANDLER(ec_cmd_mkbp_get_config);
-EC_DECLARE_HANDLER(ec_cmd_mkbp_wake_mask);
+/* One row of a subsystem's command array (the firmware's DECLARE_HOST_COMMAND). */
+#define EC_HOST_COMMAND(cmd, vers, fn)	{ .command = (cmd), .versions = (vers), .handler = (fn) }
 
-/* ec_cmd_keyboard.c */
-void ec_keyboard_init(struct ec *ec);
+/**
+ * struct ec_subsystem - an EC subsystem as it declares itself;
+ * ec_subsystems.c derives the command table, GET_CMD_VERSIONS, the boot
+ * sequence and the time advance from the list below.
+ * @name:    for messages and tests
+ * @cmds:    its host commands, sorted by number (a test checks it)
+ * @n_cmds:  entries in @cmds
+ * @create:  sets up what lasts the EC's whole life (kept over resets), at
+ *           ec_create() before the first boot, in list order; returns 0 or
+ *           -ENOMEM; NULL = none
+ * @destroy: frees what @create allocated (also when a later @create failed);
+ *           NULL = none
+ * @footprint: heap bytes it owns now, for ec_memory_footprint(); NULL = none
+ * @boot:    sets its part of the EC up at power-on and at every EC reset,
+ *           called in list order with the EC locked (or being created); NULL = none
+ * @advance: acts on the EC clock having reached ec->last_ns (timers,
+ *           alarms), called in list order after the physics; NULL = none
+ * @host_command: a host command arrived and is about to run; NULL = none
+ */
+struct ec_subsystem {
+	const char *name;
+	const struct ec_cmd_entry *cmds;
+	size_t n_cmds;
+	int (*create)(struct ec *ec);
+	void (*destroy)(struct ec *ec);
+	size_t (*footprint)(const struct ec *ec);
+	void (*boot)(struct ec *ec);
+	void (*advance)(struct ec *ec);
+	void (*host_command)(struct ec *ec);
+};
 
-EC_DECLARE_HANDLER(ec_cmd_rtc_get_alarm);
-EC_DECLARE_HANDLER(ec_cmd_rtc_set_value);
-EC_DECLARE_HANDLER(ec_cmd_rtc_set_alarm);
-EC_DECLARE_HANDLER(ec_cmd_port80_read);
-EC_DECLARE_HANDLER(ec_cmd_rand_num);
-EC_DECLARE_HANDLER(ec_cmd_get_cros_board_info);
-EC_DECLARE_HANDLER(ec_cmd_set_cros_board_info);
-EC_DECLARE_HANDLER(ec_cmd_adc_read);
-EC_DECLARE_HANDLER(ec_cmd_locate_chip);
-EC_DECLARE_HANDLER(ec_cmd_i2c_passthru);
-EC_DECLARE_HANDLER(ec_cmd_i2c_passthru_protect);
-EC_DECLARE_HANDLER(ec_cmd_reboot_ec);
-EC_DECLARE_HANDLER(ec_cmd_flash_spi_info);
-EC_DECLARE_HANDLER(ec_cmd_pwm_set_duty);
-EC_DECLARE_HANDLER(ec_cmd_pwm_get_duty);
-EC_DECLARE_HANDLER(ec_cmd_force_lid_open);
-EC_DECLARE_HANDLER(ec_cmd_usb_charge_set_mode);
-EC_DECLARE_HANDLER(ec_cmd_thermal_set_threshold);
-EC_DECLARE_HANDLER(ec_cmd_switch_enable_wireless);
-EC_DECLARE_HANDLER(ec_cmd_battery_cut_off);
-EC_DECLARE_HANDLER(ec_cmd_hang_detect);
-EC_DECLARE_HANDLER(ec_cmd_charge_current_limit);
-EC_DECLARE_HANDLER(ec_cmd_external_power_limit);
-EC_DECLARE_HANDLER(ec_cmd_hibernation_delay);
-EC_DECLARE_HANDLER(ec_cmd_usb_mux);
-EC_DECLARE_HANDLER(ec_cmd_usb_pd_dev_info);
-EC_DECLARE_HANDLER(ec_cmd_pd_charge_port_override);
-EC_DECLARE_HANDLER(ec_cmd_pd_get_log_entry);
-EC_DECLARE_HANDLER(ec_cmd_usb_pd_get_amode);
-EC_DECLARE_HANDLER(ec_cmd_usb_pd_set_amode);
-EC_DECLARE_HANDLER(ec_cmd_pd_control);
-EC_DECLARE_HANDLER(ec_cmd_pd_chip_info);
-EC_DECLARE_HANDLER(ec_cmd_typec_discovery);
-EC_DECLARE_HANDLER(ec_cmd_typec_control);
+#define EC_SUBSYSTEM_CMDS(array)	.cmds = (array), .n_cmds = sizeof(array) / sizeof((array)[0])
+
+/*
+ * The subsystems, one line each, in boot order; ec_cmd_<name>.c defines
+ * ec_subsys_<name>. Adding one means a line here and its file in local.mk.
+ */
+#define EC_SUBSYSTEMS(X)	\
+	X(system)		\
+	X(flash)		\
+	X(flashrw)		\
+	X(power)		\
+	X(thermal)		\
+	X(usbpd)		\
+	X(console)		\
+	X(gpio_led)		\
+	X(events)		\
+	X(hostevent)		\
+	X(keyboard)		\
+	X(rtc)			\
+	X(port80)		\
+	X(adc_cbi)		\
+	X(i2c)			\
+	X(reboot)		\
+	X(power_ctl)		\
+	X(pd)
+
+#define EC_SUBSYS_DECLARE(name)	extern const struct ec_subsystem ec_subsys_##name;
+EC_SUBSYSTEMS(EC_SUBSYS_DECLARE)
+#undef EC_SUBSYS_DECLARE
+
+/* The derived command table never holds more than this many commands. */
+#define EC_CMDS_MAX	256
+
 /* ec_cmd_pd.c */
-void ec_pd_boot(struct ec *ec);
-void ec_pd_log_attach(struct ec *ec, unsigned int port);
-void ec_pd_log_power(struct ec *ec, unsigned int port);
-bool ec_pd_charge_allowed(const struct ec *ec);
 bool ec_pd_suspended(const struct ec *ec, unsigned int port);
-/* ec_cmd_power_ctl.c */
-void ec_ctl_boot(struct ec *ec);
-void ec_ctl_settle(struct ec *ec);
-void ec_ctl_host_command(struct ec *ec);
-bool ec_lid_reported(const struct ec *ec);
-double ec_charge_current_max(const struct ec *ec);
-bool ec_battery_cutoff_settle(struct ec *ec);
-/* ec_cmd_reboot.c */
-void ec_boot(struct ec *ec, uint32_t reset_flags);
 /* ec_cmd_adc_cbi.c, ec_cmd_i2c.c */
-void ec_cbi_init(struct ec *ec);
 void ec_cbi_eeprom_read(struct ec *ec, uint8_t *buf, size_t len);
 bool ec_cbi_eeprom_write(struct ec *ec, const uint8_t *data, size_t len);
 bool ec_i2c_port_exists(const struct ec *ec, uint32_t port);
 /* ec_cmd_rtc.c, ec_cmd_port80.c */
-void ec_rtc_settle(struct ec *ec);
-void ec_port80_init(struct ec *ec);
 void ec_port80_write(struct ec *ec, uint16_t code);
 void ec_port80_resume(struct ec *ec);
 
-/* ec_cmd_flashrw.c: the flash image's life (called with ec->lock held). */
-int ec_flash_init(struct ec *ec);
-void ec_flash_free(struct ec *ec);
+/* ec_cmd_flashrw.c (called with ec->lock held). */
 void ec_flash_settle(struct ec *ec);
-void ec_flash_reboot(struct ec *ec);
-size_t ec_flash_footprint(const struct ec *ec);
-void ec_wp_apply(struct ec *ec, bool asserted);
 
 
-/* ec.c: the table itself, for tests and GET_CMD_VERSIONS. */
-const struct ec_cmd_entry *ec_cmd_table_entries(size_t *count);
+/* ec_subsystems.c: what is derived from the subsystems' declarations. */
+size_t ec_cmd_table_fill(const struct ec_cmd_entry **out, size_t room);
+const struct ec_cmd_entry *ec_cmd_find(uint32_t command);
 uint32_t ec_cmd_table_versions(uint32_t command);
+int ec_subsystems_create(struct ec *ec);
+void ec_subsystems_destroy(struct ec *ec);
+size_t ec_subsystems_footprint(const struct ec *ec);
+void ec_subsystems_boot(struct ec *ec);
+void ec_subsystems_advance(struct ec *ec);
+void ec_subsystems_host_command(struct ec *ec);
 
 /* ec.c: helpers for handlers (all called with ec->lock held). */
 const struct ec_cmd_entry *ec_cmd_lookup(const struct ec *ec, uint32_t command);
@@ -506,7 +465,14 @@ uint32_t ec_battery_flags(const struct ec *ec);
 uint32_t ec_battery_voltage_mv(const struct ec *ec);
 uint32_t ec_fan_duty_now(const struct ec *ec, unsigned int fan);
 void ec_copy_str(char *dst, size_t room, const char *src);
-/* ec_state.c: the physical state, advanced to the clock's now. */
+/* ec_state.c: the physical state, advanced to the clock's now; the boot. */
+bool ec_lid_reported(const struct ec *ec);
+double ec_charge_current_max(const struct ec *ec);
+bool ec_battery_cutoff_settle(struct ec *ec);
+bool ec_pd_charge_allowed(const struct ec *ec);
+void ec_flash_protect_follow(struct ec *ec);
+void ec_wp_apply(struct ec *ec, bool asserted);
+void ec_boot(struct ec *ec, uint32_t reset_flags);
 void ec_advance(struct ec *ec);
 void ec_lock_advance(struct ec *ec);
 double ec_batt_full(const struct ec *ec);
@@ -515,7 +481,11 @@ double ec_batt_full(const struct ec *ec);
 void ec_unlock_notify(struct ec *ec);
 int ec_notifier_init(struct ec *ec);
 void ec_notifier_fini(struct ec *ec);
-/* ec_events.c: AC and USB-PD agree. */
+/* ec_events.c: AC and USB-PD agree; the PD event log. */
+void ec_pd_log_add(struct ec *ec, uint8_t type, unsigned int port, uint16_t data,
+		   const void *payload, uint8_t size);
+void ec_pd_log_attach(struct ec *ec, unsigned int port);
+void ec_pd_log_power(struct ec *ec, unsigned int port);
 void ec_pd_follow_ac(struct ec *ec);
 
 /* ec.c: the clock's reading. */

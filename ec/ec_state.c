@@ -187,6 +187,80 @@ static void ec_step_thermal(struct ec *ec, double dt)
 	}
 }
 
+/**
+ * ec_lid_reported() - the lid as the EC reports it: open, or forced open.
+ * @ec: the EC, locked
+ *
+ * Return: true when the EC says the lid is open.
+ */
+bool ec_lid_reported(const struct ec *ec)
+{
+	return ec->lid_open || ec->ctl.force_lid_open;
+}
+
+/**
+ * ec_charge_current_max() - the most the charger may push into the
+ * battery: the profile's charge current, under CHARGE_CURRENT_LIMIT and
+ * under what EXTERNAL_POWER_LIMIT leaves of the adapter's power.
+ * @ec: the EC, locked
+ *
+ * Return: mA, 0 when the limits allow no charging.
+ */
+double ec_charge_current_max(const struct ec *ec)
+{
+	const struct ec_ctl_state *c = &ec->ctl;
+	double ma = ec->prof.batt_charge_ma;
+
+	if (c->charge_limit_ma < ma)
+		ma = c->charge_limit_ma;
+	if (c->ext_current_ma != EC_POWER_LIMIT_NONE || c->ext_voltage_mv != EC_POWER_LIMIT_NONE) {
+		/* The input's power, turned into battery current at its voltage. */
+		double in_ma = c->ext_current_ma != EC_POWER_LIMIT_NONE ? c->ext_current_ma :
+			       ec->prof.adapter_watts * 1000.0 / 20.0;
+		double in_mv = c->ext_voltage_mv != EC_POWER_LIMIT_NONE ? c->ext_voltage_mv : 20000;
+		double batt_mv = ec_battery_voltage_mv(ec);
+		double cap = batt_mv > 0 ? in_ma * in_mv / batt_mv : 0;
+
+		if (cap < ma)
+			ma = cap;
+	}
+	return ma;
+}
+
+/**
+ * ec_battery_cutoff_settle() - a cut-off pack wakes when AC comes back.
+ * @ec: the EC, locked, before the battery steps
+ *
+ * Return: true while the battery stays cut off.
+ */
+bool ec_battery_cutoff_settle(struct ec *ec)
+{
+	if (!ec->sys.batt_cut_off)
+		return false;
+	if (!ec->ac_present) {
+		ec->ctl.cutoff_saw_unplug = true;
+		return true;
+	}
+	if (!ec->ctl.cutoff_saw_unplug)
+		return true;
+	ec->sys.batt_cut_off = false;
+	ec_console_log(ec, "battery woken by AC");
+	return false;
+}
+
+/**
+ * ec_pd_charge_allowed() - may the charger draw from the adapter? Not
+ * after PD_CHARGE_PORT_OVERRIDE DONT_CHARGE: the board then runs from its
+ * battery with the adapter attached.
+ * @ec: the EC, locked
+ *
+ * Return: false while charging is overridden off.
+ */
+bool ec_pd_charge_allowed(const struct ec *ec)
+{
+	return ec->pdc.override_port != OVERRIDE_DONT_CHARGE;
+}
+
 static void ec_step_battery(struct ec *ec, double dt)
 {
 	const struct ec_profile *p = &ec->prof;
@@ -286,8 +360,7 @@ void ec_advance(struct ec *ec)
 		ec_step_thermal(ec, (double)this_step / NS_PER_SEC);
 		dt -= this_step;
 	}
-	ec_rtc_settle(ec);
-	ec_ctl_settle(ec);
+	ec_subsystems_advance(ec);
 }
 
 /* ---- memory map ---- */
@@ -376,4 +449,107 @@ void ec_lock_advance(struct ec *ec)
 	pthread_mutex_lock(&ec->lock);
 	ec_advance(ec);
 	ec_memmap_refresh(ec);
+}
+
+/* ---- the write-protect line and the boot ---- */
+
+/* With WP asserted the at-boot protection takes hold at once. */
+void ec_flash_protect_follow(struct ec *ec)
+{
+	uint32_t *f = &ec->flash_protect_flags;
+
+	if (!ec->wp_asserted)
+		return;
+	if (*f & EC_FLASH_PROTECT_RO_AT_BOOT)
+		*f |= EC_FLASH_PROTECT_RO_NOW;
+	if (*f & EC_FLASH_PROTECT_RW_AT_BOOT)
+		*f |= EC_FLASH_PROTECT_RW_NOW;
+	if ((*f & EC_FLASH_PROTECT_ALL_NOW) && !(*f & EC_FLASH_PROTECT_RO_AT_BOOT))
+		*f &= ~EC_FLASH_PROTECT_ALL_NOW;
+}
+
+/**
+ * ec_wp_apply() - set the hardware write-protect line and everything that
+ * shows it: FLASH_PROTECT's GPIO_ASSERTED, the EC_WP_L GPIO (active low)
+ * and, through ec_memmap_refresh(), the switches byte. Deasserting drops the
+ * "now" protection, as the reboot that follows a WP change on a real
+ * Chromebook would; asserting applies the at-boot flags.
+ * @ec:       the EC, locked
+ * @asserted: the new state of the line
+ */
+void ec_wp_apply(struct ec *ec, bool asserted)
+{
+	unsigned int i;
+
+	ec->wp_asserted = asserted;
+	if (asserted) {
+		ec->flash_protect_flags |= EC_FLASH_PROTECT_GPIO_ASSERTED;
+	} else {
+		ec->flash_protect_flags &= ~(EC_FLASH_PROTECT_GPIO_ASSERTED |
+					     EC_FLASH_PROTECT_RO_NOW | EC_FLASH_PROTECT_RW_NOW |
+					     EC_FLASH_PROTECT_ALL_NOW);
+	}
+	ec_flash_protect_follow(ec);
+	for (i = 0; i < ec->prof.n_gpios; i++)
+		if (!strcmp(ec->prof.gpios[i].name, "EC_WP_L"))
+			ec->gpio_value[i] = asserted ? 0 : 1;
+}
+
+/**
+ * ec_boot() - what the EC sets up at every boot: charge and fan control,
+ * LEDs, events, keyboard, alarm, port-80 history, I2C protection, the
+ * background RW hash, and the reset flags that say why it booted.
+ * @ec:          the EC, locked (or being created)
+ * @reset_flags: EC_RESET_FLAG_* of this boot
+ */
+void ec_boot(struct ec *ec, uint32_t reset_flags)
+{
+	const struct ec_profile *prof = &ec->prof;
+	unsigned int i;
+
+	ec->boot_ns = ec->last_ns;
+	if (!ec->sys.resets)
+		ec->sys.boot_image = prof->current_image;
+	ec->chg_mode = CHARGE_CONTROL_NORMAL;
+	ec->sustain_lower = -1;
+	ec->sustain_upper = -1;
+	for (i = 0; i < prof->n_fans; i++) {
+		ec->fan_auto[i] = true;
+		ec->fan_by_rpm[i] = false;
+		ec->fan_duty[i] = 0;
+		ec->fan_target_rpm[i] = 0;
+	}
+	for (i = 0; i < prof->n_leds; i++) {
+		ec->led_auto[i] = true;
+		memset(ec->led_brightness[i], 0, sizeof(ec->led_brightness[i]));
+	}
+	for (i = 0; i < prof->n_gpios; i++)
+		if (prof->gpios[i].output)
+			ec->gpio_value[i] = prof->gpios[i].value;
+	for (i = 0; i < prof->n_pd_ports; i++) {
+		ec->pd[i].frozen = false;
+		ec->pd[i].mux_mode = 0;
+	}
+	/* The "now" protection is RAM; at-boot flags in flash apply again. */
+	ec->flash_protect_flags &= ~(EC_FLASH_PROTECT_RO_NOW | EC_FLASH_PROTECT_RW_NOW |
+				     EC_FLASH_PROTECT_ALL_NOW);
+	ec_wp_apply(ec, ec->wp_asserted);
+
+	ec->host_events = 0;
+	ec->hq_head = 0;
+	ec->hq_count = 0;
+	ec->saved_valid = false;
+	ec->sys.jump_disabled = false;
+	ec->sys.pending_reboot = 0;
+	ec->sys.pending_flags = 0;
+	ec->sys.reset_flags = reset_flags;
+	/* Each subsystem sets up its own part (struct ec_subsystem.boot). */
+	ec_subsystems_boot(ec);
+
+	ec_console_log(ec, "--- UART initialized after reboot ---");
+	ec_console_log(ec, "Board: %s, image %s, reset flags 0x%x", prof->board,
+		       prof->current_image == EC_IMAGE_RO ? prof->version_ro : prof->version_rw,
+		       reset_flags);
+	ec_console_log(ec, "lid %s, AC %s", ec->lid_open ? "open" : "closed",
+		       ec->ac_present ? "on" : "off");
 }

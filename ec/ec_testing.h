@@ -30,4 +30,21 @@ int ec_set_load(struct ec *ec, uint32_t percent);
  */
 size_t ec_memory_footprint(struct ec *ec);
 
+/**
+ * ec_host_command_count() - how many host commands the EC's subsystems
+ * declare (passthrough offsets not counted).
+ *
+ * Return: the count.
+ */
+size_t ec_host_command_count(void);
+
+/**
+ * ec_host_command_number() - the @index-th declared host command, in
+ * command-number order.
+ * @index: 0 .. ec_host_command_count() - 1
+ *
+ * Return: its command number, or 0xFFFFFFFF for an @index out of range.
+ */
+uint32_t ec_host_command_number(size_t index);
+
 #endif /* EC_EC_TESTING_H */

@@ -9,6 +9,7 @@
 noinst_LTLIBRARIES += ec/libecmodel.la
 ec_model_sources = \
 	ec/ec.c \
+	ec/ec_subsystems.c \
 	ec/ec.h \
 	ec/ec_internal.h \
 	ec/ec_testing.h \

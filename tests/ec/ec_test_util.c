@@ -195,3 +195,16 @@ void test_listener_fini(struct test_listener *l)
 	ec_event_queue_clear(&l->q);
 	pthread_mutex_destroy(&l->lock);
 }
+
+const struct ec_cmd_entry *test_cmd_table(size_t *count)
+{
+	static struct ec_cmd_entry table[EC_CMDS_MAX];
+	const struct ec_cmd_entry *sorted[EC_CMDS_MAX];
+	size_t n = ec_cmd_table_fill(sorted, EC_CMDS_MAX), i;
+
+	ck_assert_uint_le(n, EC_CMDS_MAX);
+	for (i = 0; i < n; i++)
+		table[i] = *sorted[i];
+	*count = n;
+	return table;
+}

@@ -102,4 +102,13 @@ uint32_t status_on_board(const char *profile_file, uint32_t cmd, uint32_t ver, c
 uint32_t le32(const uint8_t *p);
 uint16_t le16(const uint8_t *p);
 
+/**
+ * test_cmd_table() - the command table the EC derives from its subsystems,
+ * copied into one sorted array.
+ * @count: set to the number of commands
+ *
+ * Return: the array (static; valid until the next call).
+ */
+const struct ec_cmd_entry *test_cmd_table(size_t *count);
+
 #endif /* EC_TEST_UTIL_H */

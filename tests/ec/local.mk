@@ -25,6 +25,10 @@ ec_unit_tests = \
 check_PROGRAMS += $(ec_unit_tests)
 TESTS += $(ec_unit_tests)
 
+# No call cycle between the EC's subsystems, read from libecmodel's objects.
+TESTS += tests/ec/call_graph.test
+dist_noinst_SCRIPTS += tests/ec/call_graph.test
+
 tests_ec_test_ec_cmds_SOURCES = tests/ec/test_ec_cmds.c tests/ec/ec_test_util.c \
 	tests/ec/ec_test_util.h
 tests_ec_test_ec_cmds_CPPFLAGS = $(ec_test_cppflags)

@@ -37,7 +37,7 @@ START_TEST(test_unsupported_versions)
 	size_t n, i;
 	unsigned int v;
 
-	table = ec_cmd_table_entries(&n);
+	table = test_cmd_table(&n);
 	for (i = 0; i < n; i++) {
 		for (v = 0; v < 34; v++) {
 			if (v < 32 && (table[i].versions & EC_VER_MASK(v)))
@@ -98,6 +98,77 @@ START_TEST(test_cmd_versions_truthful)
 			hc(ec, EC_CMD_GET_CMD_VERSIONS, 0, req, 1, resp, 4, &status);
 			ck_assert_uint_eq(status, want ? EC_RES_SUCCESS : EC_RES_INVALID_PARAM);
 		}
+	}
+}
+END_TEST
+
+/*
+ * The table derived from the subsystems' declarations: each subsystem's
+ * own array sorted (dispatch searches it by halves), the merge sorted with
+ * no command declared twice, every mask non-zero, and the derived lookup
+ * finding exactly the declared entries.
+ */
+START_TEST(test_derived_table)
+{
+#define SUBSYS_REF(name) &ec_subsys_##name,
+	static const struct ec_subsystem *const subs[] = { EC_SUBSYSTEMS(SUBSYS_REF) };
+#undef SUBSYS_REF
+	const struct ec_cmd_entry *table[EC_CMDS_MAX];
+	size_t n = ec_cmd_table_fill(table, EC_CMDS_MAX), total = 0, i, k;
+
+	for (i = 0; i < sizeof(subs) / sizeof(subs[0]); i++) {
+		for (k = 0; k < subs[i]->n_cmds; k++) {
+			const struct ec_cmd_entry *e = &subs[i]->cmds[k];
+
+			ck_assert_msg(e->versions && e->handler, "%s: 0x%04x without versions/handler",
+				      subs[i]->name, e->command);
+			ck_assert_msg(k == 0 || subs[i]->cmds[k - 1].command < e->command,
+				      "%s: 0x%04x out of order", subs[i]->name, e->command);
+			ck_assert_ptr_eq(ec_cmd_find(e->command), e);
+		}
+		total += subs[i]->n_cmds;
+	}
+	ck_assert_uint_eq(n, total);
+	ck_assert_uint_le(n, EC_CMDS_MAX);
+	ck_assert_uint_eq(ec_host_command_count(), n);
+	for (i = 0; i < n; i++) {
+		ck_assert_msg(i == 0 || table[i - 1]->command < table[i]->command,
+			      "0x%04x declared twice or out of order", table[i]->command);
+		ck_assert_uint_eq(ec_host_command_number(i), table[i]->command);
+	}
+	ck_assert_uint_eq(ec_host_command_number(n), 0xFFFFFFFFu);
+}
+END_TEST
+
+/*
+ * GET_CMD_VERSIONS and the dispatcher agree on every command number
+ * 0..0xFFFF: "unsupported" is INVALID_COMMAND, and for a supported one the
+ * first version past the mask is INVALID_VERSION (no handler runs).
+ */
+START_TEST(test_cmd_versions_match_dispatch)
+{
+	uint8_t req[2], resp[4];
+	uint32_t status, cmd;
+
+	for (cmd = 0; cmd <= 0xFFFF; cmd++) {
+		uint32_t mask, v;
+
+		req[0] = (uint8_t)cmd;
+		req[1] = (uint8_t)(cmd >> 8);
+		hc(ec, EC_CMD_GET_CMD_VERSIONS, 1, req, 2, resp, 4, &status);
+		mask = status == EC_RES_SUCCESS ? le32(resp) : 0;
+		if (!mask) {
+			ck_assert_msg(status == EC_RES_INVALID_PARAM, "0x%04x: %u", cmd, status);
+			hc(ec, cmd, 0, NULL, 0, resp, 0, &status);
+			ck_assert_msg(status == EC_RES_INVALID_COMMAND,
+				      "0x%04x unsupported but dispatched: %u", cmd, status);
+			continue;
+		}
+		ck_assert_uint_eq(mask, ec_cmd_versions(ec, cmd));
+		for (v = 0; v < 32 && (mask & EC_VER_MASK(v)); v++)
+			;
+		hc(ec, cmd, v, NULL, 0, resp, 0, &status);
+		ck_assert_msg(status == EC_RES_INVALID_VERSION, "0x%04x v%u: %u", cmd, v, status);
 	}
 }
 END_TEST
@@ -763,6 +834,8 @@ static Suite *ec_cmds_suite(void)
 	tcase_add_test(tc, test_unsupported_versions);
 	tcase_add_test(tc, test_unknown_commands);
 	tcase_add_test(tc, test_cmd_versions_truthful);
+	tcase_add_test(tc, test_derived_table);
+	tcase_add_test(tc, test_cmd_versions_match_dispatch);
 	tcase_add_test(tc, test_hello_and_short_requests);
 	tcase_add_test(tc, test_request_limits);
 	tcase_add_test(tc, test_identity_fields);

@@ -230,7 +230,7 @@ START_TEST(test_every_table_version_covered)
 	size_t n, i, k;
 	unsigned int v;
 
-	table = ec_cmd_table_entries(&n);
+	table = test_cmd_table(&n);
 	for (i = 0; i < n; i++) {
 		for (v = 0; v < 32; v++) {
 			bool found = false;
