@@ -16,7 +16,6 @@ hl_prog=${hl_prog:-hotplug}
 . "$hl_srcdir/scripts/version.sh"
 hl_daemon_pid=
 # Set by hl_stop_daemon, read by the scripts that source this file.
-# shellcheck disable=SC2034
 hl_daemon_killed=0
 
 # Exit statuses shared by the scripts (the same as scripts/uaf-lab).
@@ -162,6 +161,7 @@ hl_stop_daemon() {
 	if hl_running "$hl_daemon_pid"; then
 		echo "$hl_prog: daemon $hl_daemon_pid ignored SIGTERM for $grace s, killing it" >&2
 		kill -KILL "$hl_daemon_pid" 2>/dev/null || true
+		# shellcheck disable=SC2034 # read by the scripts that source this file
 		hl_daemon_killed=1
 	fi
 	status=0
@@ -270,9 +270,8 @@ USAGE
 	trap "hl_stop_daemon >/dev/null 2>&1; rm -rf '$run'" EXIT
 	hl_start_daemon "$build" "hx_$name$$" "$sock" revocable - "$out/$name-daemon.log" ||
 		exit $HL_EXIT_CANNOT_RUN
-	# hl_sim_args is the calling script's.
-	# shellcheck disable=SC2154
 	sim_status=0
+	# shellcheck disable=SC2154 # hl_sim_args is the calling script's
 	"$build/hotplug_sim/hotplug_sim" --name="hx_$name$$" --control="$sock" \
 		--trigger="${hl_exp_trigger:-control}" --daemon-pid="$hl_daemon_pid" \
 		"${hl_sim_args[@]}" --json="$out/$name.json" --csv="$out/$name.csv" |

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
 #
 # The checks of ecctl-areas.test, run where /dev/cuse is real: the flash,
 # write-protect, host-event and keyboard commands end to end, as

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
 #
 # The checks of ecctl-e2e.test, run where /dev/cuse is real.
 

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
 #
 # cuse-ec-death-guest.sh - the daemon dies (SIGKILL) or shuts down (SIGTERM)
 # under clients blocked in read() and in poll(), with a command in flight

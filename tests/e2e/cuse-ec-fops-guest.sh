@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
 #
 # cuse-ec-fops-guest.sh - one daemon per mode, the table's rows through
 # cuse_ec_fops, and in unsafe mode valgrind's reports sorted by the file

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
 #
 # cuse-ec-fuzz-guest.sh - the fuzz client against a running cuse_ec, in one
 # boot (run by cuse-ec-fuzz.test). Sourced by bash; see tests/e2e/lib.sh.

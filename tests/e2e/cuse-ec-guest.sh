@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
 #
 # cuse-ec-guest.sh - end-to-end checks of the cuse_ec daemon through a real
 # CUSE device, in one boot (run by cuse-ec.test, inside UML when the host has

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
 #
 # cuse-ec-uaf-guest.sh - the unsafe lifecycle mode's use-after-free, caught
 # by valgrind memcheck (ASan cannot run inside UML). Run by cuse-ec-uaf.test.

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
 #
 # The checks of cuse-ec-udev.test (argument "plain": no udevd) and of
 # cuse-ec-udevd.test (argument "udevd": Debian's systemd-udevd runs in the

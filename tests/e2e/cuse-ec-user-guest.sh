@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
 #
 # cuse-ec-user-guest.sh - --user=nobody: once serving, the daemon runs as
 # nobody with no capabilities, and still serves, unplugs and replugs from

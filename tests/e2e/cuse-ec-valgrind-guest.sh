@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
 #
 # cuse-ec-valgrind-guest.sh - the daemon under valgrind memcheck through an
 # end-to-end run, in the revocable and the refcount lifecycle: real-client

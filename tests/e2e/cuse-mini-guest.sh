@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
 #
 # The checks of cuse-mini.test, run where /dev/cuse is real (inside a UML
 # guest, or directly on a host that has CUSE): one daemon, one client.

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
 #
 # tests/e2e/lib.sh - helpers for end-to-end tests that need a real /dev/cuse.
 #
