@@ -2,6 +2,11 @@
 # shellcheck shell=bash
 #
 # tests/e2e/lib.sh - helpers for end-to-end tests that need a real /dev/cuse.
+# A test-only layer over scripts/hotplug-lib.sh, the one shell library (which
+# holds the CUSE and UML detection, the guest boot, the node waits, the
+# valgrind command line and the stopping of a process): what is here is the
+# checks' bookkeeping and the tests' conventions (skip or fail, exit 99 for
+# a harness failure). Safe under set -euo pipefail.
 #
 # Source it from a bash test script:  . "$top_srcdir/tests/e2e/lib.sh"
 #
@@ -60,8 +65,10 @@ if [[ -z ${top_srcdir:-} ]]; then
 	top_srcdir=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 fi
 top_builddir=${top_builddir:-$PWD}
+hl_prog=${hl_prog:-e2e}
+# shellcheck source=scripts/hotplug-lib.sh
+. "$top_srcdir/scripts/hotplug-lib.sh"
 e2e_bin=$top_builddir/tests/e2e
-e2e_uml_run=$top_srcdir/scripts/uml-run
 e2e_checks=0
 e2e_failures=0
 e2e_daemon_pid=
@@ -70,12 +77,11 @@ e2e_node_timeout=10
 [[ ${CUSE_EC_VALGRIND:-0} == 1 ]] && e2e_node_timeout=60
 
 e2e_cuse_available() {
-	[[ -c /dev/cuse && -r /dev/cuse && -w /dev/cuse ]]
+	hl_cuse_here
 }
 
 e2e_uml_available() {
-	command -v "${UML_KERNEL:-linux.uml}" >/dev/null 2>&1 &&
-		PATH=$PATH:/usr/sbin:/sbin command -v insmod >/dev/null 2>&1
+	hl_uml_available
 }
 
 e2e_skip_or_fail() {
@@ -90,8 +96,7 @@ e2e_skip_or_fail() {
 e2e_run_guest() {
 	local status=0
 
-	"$e2e_uml_run" --timeout "${UML_RUN_TIMEOUT:-300}" \
-		--share "$top_srcdir" --share "$top_builddir" "$@" || status=$?
+	hl_uml_run "$top_builddir" "${UML_RUN_TIMEOUT:-300}" "$@" || status=$?
 	case $status in
 	124|125)
 		echo "e2e: uml-run harness failure (status $status)" >&2
@@ -120,23 +125,11 @@ e2e_run_checks() {
 }
 
 e2e_wait_for_node() {
-	local path=$1 secs=${2:-10} i
-
-	for (( i = 0; i < secs * 20; i++ )); do
-		[[ -e $path ]] && return 0
-		sleep 0.05
-	done
-	[[ -e $path ]]
+	hl_wait_for_node "$@"
 }
 
 e2e_wait_for_gone() {
-	local path=$1 secs=${2:-10} i
-
-	for (( i = 0; i < secs * 20; i++ )); do
-		[[ -e $path ]] || return 0
-		sleep 0.05
-	done
-	[[ ! -e $path ]]
+	hl_wait_for_gone "$@"
 }
 
 # e2e_wait_stat DAEMON SOCK NAME MIN [SECS]: wait until the daemon's
@@ -148,8 +141,9 @@ e2e_wait_stat() {
 
 	end=$(( SECONDS + secs ))
 	while :; do
+		# No answer yet (the socket is not up) is one more round.
 		got=$("$daemon" --control="$sock" --send=stats 2>/dev/null |
-			tr ' ' '\n' | sed -n "s/^$name=//p")
+			tr ' ' '\n' | sed -n "s/^$name=//p") || got=
 		[[ $got =~ ^[0-9]+$ ]] && (( got >= min )) && return 0
 		(( SECONDS < end )) || break
 		sleep 0.05
@@ -176,23 +170,11 @@ e2e_wait_trace() {
 }
 
 # e2e_valgrind_argv PROGRAM VALGRIND-ARGS...: sets the array e2e_vg to the
-# command that runs PROGRAM's real binary under valgrind. In the build tree a
-# program linked with the shared librevocable is a libtool wrapper script,
-# and valgrind must run what the wrapper runs, so libtool starts it.
-#
-# --vex-guest-chase=no: by default valgrind translates a call and the first
-# instructions of its callee as one block, and a use-after-free load in
-# those first instructions is then reported at the call with the stack
-# pointer already moved, so the report's stack stops after one frame. Not
-# chasing costs little and gives every report its whole stack, which the
-# tests sort reports by.
+# command that runs PROGRAM's real binary under valgrind (hl_valgrind_argv
+# with this build tree).
 e2e_valgrind_argv() {
-	local prog=$1
-	shift
-	e2e_vg=(valgrind --vex-guest-chase=no "$@")
-	if [[ -x ${top_builddir:-}/libtool ]] && grep -q "libtool wrapper" "$prog" 2>/dev/null; then
-		e2e_vg=("$top_builddir/libtool" --mode=execute "${e2e_vg[@]}")
-	fi
+	hl_valgrind_argv "$top_builddir" "$@"
+	e2e_vg=("${hl_vg[@]}")
 }
 
 e2e_start_daemon() {
@@ -207,27 +189,17 @@ e2e_start_daemon() {
 }
 
 e2e_stop_daemon() {
-	local sig=${1:-TERM} pid=${2:-$e2e_daemon_pid} i p left=()
+	local sig=${1:-TERM} pid=${2:-$e2e_daemon_pid} p left=()
 
 	[[ -n $pid ]] || return 0
-	[[ $pid == "$e2e_daemon_pid" ]] && e2e_daemon_pid=
+	if [[ $pid == "$e2e_daemon_pid" ]]; then
+		e2e_daemon_pid=
+	fi
 	for p in "${e2e_daemon_pids[@]}"; do
 		[[ $p == "$pid" ]] || left+=("$p")
 	done
 	e2e_daemon_pids=("${left[@]}")
-	kill "-$sig" "$pid" 2>/dev/null
-	for (( i = 0; i < 200; i++ )); do
-		kill -0 "$pid" 2>/dev/null || break
-		# A zombie still answers kill -0; it is done, wait reaps it.
-		[[ $(ps -o stat= -p "$pid" 2>/dev/null) == Z* ]] && break
-		sleep 0.05
-	done
-	if kill -0 "$pid" 2>/dev/null &&
-	   [[ $(ps -o stat= -p "$pid" 2>/dev/null) != Z* ]]; then
-		echo "e2e: daemon $pid ignored SIG$sig for 10 s, killing it" >&2
-		kill -KILL "$pid" 2>/dev/null
-	fi
-	wait "$pid"
+	hl_stop_pid "$sig" "$pid" 10
 }
 
 e2e_report() {
@@ -290,7 +262,8 @@ e2e_fatal() {
 
 	echo "e2e: fatal: $*" >&2
 	for pid in "${e2e_daemon_pids[@]}"; do
-		e2e_stop_daemon KILL "$pid" >/dev/null 2>&1
+		# Its status says nothing here: this run already failed.
+		e2e_stop_daemon KILL "$pid" >/dev/null 2>&1 || true
 	done
 	exit 1
 }
