@@ -7,6 +7,7 @@
 # valgrind command line and the stopping of a process): what is here is the
 # checks' bookkeeping and the tests' conventions (skip or fail, exit 99 for
 # a harness failure). Safe under set -euo pipefail.
+# not set -euo pipefail: sourced, so the caller's options apply.
 #
 # Source it from a bash test script:  . "$top_srcdir/tests/e2e/lib.sh"
 #
@@ -15,12 +16,18 @@
 #
 #   foo.test:        . "$top_srcdir/tests/e2e/lib.sh"
 #                    e2e_run_checks "$top_srcdir/tests/e2e/foo-guest.sh"
-#   foo-guest.sh:    . "$top_srcdir/tests/e2e/lib.sh"
+#   foo-guest.sh:    set -euo pipefail
+#                    . "$top_srcdir/tests/e2e/lib.sh"
 #                    e2e_start_daemon "$e2e_bin/cuse_mini" -f --name=x
 #                    e2e_wait_for_node /dev/x 10 || e2e_fatal "no /dev/x"
 #                    e2e_check "client passes" "$e2e_bin/cuse_mini_client" /dev/x
-#                    e2e_stop_daemon; e2e_check_status "daemon exit" 0 $?
+#                    e2e_check_exit "daemon exit" 0 e2e_stop_daemon
 #                    e2e_done
+#
+# Scripts run with set -euo pipefail: a command that fails outside a check
+# ends the script (the ERR trap below names it), so a failure that is
+# expected is written as one (`|| true` with the reason, or `if !`), and a
+# command whose status is the point is run through e2e_check_exit.
 #
 # Helpers (all prefixed e2e_):
 #   e2e_cuse_available      true if /dev/cuse is usable here (host or guest)
@@ -45,6 +52,8 @@
 #                           return its exit status (128+N if killed by N)
 #   e2e_check DESC CMD...   run CMD, print ok/not ok, count failures
 #   e2e_check_status DESC WANT GOT     compare two exit statuses
+#   e2e_check_exit DESC WANT CMD...    run CMD (e2e_stop_daemon, wait PID,
+#                           ...) and check that it exits WANT
 #   e2e_wait_until SECS CMD...  run CMD until it succeeds, at most SECS s
 #   e2e_ctl SOCK LINE       one control command to the daemon at SOCK
 #   e2e_stat SOCK KEY       one counter of the daemon's stats
@@ -74,7 +83,16 @@ e2e_failures=0
 e2e_daemon_pid=
 e2e_daemon_pids=()
 e2e_node_timeout=10
-[[ ${CUSE_EC_VALGRIND:-0} == 1 ]] && e2e_node_timeout=60
+if [[ ${CUSE_EC_VALGRIND:-0} == 1 ]]; then
+	e2e_node_timeout=60
+fi
+# Under set -e a failing command ends the script; say which one and where
+# (errtrace: in functions too). Only where -e is on: a command substitution
+# runs without it, and a failure there ends nothing.
+e2e_err=0
+set -o errtrace
+trap 'e2e_err=$?; [[ $- != *e* ]] ||
+	echo "e2e: ${BASH_SOURCE[0]:-$0} line $LINENO: \"$BASH_COMMAND\" failed (status $e2e_err)" >&2' ERR
 
 e2e_cuse_available() {
 	hl_cuse_here
@@ -235,6 +253,14 @@ e2e_check_status() {
 	fi
 }
 
+e2e_check_exit() {
+	local desc=$1 want=$2 got=0
+
+	shift 2
+	"$@" || got=$?
+	e2e_check_status "$desc" "$want" "$got"
+}
+
 e2e_wait_until() {
 	local secs=$1 i
 
@@ -270,6 +296,8 @@ e2e_fatal() {
 
 e2e_done() {
 	echo "$(( e2e_checks - e2e_failures )) of $e2e_checks checks passed"
-	(( e2e_checks > 0 && e2e_failures == 0 ))
-	exit
+	if (( e2e_checks > 0 && e2e_failures == 0 )); then
+		exit 0
+	fi
+	exit 1
 }
