@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=bash
+# not set -euo pipefail: sourced, so the caller's options apply.
 #
 # deps.sh - the one list of Debian packages this project needs, and an
 # installer that fetches only the missing ones. Sourced by scripts/check and

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=bash
+# not set -euo pipefail: sourced, so the caller's options apply.
 #
 # hotplug-lib.sh - the one shell library of the tree: sourced by
 # scripts/hotplug-compare, scripts/experiments/*, scripts/demo,

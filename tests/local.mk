@@ -28,6 +28,6 @@ TESTS += tests/man-pages.test
 dist_noinst_SCRIPTS += tests/man-pages.test
 
 # Every tracked shell script clean under shellcheck (.shellcheckrc says how).
-TESTS += tests/shellcheck.test
-dist_noinst_SCRIPTS += tests/shellcheck.test
+TESTS += tests/shell-scripts.test
+dist_noinst_SCRIPTS += tests/shell-scripts.test
 EXTRA_DIST += .shellcheckrc
