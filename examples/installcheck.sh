@@ -9,9 +9,14 @@
 # that the header, pkg-config file and man pages were installed.
 # Environment (from make installcheck): DESTDIR, pkgconfigdir, libdir,
 # includedir, mandir, CC, CFLAGS.
+# not set -euo pipefail: POSIX sh (make runs it with $(SHELL)), which has
+# no pipefail; no pipe here hides a failure that matters (ldd's shows in
+# its output, which is checked).
 set -eu
 
 srcdir=$1
+: "${includedir:?from make installcheck}" "${pkgconfigdir:?from make installcheck}"
+: "${mandir:?from make installcheck}" "${libdir:?from make installcheck}"
 shift
 root=${DESTDIR:-}
 work=$(mktemp -d)

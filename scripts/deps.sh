@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=bash
+# not set -euo pipefail: sourced, so the caller's options apply.
 #
 # deps.sh - the one list of Debian packages this project needs, and an
 # installer that fetches only the missing ones. Sourced by scripts/check and
@@ -15,14 +16,15 @@ CUSE_EC_LIB_PKGS="liburcu-dev libfuse3-dev libudev-dev libjson-c-dev check"
 # man pages, udev for the end-to-end run with a real systemd-udevd inside
 # the guest, spin to model-check the librevocable protocol, graphviz to
 # redraw docs/components.svg (make components-svg), systemd for
-# systemd-analyze verify of the units, setpriv and script (util-linux,
-# bsdutils: essential) for the unit and ec-shell tests.
-CUSE_EC_RUN_PKGS="user-mode-linux kmod fuse3 valgrind clang gnuplot-nox mandoc udev spin systemd graphviz"
+# systemd-analyze verify of the units, shellcheck for every shell script,
+# setpriv and script (util-linux, bsdutils: essential) for the unit and
+# ec-shell tests.
+CUSE_EC_RUN_PKGS="user-mode-linux kmod fuse3 valgrind clang gnuplot-nox mandoc udev spin systemd graphviz shellcheck"
 
 cuse_ec_missing_pkgs() {
 	local pkg missing=""
 
-	for pkg in $CUSE_EC_BUILD_PKGS $CUSE_EC_LIB_PKGS $CUSE_EC_RUN_PKGS "$@"; do
+	for pkg in $CUSE_EC_BUILD_PKGS $CUSE_EC_LIB_PKGS $CUSE_EC_RUN_PKGS; do
 		if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep 'install ok installed' >/dev/null; then
 			missing="$missing $pkg"
 		fi
@@ -30,11 +32,11 @@ cuse_ec_missing_pkgs() {
 	echo "$missing"
 }
 
-# cuse_ec_install_deps [extra packages...]: apt-get install what is missing.
+# cuse_ec_install_deps: apt-get install what is missing of the lists above.
 cuse_ec_install_deps() {
 	local missing sudo=""
 
-	missing=$(cuse_ec_missing_pkgs "$@")
+	missing=$(cuse_ec_missing_pkgs)
 	[ -z "$missing" ] && return 0
 	if [ "$(id -u)" -ne 0 ]; then
 		command -v sudo >/dev/null 2>&1 || {

@@ -1,22 +1,29 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=bash
+# not set -euo pipefail: sourced, so the caller's options apply.
 #
-# hotplug-lib.sh - shared by scripts/hotplug-compare, scripts/experiments/*,
-# scripts/demo and tests/hotplug_sim/flap1000.test: find the build tree, run
-# "somewhere with a real /dev/cuse" (here or in one user-mode-linux boot),
-# start and stop the daemon (optionally under valgrind memcheck), and read
-# single fields out of hotplug_sim's JSON report without needing jq.
+# hotplug-lib.sh - the one shell library of the tree: sourced by
+# scripts/hotplug-compare, scripts/experiments/*, scripts/demo,
+# scripts/uaf-lab and, through tests/e2e/lib.sh (a test-only layer on top of
+# it), by every end-to-end test. It finds the build tree, tells whether
+# /dev/cuse or user-mode-linux is usable, runs "somewhere with a real
+# /dev/cuse" (here or in one user-mode-linux boot), starts and stops the
+# daemon (optionally under valgrind memcheck), waits for a node, and reads
+# single fields out of hotplug_sim's JSON report without needing jq. It
+# sources nothing under tests/: the shipped scripts use it.
 #
 # Every function is prefixed hl_. The caller sets hl_prog (for messages)
 # before sourcing, and hl_srcdir is the source tree this file lives in.
+# Safe under set -euo pipefail, and sourced once however often it is named.
 
+[[ -z ${hl_sourced:-} ]] || return 0
+hl_sourced=1
 hl_srcdir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 hl_prog=${hl_prog:-hotplug}
 # shellcheck source=scripts/version.sh
 . "$hl_srcdir/scripts/version.sh"
 hl_daemon_pid=
 # Set by hl_stop_daemon, read by the scripts that source this file.
-# shellcheck disable=SC2034
 hl_daemon_killed=0
 
 # Exit statuses shared by the scripts (the same as scripts/uaf-lab).
@@ -27,12 +34,12 @@ readonly HL_EXIT_CANNOT_RUN=99
 hl_usage_error() {
 	printf '%s: %s\n' "$hl_prog" "$*" >&2
 	printf "Try '%s --help'.\n" "$hl_prog" >&2
-	exit $HL_EXIT_USAGE
+	exit "$HL_EXIT_USAGE"
 }
 
 hl_cannot_run() {
 	printf '%s: %s\n' "$hl_prog" "$*" >&2
-	exit $HL_EXIT_CANNOT_RUN
+	exit "$HL_EXIT_CANNOT_RUN"
 }
 
 # hl_is_uint TEXT [MAX]: TEXT is a decimal number in 1..MAX (default 1000000).
@@ -59,13 +66,49 @@ hl_find_build_dir() {
 	return 1
 }
 
+# hl_cuse_here: /dev/cuse is usable here (a host with CUSE, or the guest).
 hl_cuse_here() {
 	[[ -c /dev/cuse && -r /dev/cuse && -w /dev/cuse ]]
 }
 
+# hl_uml_available: scripts/uml-run can boot a guest here.
 hl_uml_available() {
 	command -v "${UML_KERNEL:-linux.uml}" >/dev/null 2>&1 &&
 		PATH=$PATH:/usr/sbin:/sbin command -v insmod >/dev/null 2>&1
+}
+
+# hl_uml_run BUILD TIMEOUT [UML-RUN-OPTIONS...] -- CMD...: run CMD in one
+# user-mode-linux boot that sees this source tree and BUILD, bounded by
+# TIMEOUT seconds. Returns CMD's status, or uml-run's own 124 (timed out)
+# or 125 (the guest could not run it); each caller says what those mean.
+hl_uml_run() {
+	local build=$1 timeout=$2
+
+	shift 2
+	"$hl_srcdir/scripts/uml-run" --timeout "$timeout" --share "$hl_srcdir" \
+		--share "$build" "$@"
+}
+
+# hl_wait_for_node PATH [SECS]: wait (bounded, default 10 s) for PATH.
+hl_wait_for_node() {
+	local path=$1 secs=${2:-10} i
+
+	for (( i = 0; i < secs * 20; i++ )); do
+		[[ -e $path ]] && return 0
+		sleep 0.05
+	done
+	[[ -e $path ]]
+}
+
+# hl_wait_for_gone PATH [SECS]: wait (bounded, default 10 s) for PATH to go.
+hl_wait_for_gone() {
+	local path=$1 secs=${2:-10} i
+
+	for (( i = 0; i < secs * 20; i++ )); do
+		[[ -e $path ]] || return 0
+		sleep 0.05
+	done
+	[[ ! -e $path ]]
 }
 
 # hl_run_where_cuse BUILD OUT TIMEOUT CMD...: run CMD right here when this
@@ -82,8 +125,8 @@ hl_run_where_cuse() {
 	fi
 	hl_uml_available || hl_cannot_run "no usable /dev/cuse here and no user-mode-linux (Debian packages 'user-mode-linux' and 'kmod')"
 	status=0
-	"$hl_srcdir/scripts/uml-run" --timeout "$timeout" --mem 384M \
-		--out "$out" --share "$hl_srcdir" --share "$build" -C "$out" -- "$@" || status=$?
+	hl_uml_run "$build" "$timeout" --mem 384M --out "$out" -C "$out" -- "$@" ||
+		status=$?
 	case $status in
 	124) hl_cannot_run "the user-mode-linux guest timed out after ${timeout}s" ;;
 	125) hl_cannot_run "the user-mode-linux guest failed (see the uml-run message above)" ;;
@@ -92,10 +135,16 @@ hl_run_where_cuse() {
 }
 
 # hl_valgrind_argv BUILD PROGRAM ARGS...: set array hl_vg to run PROGRAM's
-# real binary under valgrind (through libtool when PROGRAM is a libtool
-# wrapper script, or valgrind would check bash instead of the daemon).
-# Not chasing calls into their callees keeps every report's stack whole
-# (tests/e2e/lib.sh, e2e_valgrind_argv, says why).
+# real binary under valgrind with ARGS (through BUILD's libtool when PROGRAM
+# is a libtool wrapper script, or valgrind would check bash instead of the
+# daemon).
+#
+# --vex-guest-chase=no: by default valgrind translates a call and the first
+# instructions of its callee as one block, and a use-after-free load in
+# those first instructions is then reported at the call with the stack
+# pointer already moved, so the report's stack stops after one frame. Not
+# chasing costs little and gives every report its whole stack, which the
+# tests sort reports by.
 hl_valgrind_argv() {
 	local build=$1 prog=$2
 
@@ -146,28 +195,41 @@ hl_running() {
 	[[ ${state:0:1} != Z ]]
 }
 
+# hl_stop_pid SIG PID GRACE: send SIG to PID (a child of this shell), wait
+# up to GRACE seconds for it to end, then SIGKILL it; return its exit status
+# (128+N when signal N ended it). hl_killed is 1 when the SIGKILL was needed.
+hl_stop_pid() {
+	local sig=$1 pid=$2 grace=$3 i status=0
+
+	hl_killed=0
+	# Already gone is fine: wait still reaps it and gives its status.
+	kill "-$sig" "$pid" 2>/dev/null || true
+	for (( i = 0; i < grace * 20; i++ )); do
+		hl_running "$pid" || break
+		sleep 0.05
+	done
+	if hl_running "$pid"; then
+		echo "$hl_prog: daemon $pid ignored SIG$sig for $grace s, killing it" >&2
+		kill -KILL "$pid" 2>/dev/null || true
+		hl_killed=1
+	fi
+	wait "$pid" || status=$?
+	return "$status"
+}
+
 # hl_stop_daemon: SIGTERM the daemon, wait up to 20 s (valgrind writing its
 # summary is slow in UML), then KILL; return its exit status (137, and
 # hl_daemon_killed=1, when it had to be killed).
 hl_stop_daemon() {
-	local grace=20 i status
+	local status=0
 
 	hl_daemon_killed=0
 	[[ -n $hl_daemon_pid ]] || return 0
-	kill -TERM "$hl_daemon_pid" 2>/dev/null || true
-	for (( i = 0; i < grace * 20; i++ )); do
-		hl_running "$hl_daemon_pid" || break
-		sleep 0.05
-	done
-	if hl_running "$hl_daemon_pid"; then
-		echo "$hl_prog: daemon $hl_daemon_pid ignored SIGTERM for $grace s, killing it" >&2
-		kill -KILL "$hl_daemon_pid" 2>/dev/null || true
-		hl_daemon_killed=1
-	fi
-	status=0
-	wait "$hl_daemon_pid" || status=$?
+	hl_stop_pid TERM "$hl_daemon_pid" 20 || status=$?
+	# shellcheck disable=SC2034 # read by the scripts that source this file
+	hl_daemon_killed=$hl_killed
 	hl_daemon_pid=
-	return $status
+	return "$status"
 }
 
 # hl_json_num FILE KEY: the first numeric (or true/false) value of "KEY" in
@@ -269,10 +331,9 @@ USAGE
 	# shellcheck disable=SC2064 # expand $run now: it is local
 	trap "hl_stop_daemon >/dev/null 2>&1; rm -rf '$run'" EXIT
 	hl_start_daemon "$build" "hx_$name$$" "$sock" revocable - "$out/$name-daemon.log" ||
-		exit $HL_EXIT_CANNOT_RUN
-	# hl_sim_args is the calling script's.
-	# shellcheck disable=SC2154
+		exit "$HL_EXIT_CANNOT_RUN"
 	sim_status=0
+	# shellcheck disable=SC2154 # hl_sim_args is the calling script's
 	"$build/hotplug_sim/hotplug_sim" --name="hx_$name$$" --control="$sock" \
 		--trigger="${hl_exp_trigger:-control}" --daemon-pid="$hl_daemon_pid" \
 		"${hl_sim_args[@]}" --json="$out/$name.json" --csv="$out/$name.csv" |
@@ -286,8 +347,8 @@ USAGE
 	echo "results: $out/$name.{json,csv,txt,png} $out/$name-timeline.png"
 	if (( daemon_status != 0 )); then
 		echo "$hl_prog: the daemon exited with status $daemon_status" >&2
-		exit $HL_EXIT_FAIL
+		exit "$HL_EXIT_FAIL"
 	fi
-	(( sim_status == 0 )) || exit $HL_EXIT_FAIL
+	(( sim_status == 0 )) || exit "$HL_EXIT_FAIL"
 	exit 0
 }

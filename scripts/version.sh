@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=bash
+# not set -euo pipefail: sourced, so the caller's options apply.
 #
 # version.sh - what the scripts print for -V/--version, in the form the
 # programs use ("PROG (PACKAGE) VERSION"), taken from AC_INIT in the

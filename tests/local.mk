@@ -26,3 +26,8 @@ include tests/programs/local.mk
 # The programs' manual pages (mandoc -Tlint, FILES, SEE ALSO that exists).
 TESTS += tests/man-pages.test
 dist_noinst_SCRIPTS += tests/man-pages.test
+
+# Every tracked shell script clean under shellcheck (.shellcheckrc says how).
+TESTS += tests/shell-scripts.test
+dist_noinst_SCRIPTS += tests/shell-scripts.test
+EXTRA_DIST += .shellcheckrc

@@ -1513,7 +1513,7 @@ struct ec_response_locate_chip {
 	uint16_t i2c_addr_flags;
 } EC_PACKED;
 
-/* Sizes every client depends on (see docs/cros_ec_chardev_abi.md). */
+/* Sizes every client depends on (see docs/device-abi.md). */
 _Static_assert(sizeof(struct ec_response_get_version) == 100, "GET_VERSION v0");
 _Static_assert(sizeof(struct ec_response_get_version_v1) == 132, "GET_VERSION v1");
 _Static_assert(sizeof(struct ec_response_get_chip_info) == 96, "GET_CHIP_INFO");

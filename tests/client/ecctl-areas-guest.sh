@@ -1,11 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
 #
 # The checks of ecctl-areas.test, run where /dev/cuse is real: the flash,
 # write-protect, host-event and keyboard commands end to end, as
 # `ecctl raw` requests through the daemon's CUSE device (the layouts are
 # the ones ectool sends).
+set -euo pipefail
 
-. "$top_srcdir/tests/e2e/lib.sh"
+# shellcheck source=tests/e2e/lib.sh
+. "${top_srcdir:?}/tests/e2e/lib.sh"
 
 daemon=$top_builddir/cuse_ec/cuse_ec
 ecctl=$top_builddir/client/ecctl
@@ -282,9 +285,8 @@ e2e_check "the old file's read is parked in the daemon" \
 	e2e_wait_stat "$daemon" "$sock" parked_reads 1
 raw_is "REBOOT_EC cold is answered" '' 0xd2 0 0400
 timeout 10 tail --pid="$rb_reader" -f /dev/null ||
-	{ echo "# reader still blocked 10 s after the cold reboot"; kill -KILL "$rb_reader"; }
-wait "$rb_reader"
-e2e_check_status "the old file's reader is woken, exit 1" 1 $?
+	{ echo "# reader still blocked 10 s after the cold reboot"; kill -KILL "$rb_reader" || true; }
+e2e_check_exit "the old file's reader is woken, exit 1" 1 wait "$rb_reader"
 e2e_check "the old file gets ENODEV" grep -q 'ENODEV' "$rb_out"
 rm -f "$rb_out"
 e2e_check "the daemon counted the cold reboot" \
@@ -294,8 +296,7 @@ raw_is "GET_UPTIME_INFO: a fresh EC, flags POWER_ON" '[0-9a-f]{4}000000000000080
 	0x121 0
 raw_is "the keyboard backlight starts over" '0000$' 0x22 0
 
-e2e_stop_daemon TERM
-e2e_check_status "daemon exits 0 on SIGTERM" 0 $?
+e2e_check_exit "daemon exits 0 on SIGTERM" 0 e2e_stop_daemon TERM
 
 # --- the minimal profile: no backlight, no feature it cannot back ---
 name=ecareas_min_$$_$RANDOM
@@ -309,6 +310,5 @@ raw_refused "minimal: no ADC channels" INVALID_COMMAND 0x123 0 00
 raw_refused "minimal: no CBI EEPROM" INVALID_COMMAND 0x11f 0 0000000000000000
 raw_is "minimal: FLASH_READ works" "$(printf 'mini_v0' | od -An -tx1 | tr -d ' \n')" \
 	0x11 0 0000000008000000
-e2e_stop_daemon TERM
-e2e_check_status "minimal daemon exits 0" 0 $?
+e2e_check_exit "minimal daemon exits 0" 0 e2e_stop_daemon TERM
 e2e_done

@@ -1,8 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
 #
 # The checks of ecctl-e2e.test, run where /dev/cuse is real.
+set -euo pipefail
 
-. "$top_srcdir/tests/e2e/lib.sh"
+# shellcheck source=tests/e2e/lib.sh
+. "${top_srcdir:?}/tests/e2e/lib.sh"
 
 daemon=$top_builddir/cuse_ec/cuse_ec
 ecctl=$top_builddir/client/ecctl
@@ -111,8 +114,7 @@ if [[ -x /usr/bin/python3 ]]; then
 	# Two flips: whichever state the lid was in, one of them is a change.
 	e2e_check "inject lid-close" ctl_ok "inject lid-close"
 	e2e_check "inject lid-open" ctl_ok "inject lid-open"
-	wait "$reader"
-	e2e_check_status "events: reader gets the injected event" 0 $?
+	e2e_check_exit "events: reader gets the injected event" 0 wait "$reader"
 	e2e_check "events: output names the event" grep -q '^Event type [0-9]' "$out_file"
 
 	# A reader blocked with no timeout is woken by an unplug: ENODEV, exit 1.
@@ -125,9 +127,8 @@ if [[ -x /usr/bin/python3 ]]; then
 	e2e_check "unplug" ctl_ok "unplug wait"
 	# Bounded: a reader the unplug failed to wake is killed, and fails below.
 	timeout 10 tail --pid="$reader" -f /dev/null ||
-		{ echo "# reader still blocked 10 s after the unplug"; kill -KILL "$reader"; }
-	wait "$reader"
-	e2e_check_status "blocked reader woken by unplug exits 1" 1 $?
+		{ echo "# reader still blocked 10 s after the unplug"; kill -KILL "$reader" || true; }
+	e2e_check_exit "blocked reader woken by unplug exits 1" 1 wait "$reader"
 	e2e_check "woken reader reports ENODEV" grep -q 'ENODEV' "$out_file"
 	ecctl_fails "open with no EC present fails ENODEV" 1 'ENODEV' --name "$name" hello
 	e2e_check "plug" ctl_ok plug
@@ -137,9 +138,9 @@ else
 	echo "# /usr/bin/python3 missing: control-socket checks left out"
 fi
 
-e2e_stop_daemon TERM
-e2e_check_status "daemon exits 0 on SIGTERM" 0 $?
-e2e_wait_for_gone "/dev/$name" 10
+e2e_check_exit "daemon exits 0 on SIGTERM" 0 e2e_stop_daemon TERM
+# A node left behind is what the next check reports.
+e2e_wait_for_gone "/dev/$name" 10 || true
 ecctl_fails "node gone after the daemon exits" 1 'ENOENT' --name "$name" hello
 
 # --- the minimal profile: no direct memory map ---
@@ -153,6 +154,5 @@ ecctl_prints "minimal: temps via READ_MEMMAP" '[0-9]+ K' --name "$name" temps
 ecctl_prints "minimal: no fans" 'No fans' --name "$name" fans
 ecctl_fails "minimal: usbpd refused by the EC" 1 'EC error INVALID_COMMAND' \
 	--name "$name" usbpd ports
-e2e_stop_daemon TERM
-e2e_check_status "minimal daemon exits 0" 0 $?
+e2e_check_exit "minimal daemon exits 0" 0 e2e_stop_daemon TERM
 e2e_done

@@ -2,7 +2,7 @@
 /*
  * fake_dev.c - the fake /dev/cros_ec used by the client tests, and a canned
  * EC to put behind it. The fake applies the kernel driver's rules (see
- * docs/cros_ec_chardev_abi.md) so the client meets the same checks it meets
+ * docs/device-abi.md) so the client meets the same checks it meets
  * on a real device.
  */
 #include "config.h"

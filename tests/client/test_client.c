@@ -60,188 +60,208 @@ static struct ec_client *attach_ok(unsigned int flags)
 	return c;
 }
 
-static int attach_fail(struct ec_client_error *err)
-{
-	struct ec_client *c = NULL;
-	int ret = ec_client_attach(&fake_transport, &dev, 0, err, &c);
-
-	ck_assert_ptr_null(c);
-	return ret;
-}
-
 /* ---- start-up ---- */
 
-START_TEST(startup_ok)
-{
-	struct ec_client *c = attach_ok(0);
-
-	ck_assert_uint_eq(ec_client_max_request(c), 0x88 - 8);
-	ck_assert_uint_eq(ec_client_max_response(c), 0x108 - 8);
-	ck_assert(ec_client_has_direct_memmap(c));
-	ck_assert_str_eq(ec_client_version_text(c), "1.0.0\nro-1.2\nrw-1.3\nread-write\n");
-	ec_client_close(c);
-}
-END_TEST
-
-START_TEST(startup_raw_skips_everything)
-{
-	struct ec_client *c;
-
-	dev.version_override = "garbage";
-	dev.v1_ret = 0;
-	c = attach_ok(EC_CLIENT_RAW);
-	ck_assert_uint_eq(dev.ioctl_calls, 0);
-	ck_assert_uint_eq(ec_client_max_request(c), EC_CLIENT_DEFAULT_MAX_PAYLOAD);
-	ck_assert_str_eq(ec_client_version_text(c), "");
-	ec_client_close(c);
-}
-END_TEST
-
-static const char *const bad_texts[] = {
-	"1.0.1\nro\nrw\nread-write\n", "1.0.\n", "", "2.0.0\n", "1.0.00\n", " 1.0.0\n",
-	"1.0.0x\n",
+/*
+ * The start-up cases, one row each: what is wrong with the device (or
+ * nothing), then either the error ec_client_attach() must return with the
+ * step and words of its message, or what the attached client must say.
+ * Every failure message starts with the row's name.
+ */
+struct startup_case {
+	const char *name;
+	unsigned int flags;			/* ec_client_attach() flags */
+	const char *version_text;		/* read() text; NULL: the real one */
+	void (*arrange)(void);			/* anything else to break; or NULL */
+	int want_ret;				/* 0: attached */
+	enum ec_client_step want_step;		/* when not: the step blamed */
+	const char *want_words[2];		/* ... and words of the message */
+	void (*check)(const char *name, struct ec_client *c); /* when attached */
 };
 
-START_TEST(startup_bad_version_text)
+static void check_real_ec(const char *name, struct ec_client *c)
 {
-	struct ec_client_error err;
-
-	dev.version_override = bad_texts[_i];
-	ck_assert_int_eq(attach_fail(&err), -EPROTO);
-	ck_assert_int_eq(err.step, EC_STEP_VERSION_TEXT);
-	ck_assert_int_eq(err.err, -EPROTO);
-	ck_assert_ptr_nonnull(strstr(err.message, "step 1"));
-	ck_assert_ptr_nonnull(strstr(err.message, "expected \"1.0.0\""));
+	ck_assert_msg(ec_client_max_request(c) == 0x88 - 8, "%s: max request %zu", name,
+		      (size_t)ec_client_max_request(c));
+	ck_assert_msg(ec_client_max_response(c) == 0x108 - 8, "%s: max response %zu", name,
+		      (size_t)ec_client_max_response(c));
+	ck_assert_msg(ec_client_has_direct_memmap(c), "%s: no direct memmap", name);
+	ck_assert_msg(!strcmp(ec_client_version_text(c), "1.0.0\nro-1.2\nrw-1.3\nread-write\n"),
+		      "%s: version text \"%s\"", name, ec_client_version_text(c));
 }
-END_TEST
 
-START_TEST(startup_text_without_newline_ok)
+static void break_everything(void)
 {
-	struct ec_client *c;
-
-	dev.version_override = "1.0.0";
-	c = attach_ok(0);
-	ec_client_close(c);
-}
-END_TEST
-
-START_TEST(startup_read_error)
-{
-	struct ec_client_error err;
-
-	fake_dev_set_gone(&dev, ENODEV);
-	ck_assert_int_eq(attach_fail(&err), -ENODEV);
-	ck_assert_int_eq(err.step, EC_STEP_VERSION_TEXT);
-	ck_assert_ptr_nonnull(strstr(err.message, "reading the version text failed"));
-}
-END_TEST
-
-START_TEST(startup_v1_accepted)
-{
-	struct ec_client_error err;
-
+	dev.version_override = "garbage";
 	dev.v1_ret = 0;
-	ck_assert_int_eq(attach_fail(&err), -EPROTO);
-	ck_assert_int_eq(err.step, EC_STEP_V1_PROBE);
-	ck_assert_ptr_nonnull(strstr(err.message, "succeeded"));
 }
-END_TEST
 
-START_TEST(startup_v1_other_errno)
+static void check_raw_untouched(const char *name, struct ec_client *c)
 {
-	struct ec_client_error err;
+	ck_assert_msg(dev.ioctl_calls == 0, "%s: %u ioctls at attach", name,
+		      (unsigned int)dev.ioctl_calls);
+	ck_assert_msg(ec_client_max_request(c) == EC_CLIENT_DEFAULT_MAX_PAYLOAD,
+		      "%s: max request %zu", name, (size_t)ec_client_max_request(c));
+	ck_assert_msg(!strcmp(ec_client_version_text(c), ""), "%s: version text \"%s\"", name,
+		      ec_client_version_text(c));
+}
 
+static void check_attached(const char *name, struct ec_client *c)
+{
+	ck_assert_msg(c != NULL, "%s: no client", name);
+}
+
+static void device_gone(void)
+{
+	fake_dev_set_gone(&dev, ENODEV);
+}
+
+static void v1_probe_accepted(void)
+{
+	dev.v1_ret = 0;
+}
+
+static void v1_probe_eacces(void)
+{
 	dev.v1_ret = -EACCES;
-	ck_assert_int_eq(attach_fail(&err), -EACCES);
-	ck_assert_int_eq(err.step, EC_STEP_V1_PROBE);
-	ck_assert_ptr_nonnull(strstr(err.message, "expected ENOTTY"));
 }
-END_TEST
 
-START_TEST(startup_no_ec_id)
+static void memmap_id_wrong(void)
 {
-	struct ec_client_error err;
-
 	canned->memmap[EC_MEMMAP_ID + 1] = 'X';
-	ck_assert_int_eq(attach_fail(&err), -EPROTO);
-	ck_assert_int_eq(err.step, EC_STEP_MEMMAP_ID);
-	ck_assert_ptr_nonnull(strstr(err.message, "expected \"EC\""));
 }
-END_TEST
 
-START_TEST(startup_readmem_enotty_falls_back)
+static void readmem_enotty(void)
 {
-	struct ec_client *c;
-	uint8_t buf[4];
-
 	dev.readmem_err = -ENOTTY;
-	c = attach_ok(0);
-	ck_assert(!ec_client_has_direct_memmap(c));
-	/* Later reads go through READ_MEMMAP and see the same bytes. */
-	ck_assert_int_eq(ec_client_readmem(c, EC_MEMMAP_BATT_VOLT, 4, buf), 4);
-	ck_assert_int_eq(buf[0] | buf[1] << 8, 12100);
-	ec_client_close(c);
 }
-END_TEST
 
-START_TEST(startup_readmem_enotty_no_fallback)
+static void readmem_enotty_no_read_memmap(void)
 {
-	struct ec_client_error err;
-
 	dev.readmem_err = -ENOTTY;
 	canned->ver_mask[EC_CMD_READ_MEMMAP] = 0;
-	ck_assert_int_eq(attach_fail(&err), EC_CLIENT_EC_ERR(EC_RES_INVALID_COMMAND));
-	ck_assert_int_eq(err.step, EC_STEP_MEMMAP_ID);
-	ck_assert_ptr_nonnull(strstr(err.message, "READ_MEMMAP"));
-	ck_assert_ptr_nonnull(strstr(err.message, "EC error INVALID_COMMAND"));
 }
-END_TEST
 
-START_TEST(startup_readmem_other_error)
+static void readmem_efault(void)
 {
-	struct ec_client_error err;
-
 	dev.readmem_err = -EFAULT;
-	ck_assert_int_eq(attach_fail(&err), -EFAULT);
-	ck_assert_int_eq(err.step, EC_STEP_MEMMAP_ID);
 }
-END_TEST
 
-static const size_t bad_protoinfo_len[] = { 0, 8, 11 };
-
-START_TEST(startup_protoinfo_wrong_size)
+/* Later reads go through READ_MEMMAP and see the same bytes. */
+static void check_memmap_through_command(const char *name, struct ec_client *c)
 {
-	struct ec_client_error err;
+	uint8_t buf[4];
+	int ret;
 
-	canned->protoinfo_len = bad_protoinfo_len[_i];
-	ck_assert_int_eq(attach_fail(&err), -EPROTO);
-	ck_assert_int_eq(err.step, EC_STEP_PROTOCOL_INFO);
-	ck_assert_ptr_nonnull(strstr(err.message, "expected 12"));
+	ck_assert_msg(!ec_client_has_direct_memmap(c), "%s: direct memmap claimed", name);
+	ret = ec_client_readmem(c, EC_MEMMAP_BATT_VOLT, 4, buf);
+	ck_assert_msg(ret == 4, "%s: readmem returned %d", name, ret);
+	ck_assert_msg((buf[0] | buf[1] << 8) == 12100, "%s: battery voltage %d", name,
+		      buf[0] | buf[1] << 8);
 }
-END_TEST
 
-START_TEST(startup_protoinfo_ec_error)
+static void protoinfo_empty(void)
 {
-	struct ec_client_error err;
+	canned->protoinfo_len = 0;
+}
 
+static void protoinfo_8_bytes(void)
+{
+	canned->protoinfo_len = 8;
+}
+
+static void protoinfo_11_bytes(void)
+{
+	canned->protoinfo_len = 11;
+}
+
+static void protoinfo_access_denied(void)
+{
 	canned->fail_command = EC_CMD_GET_PROTOCOL_INFO;
 	canned->fail_status = EC_RES_ACCESS_DENIED;
-	ck_assert_int_eq(attach_fail(&err), -EPROTO);
-	ck_assert_int_eq(err.step, EC_STEP_PROTOCOL_INFO);
-	ck_assert_ptr_nonnull(strstr(err.message, "ACCESS_DENIED"));
 }
-END_TEST
 
-START_TEST(startup_protoinfo_tiny_packets)
+/* Max request 0 makes every XCMD with a request EMSGSIZE; protoinfo has none. */
+static void protoinfo_tiny_packets(void)
 {
-	struct ec_client_error err;
-
 	canned->max_req_pkt = 8;
 	canned->max_resp_pkt = 0x108;
-	/* Max request 0 makes every XCMD with a request EMSGSIZE; protoinfo has none. */
-	ck_assert_int_eq(attach_fail(&err), -EPROTO);
-	ck_assert_int_eq(err.step, EC_STEP_PROTOCOL_INFO);
-	ck_assert_ptr_nonnull(strstr(err.message, "not above 8"));
+}
+
+#define BAD_VERSION_TEXT(text)                                                     \
+	{ "version text " #text, 0, text, NULL, -EPROTO, EC_STEP_VERSION_TEXT,     \
+	  { "step 1", "expected \"1.0.0\"" }, NULL }
+
+static const struct startup_case startup_cases[] = {
+	{ "a real EC", 0, NULL, NULL, 0, EC_STEP_NONE, { NULL }, check_real_ec },
+	{ "EC_CLIENT_RAW skips every step", EC_CLIENT_RAW, NULL, break_everything, 0,
+	  EC_STEP_NONE, { NULL }, check_raw_untouched },
+	BAD_VERSION_TEXT("1.0.1\nro\nrw\nread-write\n"),
+	BAD_VERSION_TEXT("1.0.\n"),
+	BAD_VERSION_TEXT(""),
+	BAD_VERSION_TEXT("2.0.0\n"),
+	BAD_VERSION_TEXT("1.0.00\n"),
+	BAD_VERSION_TEXT(" 1.0.0\n"),
+	BAD_VERSION_TEXT("1.0.0x\n"),
+	{ "version text without a newline", 0, "1.0.0", NULL, 0, EC_STEP_NONE, { NULL },
+	  check_attached },
+	{ "reading the version text fails", 0, NULL, device_gone, -ENODEV,
+	  EC_STEP_VERSION_TEXT, { "reading the version text failed" }, NULL },
+	{ "v1 probe succeeds", 0, NULL, v1_probe_accepted, -EPROTO, EC_STEP_V1_PROBE,
+	  { "succeeded" }, NULL },
+	{ "v1 probe fails EACCES", 0, NULL, v1_probe_eacces, -EACCES, EC_STEP_V1_PROBE,
+	  { "expected ENOTTY" }, NULL },
+	{ "no \"EC\" in the memmap", 0, NULL, memmap_id_wrong, -EPROTO, EC_STEP_MEMMAP_ID,
+	  { "expected \"EC\"" }, NULL },
+	{ "READMEM ENOTTY: READ_MEMMAP instead", 0, NULL, readmem_enotty, 0, EC_STEP_NONE,
+	  { NULL }, check_memmap_through_command },
+	{ "READMEM ENOTTY and no READ_MEMMAP", 0, NULL, readmem_enotty_no_read_memmap,
+	  EC_CLIENT_EC_ERR(EC_RES_INVALID_COMMAND), EC_STEP_MEMMAP_ID,
+	  { "READ_MEMMAP", "EC error INVALID_COMMAND" }, NULL },
+	{ "READMEM EFAULT", 0, NULL, readmem_efault, -EFAULT, EC_STEP_MEMMAP_ID, { NULL },
+	  NULL },
+	{ "protocol info of 0 bytes", 0, NULL, protoinfo_empty, -EPROTO,
+	  EC_STEP_PROTOCOL_INFO, { "expected 12" }, NULL },
+	{ "protocol info of 8 bytes", 0, NULL, protoinfo_8_bytes, -EPROTO,
+	  EC_STEP_PROTOCOL_INFO, { "expected 12" }, NULL },
+	{ "protocol info of 11 bytes", 0, NULL, protoinfo_11_bytes, -EPROTO,
+	  EC_STEP_PROTOCOL_INFO, { "expected 12" }, NULL },
+	{ "protocol info refused", 0, NULL, protoinfo_access_denied, -EPROTO,
+	  EC_STEP_PROTOCOL_INFO, { "ACCESS_DENIED" }, NULL },
+	{ "protocol info with 8-byte packets", 0, NULL, protoinfo_tiny_packets, -EPROTO,
+	  EC_STEP_PROTOCOL_INFO, { "not above 8" }, NULL },
+};
+
+START_TEST(startup_case)
+{
+	const struct startup_case *t = &startup_cases[_i];
+	struct ec_client_error err = { 0 };
+	struct ec_client *c = NULL;
+	size_t w;
+	int ret;
+
+	if (t->version_text)
+		dev.version_override = t->version_text;
+	if (t->arrange)
+		t->arrange();
+	ret = ec_client_attach(&fake_transport, &dev, t->flags, &err, &c);
+	ck_assert_msg(ret == t->want_ret, "%s: attach returned %d, want %d (%s)", t->name, ret,
+		      t->want_ret, err.message);
+	if (t->want_ret == 0) {
+		ck_assert_msg(c != NULL, "%s: attached without a client", t->name);
+		t->check(t->name, c);
+		ec_client_close(c);
+		return;
+	}
+	ck_assert_msg(c == NULL, "%s: a client although attach failed", t->name);
+	ck_assert_msg(err.step == t->want_step, "%s: step %d blamed, want %d", t->name,
+		      (int)err.step, (int)t->want_step);
+	ck_assert_msg(err.err == ret, "%s: error %d in the report, %d returned", t->name,
+		      err.err, ret);
+	for (w = 0; w < sizeof(t->want_words) / sizeof(t->want_words[0]); w++)
+		ck_assert_msg(!t->want_words[w] || strstr(err.message, t->want_words[w]),
+			      "%s: \"%s\" not in the message \"%s\"", t->name, t->want_words[w],
+			      err.message);
 }
 END_TEST
 
@@ -1096,22 +1116,8 @@ static Suite *client_suite(void)
 
 	tc = tcase_create("startup");
 	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, startup_ok);
-	tcase_add_test(tc, startup_raw_skips_everything);
-	tcase_add_loop_test(tc, startup_bad_version_text, 0,
-			    sizeof(bad_texts) / sizeof(bad_texts[0]));
-	tcase_add_test(tc, startup_text_without_newline_ok);
-	tcase_add_test(tc, startup_read_error);
-	tcase_add_test(tc, startup_v1_accepted);
-	tcase_add_test(tc, startup_v1_other_errno);
-	tcase_add_test(tc, startup_no_ec_id);
-	tcase_add_test(tc, startup_readmem_enotty_falls_back);
-	tcase_add_test(tc, startup_readmem_enotty_no_fallback);
-	tcase_add_test(tc, startup_readmem_other_error);
-	tcase_add_loop_test(tc, startup_protoinfo_wrong_size, 0,
-			    sizeof(bad_protoinfo_len) / sizeof(bad_protoinfo_len[0]));
-	tcase_add_test(tc, startup_protoinfo_ec_error);
-	tcase_add_test(tc, startup_protoinfo_tiny_packets);
+	tcase_add_loop_test(tc, startup_case, 0,
+			     sizeof(startup_cases) / sizeof(startup_cases[0]));
 	tcase_add_test(tc, attach_bad_args);
 	tcase_add_test(tc, open_bad_names);
 	tcase_add_test(tc, open_dev_null_is_not_an_ec);

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
 #
 # cuse-ec-death-guest.sh - the daemon dies (SIGKILL) or shuts down (SIGTERM)
 # under clients blocked in read() and in poll(), with a command in flight
@@ -9,8 +10,10 @@
 # --shutdown-timeout bounds how long the daemon waits for that command. A
 # burst of SIGTERMs through the whole shutdown still ends in exit 0.
 # Run by cuse-ec-death.test.
+set -euo pipefail
 
-. "$top_srcdir/tests/e2e/lib.sh"
+# shellcheck source=tests/e2e/lib.sh
+. "${top_srcdir:?}/tests/e2e/lib.sh"
 
 daemon=${CUSE_EC_DAEMON:-$top_builddir/cuse_ec/cuse_ec}
 victim=$top_builddir/tests/e2e/cuse_ec_victim
@@ -115,8 +118,8 @@ round() {
 	done
 	e2e_check "$what: the inflight client returned within $bound s" \
 		exited_within "${pids[inflight]}" "$bound"
-	e2e_stop_daemon "$sig" >/dev/null 2>&1
-	status=$?
+	status=0
+	e2e_stop_daemon "$sig" >/dev/null 2>&1 || status=$?
 	case $what in
 	TERM) e2e_check_status "TERM: the daemon exits 0" 0 "$status" ;;
 	TERM-bounded) e2e_check_status "TERM-bounded: exits 1, the command left behind" 1 "$status" ;;
@@ -126,8 +129,8 @@ round() {
 	e2e_check "$what: the idle client returned within $bound s" \
 		exited_within "${pids[idle]}" "$bound"
 	for mode in read poll inflight idle; do
-		wait "${pids[$mode]}"
-		status=$?
+		status=0
+		wait "${pids[$mode]}" || status=$?
 		e2e_check_status "$what: $mode client saw a documented error: $(tr '\n' ' ' <"$run/$mode.out")" \
 			0 "$status"
 	done
@@ -135,8 +138,7 @@ round() {
 	# The same name again, at once: a fresh daemon serves a fresh client.
 	start
 	e2e_check "$what: restarted on $name, HELLO answered" "$fuzz" --dev "$dev" --ops 200 --seed 1
-	e2e_stop_daemon TERM
-	e2e_check_status "$what: the restarted daemon exits 0" 0 $?
+	e2e_check_exit "$what: the restarted daemon exits 0" 0 e2e_stop_daemon TERM
 }
 
 # SIGTERM after SIGTERM, from the first to the daemon's exit: the later ones
@@ -158,13 +160,14 @@ term_burst() {
 		read -r _ _ state _ <"/proc/$pid/stat" 2>/dev/null || break
 		[[ $state == Z ]] && break
 	done
-	e2e_stop_daemon TERM >/dev/null 2>&1
-	status=$?
+	status=0
+	e2e_stop_daemon TERM >/dev/null 2>&1 || status=$?
 	e2e_check_status "TERM-burst: the daemon exits 0 after $sent SIGTERMs" 0 "$status"
 	e2e_check "TERM-burst: its udev rule is removed" test ! -e "$rule"
-	wait "${pids[inflight]}"
+	status=0
+	wait "${pids[inflight]}" || status=$?
 	e2e_check_status "TERM-burst: inflight client saw a documented error: $(tr '\n' ' ' <"$run/inflight.out")" \
-		0 $?
+		0 "$status"
 }
 
 round KILL KILL 3000000000

@@ -1,9 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
 #
 # cuse-ec-fuzz-guest.sh - the fuzz client against a running cuse_ec, in one
-# boot (run by cuse-ec-fuzz.test). Sourced by bash; see tests/e2e/lib.sh.
+# boot (run by cuse-ec-fuzz.test). Run by bash; see tests/e2e/lib.sh.
+set -euo pipefail
 
-. "$top_srcdir/tests/e2e/lib.sh"
+# shellcheck source=tests/e2e/lib.sh
+. "${top_srcdir:?}/tests/e2e/lib.sh"
 
 daemon=${CUSE_EC_DAEMON:-$top_builddir/cuse_ec/cuse_ec}
 fuzz=$top_builddir/tests/e2e/cuse_ec_fuzz
@@ -20,8 +23,7 @@ for (( i = 0; i < 200; i++ )); do [[ -S $sock ]] && break; sleep 0.05; done
 e2e_check "fuzz: every answer allowed by the ABI, HELLO afterwards" \
 	"$fuzz" --dev "$dev" --control "$sock" ${CUSE_EC_FUZZ_ARGS:-}
 e2e_check "the daemon survived the fuzzing" kill -0 "$e2e_daemon_pid"
-e2e_stop_daemon TERM
-e2e_check_status "daemon exit 0 after the fuzzing" 0 $?
+e2e_check_exit "daemon exit 0 after the fuzzing" 0 e2e_stop_daemon TERM
 
 rm -rf "$run"
 e2e_done

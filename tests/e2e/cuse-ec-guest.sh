@@ -1,10 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
 #
 # cuse-ec-guest.sh - end-to-end checks of the cuse_ec daemon through a real
 # CUSE device, in one boot (run by cuse-ec.test, inside UML when the host has
-# no /dev/cuse). Sourced by bash; see tests/e2e/lib.sh for the helpers.
+# no /dev/cuse). Run by bash; see tests/e2e/lib.sh for the helpers.
+set -euo pipefail
 
-. "$top_srcdir/tests/e2e/lib.sh"
+# shellcheck source=tests/e2e/lib.sh
+. "${top_srcdir:?}/tests/e2e/lib.sh"
 
 daemon=${CUSE_EC_DAEMON:-$top_builddir/cuse_ec/cuse_ec}
 probe=${CUSE_EC_PROBE:-$top_builddir/tests/cuse_ec/cuse_ec_probe}
@@ -61,7 +64,8 @@ e2e_check "unplug/replug x200 under 8+8 threads, latency, blocked reader" \
 	"$probe" load "$dev" "$sock" 200
 e2e_check "daemon survived the load" kill -0 "$e2e_daemon_pid"
 
-"$probe" openclose "$dev" 1000 >/dev/null
+# A warm-up, not a check: the measured run below is the check.
+"$probe" openclose "$dev" 1000 >/dev/null || true
 rss_before=$(rss_kib "$e2e_daemon_pid")
 e2e_check "10,000 open/close cycles" "$probe" openclose "$dev" 10000
 rss_after=$(rss_kib "$e2e_daemon_pid")
@@ -81,17 +85,16 @@ if wait_for grep -q "opened 800" "$run/hold.out"; then
 else
 	e2e_report 0 "could not hold 800 open files: $(cat "$run/hold.out")"
 fi
-wait "$holder"
-e2e_stop_daemon TERM
-e2e_check_status "SIGTERM: exit 0" 0 $?
+# The holder's failure is the "could not hold" report above.
+wait "$holder" || true
+e2e_check_exit "SIGTERM: exit 0" 0 e2e_stop_daemon TERM
 
 # ---- node permissions: default 0600 keeps non-root out ----
 start
 e2e_check "without --mode the node stays 0600" node_mode_is 600
 e2e_check "a non-root client is refused by a 0600 node" \
 	bash -c "! setpriv --reuid=65534 --regid=65534 --clear-groups '$probe' abi '$dev' 2>/dev/null"
-e2e_stop_daemon INT
-e2e_check_status "SIGINT: exit 0" 0 $?
+e2e_check_exit "SIGINT: exit 0" 0 e2e_stop_daemon INT
 
 # ---- SIGTERM wakes a blocked reader (ENODEV) and exits 0 ----
 start
@@ -99,10 +102,8 @@ start
 holder=$!
 e2e_check "client blocks in read" wait_for grep -q holding "$run/hold.out"
 e2e_check "its read is parked in the daemon" e2e_wait_stat "$daemon" "$sock" parked_reads 1
-e2e_stop_daemon TERM
-e2e_check_status "SIGTERM with a blocked reader: exit 0" 0 $?
-wait "$holder"
-e2e_check_status "the blocked reader was woken with ENODEV" 0 $?
+e2e_check_exit "SIGTERM with a blocked reader: exit 0" 0 e2e_stop_daemon TERM
+e2e_check_exit "the blocked reader was woken with ENODEV" 0 wait "$holder"
 cat "$run/hold.out"
 
 # ---- the daemon is killed while clients hold fds ----
@@ -111,17 +112,15 @@ start
 holder=$!
 e2e_check "client holds an fd and a blocked read" wait_for grep -q holding "$run/hold.out"
 e2e_check "its read is parked in the daemon" e2e_wait_stat "$daemon" "$sock" parked_reads 1
-e2e_stop_daemon KILL
-wait "$holder"
-e2e_check_status "clients get ENOTCONN/ECONNABORTED, no hang" 0 $?
+e2e_stop_daemon KILL || true	# 137: killed, as this case wants
+e2e_check_exit "clients get ENOTCONN/ECONNABORTED, no hang" 0 wait "$holder"
 cat "$run/hold.out"
 
 # ---- refcount mode: zombies ----
 start --lifecycle=refcount
 e2e_check "refcount: old fds keep talking to the gone EC, counted" \
 	"$probe" zombie "$dev" "$sock"
-e2e_stop_daemon TERM
-e2e_check_status "refcount daemon exit 0" 0 $?
+e2e_check_exit "refcount daemon exit 0" 0 e2e_stop_daemon TERM
 
 # ---- without -f: daemonized, relative --control, the EC's clock runs ----
 uptime_ms() {
@@ -135,13 +134,15 @@ uptime_past() {
 }
 # The daemon forks itself away; it is found again by its control socket,
 # given relative to the directory it was started in.
-(cd "$run" && "$daemon" --control=bg.sock)
-e2e_check_status "without -f: the starting process exits 0" 0 $?
+status=0
+(cd "$run" && "$daemon" --control=bg.sock) || status=$?
+e2e_check_status "without -f: the starting process exits 0" 0 "$status"
 e2e_wait_for_node "$dev" "$e2e_node_timeout" || e2e_fatal "$dev did not appear (no -f)"
 e2e_check "relative --control is made absolute before the chdir to /" \
 	wait_for test -S "$run/bg.sock"
-bg_pid=$(pgrep -f -- "--control=bg.sock" | head -n 1)
-first=$(uptime_ms)
+# Not found, or no uptime: empty, and the checks below say so.
+bg_pid=$(pgrep -f -- "--control=bg.sock" | head -n 1) || bg_pid=
+first=$(uptime_ms) || first=
 e2e_check "EC uptime readable from the daemonized daemon (${first:-none} ms)" test -n "$first"
 # Real time passes in the guest; the EC's uptime must follow it, whatever
 # the wait costs on a loaded host (bounded: 5 s of 50 ms steps).

@@ -1,10 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
 #
 # cuse-ec-user-guest.sh - --user=nobody: once serving, the daemon runs as
 # nobody with no capabilities, and still serves, unplugs and replugs from
 # its control socket and follows its own uevents. Run by cuse-ec-user.test.
+set -euo pipefail
 
-. "$top_srcdir/tests/e2e/lib.sh"
+# shellcheck source=tests/e2e/lib.sh
+. "${top_srcdir:?}/tests/e2e/lib.sh"
 
 daemon=${CUSE_EC_DAEMON:-$top_builddir/cuse_ec/cuse_ec}
 ecctl=${CUSE_EC_ECCTL:-$top_builddir/client/ecctl}
@@ -79,15 +82,13 @@ e2e_check "uevent add followed: plugged" wait_for status_is plugged
 e2e_check "after the uevents: ecctl hello" "$ecctl" hello
 e2e_check "still nobody after all that" ids_are "$pid" 65534 65534
 
-e2e_stop_daemon TERM
-e2e_check_status "SIGTERM: exit 0" 0 $?
+e2e_check_exit "SIGTERM: exit 0" 0 e2e_stop_daemon TERM
 # As nobody it could not unlink its socket in a root-owned directory; a new
 # daemon (root again) takes the path over.
 e2e_start_daemon "$daemon" -f --user=nobody --control="$sock"
 e2e_wait_for_node "$dev" "$e2e_node_timeout" || e2e_fatal "$dev did not appear again"
 e2e_check "restarted on the same control path: status" wait_for ctl status
-e2e_stop_daemon TERM
-e2e_check_status "second daemon: exit 0" 0 $?
+e2e_check_exit "second daemon: exit 0" 0 e2e_stop_daemon TERM
 
 rm -rf "$run"
 e2e_done

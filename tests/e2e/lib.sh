@@ -1,6 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
 #
 # tests/e2e/lib.sh - helpers for end-to-end tests that need a real /dev/cuse.
+# A test-only layer over scripts/hotplug-lib.sh, the one shell library (which
+# holds the CUSE and UML detection, the guest boot, the node waits, the
+# valgrind command line and the stopping of a process): what is here is the
+# checks' bookkeeping and the tests' conventions (skip or fail, exit 99 for
+# a harness failure). Safe under set -euo pipefail.
+# not set -euo pipefail: sourced, so the caller's options apply.
 #
 # Source it from a bash test script:  . "$top_srcdir/tests/e2e/lib.sh"
 #
@@ -9,12 +16,18 @@
 #
 #   foo.test:        . "$top_srcdir/tests/e2e/lib.sh"
 #                    e2e_run_checks "$top_srcdir/tests/e2e/foo-guest.sh"
-#   foo-guest.sh:    . "$top_srcdir/tests/e2e/lib.sh"
+#   foo-guest.sh:    set -euo pipefail
+#                    . "$top_srcdir/tests/e2e/lib.sh"
 #                    e2e_start_daemon "$e2e_bin/cuse_mini" -f --name=x
 #                    e2e_wait_for_node /dev/x 10 || e2e_fatal "no /dev/x"
 #                    e2e_check "client passes" "$e2e_bin/cuse_mini_client" /dev/x
-#                    e2e_stop_daemon; e2e_check_status "daemon exit" 0 $?
+#                    e2e_check_exit "daemon exit" 0 e2e_stop_daemon
 #                    e2e_done
+#
+# Scripts run with set -euo pipefail: a command that fails outside a check
+# ends the script (the ERR trap below names it), so a failure that is
+# expected is written as one (`|| true` with the reason, or `if !`), and a
+# command whose status is the point is run through e2e_check_exit.
 #
 # Helpers (all prefixed e2e_):
 #   e2e_cuse_available      true if /dev/cuse is usable here (host or guest)
@@ -39,6 +52,8 @@
 #                           return its exit status (128+N if killed by N)
 #   e2e_check DESC CMD...   run CMD, print ok/not ok, count failures
 #   e2e_check_status DESC WANT GOT     compare two exit statuses
+#   e2e_check_exit DESC WANT CMD...    run CMD (e2e_stop_daemon, wait PID,
+#                           ...) and check that it exits WANT
 #   e2e_wait_until SECS CMD...  run CMD until it succeeds, at most SECS s
 #   e2e_ctl SOCK LINE       one control command to the daemon at SOCK
 #   e2e_stat SOCK KEY       one counter of the daemon's stats
@@ -59,22 +74,32 @@ if [[ -z ${top_srcdir:-} ]]; then
 	top_srcdir=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 fi
 top_builddir=${top_builddir:-$PWD}
+hl_prog=${hl_prog:-e2e}
+# shellcheck source=scripts/hotplug-lib.sh
+. "$top_srcdir/scripts/hotplug-lib.sh"
 e2e_bin=$top_builddir/tests/e2e
-e2e_uml_run=$top_srcdir/scripts/uml-run
 e2e_checks=0
 e2e_failures=0
 e2e_daemon_pid=
 e2e_daemon_pids=()
 e2e_node_timeout=10
-[[ ${CUSE_EC_VALGRIND:-0} == 1 ]] && e2e_node_timeout=60
+if [[ ${CUSE_EC_VALGRIND:-0} == 1 ]]; then
+	e2e_node_timeout=60
+fi
+# Under set -e a failing command ends the script; say which one and where
+# (errtrace: in functions too). Only where -e is on: a command substitution
+# runs without it, and a failure there ends nothing.
+e2e_err=0
+set -o errtrace
+trap 'e2e_err=$?; [[ $- != *e* ]] ||
+	echo "e2e: ${BASH_SOURCE[0]:-$0} line $LINENO: \"$BASH_COMMAND\" failed (status $e2e_err)" >&2' ERR
 
 e2e_cuse_available() {
-	[[ -c /dev/cuse && -r /dev/cuse && -w /dev/cuse ]]
+	hl_cuse_here
 }
 
 e2e_uml_available() {
-	command -v "${UML_KERNEL:-linux.uml}" >/dev/null 2>&1 &&
-		PATH=$PATH:/usr/sbin:/sbin command -v insmod >/dev/null 2>&1
+	hl_uml_available
 }
 
 e2e_skip_or_fail() {
@@ -89,8 +114,7 @@ e2e_skip_or_fail() {
 e2e_run_guest() {
 	local status=0
 
-	"$e2e_uml_run" --timeout "${UML_RUN_TIMEOUT:-300}" \
-		--share "$top_srcdir" --share "$top_builddir" "$@" || status=$?
+	hl_uml_run "$top_builddir" "${UML_RUN_TIMEOUT:-300}" "$@" || status=$?
 	case $status in
 	124|125)
 		echo "e2e: uml-run harness failure (status $status)" >&2
@@ -119,23 +143,11 @@ e2e_run_checks() {
 }
 
 e2e_wait_for_node() {
-	local path=$1 secs=${2:-10} i
-
-	for (( i = 0; i < secs * 20; i++ )); do
-		[[ -e $path ]] && return 0
-		sleep 0.05
-	done
-	[[ -e $path ]]
+	hl_wait_for_node "$@"
 }
 
 e2e_wait_for_gone() {
-	local path=$1 secs=${2:-10} i
-
-	for (( i = 0; i < secs * 20; i++ )); do
-		[[ -e $path ]] || return 0
-		sleep 0.05
-	done
-	[[ ! -e $path ]]
+	hl_wait_for_gone "$@"
 }
 
 # e2e_wait_stat DAEMON SOCK NAME MIN [SECS]: wait until the daemon's
@@ -147,8 +159,9 @@ e2e_wait_stat() {
 
 	end=$(( SECONDS + secs ))
 	while :; do
+		# No answer yet (the socket is not up) is one more round.
 		got=$("$daemon" --control="$sock" --send=stats 2>/dev/null |
-			tr ' ' '\n' | sed -n "s/^$name=//p")
+			tr ' ' '\n' | sed -n "s/^$name=//p") || got=
 		[[ $got =~ ^[0-9]+$ ]] && (( got >= min )) && return 0
 		(( SECONDS < end )) || break
 		sleep 0.05
@@ -175,23 +188,11 @@ e2e_wait_trace() {
 }
 
 # e2e_valgrind_argv PROGRAM VALGRIND-ARGS...: sets the array e2e_vg to the
-# command that runs PROGRAM's real binary under valgrind. In the build tree a
-# program linked with the shared librevocable is a libtool wrapper script,
-# and valgrind must run what the wrapper runs, so libtool starts it.
-#
-# --vex-guest-chase=no: by default valgrind translates a call and the first
-# instructions of its callee as one block, and a use-after-free load in
-# those first instructions is then reported at the call with the stack
-# pointer already moved, so the report's stack stops after one frame. Not
-# chasing costs little and gives every report its whole stack, which the
-# tests sort reports by.
+# command that runs PROGRAM's real binary under valgrind (hl_valgrind_argv
+# with this build tree).
 e2e_valgrind_argv() {
-	local prog=$1
-	shift
-	e2e_vg=(valgrind --vex-guest-chase=no "$@")
-	if [[ -x ${top_builddir:-}/libtool ]] && grep -q "libtool wrapper" "$prog" 2>/dev/null; then
-		e2e_vg=("$top_builddir/libtool" --mode=execute "${e2e_vg[@]}")
-	fi
+	hl_valgrind_argv "$top_builddir" "$@"
+	e2e_vg=("${hl_vg[@]}")
 }
 
 e2e_start_daemon() {
@@ -206,27 +207,17 @@ e2e_start_daemon() {
 }
 
 e2e_stop_daemon() {
-	local sig=${1:-TERM} pid=${2:-$e2e_daemon_pid} i p left=()
+	local sig=${1:-TERM} pid=${2:-$e2e_daemon_pid} p left=()
 
 	[[ -n $pid ]] || return 0
-	[[ $pid == "$e2e_daemon_pid" ]] && e2e_daemon_pid=
+	if [[ $pid == "$e2e_daemon_pid" ]]; then
+		e2e_daemon_pid=
+	fi
 	for p in "${e2e_daemon_pids[@]}"; do
 		[[ $p == "$pid" ]] || left+=("$p")
 	done
 	e2e_daemon_pids=("${left[@]}")
-	kill "-$sig" "$pid" 2>/dev/null
-	for (( i = 0; i < 200; i++ )); do
-		kill -0 "$pid" 2>/dev/null || break
-		# A zombie still answers kill -0; it is done, wait reaps it.
-		[[ $(ps -o stat= -p "$pid" 2>/dev/null) == Z* ]] && break
-		sleep 0.05
-	done
-	if kill -0 "$pid" 2>/dev/null &&
-	   [[ $(ps -o stat= -p "$pid" 2>/dev/null) != Z* ]]; then
-		echo "e2e: daemon $pid ignored SIG$sig for 10 s, killing it" >&2
-		kill -KILL "$pid" 2>/dev/null
-	fi
-	wait "$pid"
+	hl_stop_pid "$sig" "$pid" 10
 }
 
 e2e_report() {
@@ -262,6 +253,14 @@ e2e_check_status() {
 	fi
 }
 
+e2e_check_exit() {
+	local desc=$1 want=$2 got=0
+
+	shift 2
+	"$@" || got=$?
+	e2e_check_status "$desc" "$want" "$got"
+}
+
 e2e_wait_until() {
 	local secs=$1 i
 
@@ -289,13 +288,16 @@ e2e_fatal() {
 
 	echo "e2e: fatal: $*" >&2
 	for pid in "${e2e_daemon_pids[@]}"; do
-		e2e_stop_daemon KILL "$pid" >/dev/null 2>&1
+		# Its status says nothing here: this run already failed.
+		e2e_stop_daemon KILL "$pid" >/dev/null 2>&1 || true
 	done
 	exit 1
 }
 
 e2e_done() {
 	echo "$(( e2e_checks - e2e_failures )) of $e2e_checks checks passed"
-	(( e2e_checks > 0 && e2e_failures == 0 ))
-	exit
+	if (( e2e_checks > 0 && e2e_failures == 0 )); then
+		exit 0
+	fi
+	exit 1
 }

@@ -1,8 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
 #
 # The checks of flap1000.test, run where /dev/cuse is real.
+set -euo pipefail
 
-. "$top_srcdir/tests/e2e/lib.sh"
+# shellcheck source=tests/e2e/lib.sh
+. "${top_srcdir:?}/tests/e2e/lib.sh"
 
 daemon=$top_builddir/cuse_ec/cuse_ec
 sim=$top_builddir/hotplug_sim/hotplug_sim
@@ -33,13 +36,14 @@ load=(--name="$name" --control="$sock" --trigger=control --daemon-pid="$pid"
 # Warm-up: the same load for 50 cycles, so the baseline already holds every
 # buffer and thread pool the daemon grows to under this load.
 e2e_check "warm-up: 50 cycles exit 0" "$sim" "${load[@]}" --cycles=50 -q
-rss_warm=$(rss "$pid")
+# Empty when the daemon is gone: the RSS check below says so.
+rss_warm=$(rss "$pid") || rss_warm=
 
 start=$SECONDS
 e2e_check "$cycles flap cycles exit 0" "$sim" "${load[@]}" --cycles="$cycles" \
 	--json="$out/flap1000.json" --csv="$out/flap1000.csv" -q
 echo "# $cycles cycles took $(( SECONDS - start )) s"
-rss_end=$(rss "$pid")
+rss_end=$(rss "$pid") || rss_end=
 echo "# daemon VmRSS: $rss_warm KiB after warm-up, $rss_end KiB after $cycles cycles"
 
 json=$out/flap1000.json
@@ -64,6 +68,5 @@ e2e_check "per-outcome totals add up to the calls" bash -c '
 e2e_check "daemon RSS flat (+$rss_slack_kib KiB at most)" \
 	test -n "$rss_warm" -a -n "$rss_end" -a "$rss_end" -le $(( ${rss_warm:-0} + rss_slack_kib ))
 e2e_check "daemon still answers" kill -0 "$pid"
-e2e_stop_daemon
-e2e_check_status "daemon exit status" 0 $?
+e2e_check_exit "daemon exit status" 0 e2e_stop_daemon
 e2e_done

@@ -1,8 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
 #
 # The checks of hotplug-control.test, run where /dev/cuse is real.
+set -euo pipefail
 
-. "$top_srcdir/tests/e2e/lib.sh"
+# shellcheck source=tests/e2e/lib.sh
+. "${top_srcdir:?}/tests/e2e/lib.sh"
 
 daemon=$top_builddir/cuse_ec/cuse_ec
 sim=$top_builddir/hotplug_sim/hotplug_sim
@@ -98,6 +101,5 @@ e2e_check "uevent trigger: bad sysfs path is a trigger error (1)" bash -c '
 	"$sim" --name="$name" --sysfs=/nonexistent --clients=1 --no-monitor -q
 
 e2e_check "daemon still answers" kill -0 "$pid"
-e2e_stop_daemon
-e2e_check_status "daemon exit status" 0 $?
+e2e_check_exit "daemon exit status" 0 e2e_stop_daemon
 e2e_done
