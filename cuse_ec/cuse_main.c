@@ -6,7 +6,8 @@
  * answer becomes one reply, so everything with logic in it is testable on
  * the host without a kernel (chardev.c). What lives here is libfuse glue:
  * the ioctl retry replies, parked reads and their interrupts, poll handles,
- * node permissions, logging and the process's life.
+ * the thread that sets up the node (node_setup.c holds how), logging and
+ * the process's life.
  */
 #define FUSE_USE_VERSION 314
 #include "config.h"
@@ -16,7 +17,6 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
-#include <spawn.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -24,10 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <sys/uio.h>
 #include <sys/un.h>
-#include <sys/wait.h>
 #include <syslog.h>
 #include <time.h>
 #include <unistd.h>
@@ -41,27 +39,11 @@
 #include "control_client.h"
 #include "ec/ec.h"
 #include "node.h"
+#include "node_setup.h"
 #include "options.h"
-#include "path_wait.h"
 #include "profile_path.h"
 #include "shutdown.h"
 #include "udev_follow.h"
-
-/*
- * How long the node thread waits for the node to appear, and then for
- * udevd to set it up, before it goes on without it.
- */
-#define CUSE_EC_NODE_WAIT_MS 10000
-/* The property our runtime rule gives the node: which daemon made it. */
-#define CUSE_EC_INSTANCE_KEY "CUSE_EC_INSTANCE"
-/* udevd reads rules from here too; files live until reboot or unlink. */
-#define CUSE_EC_RUN_RULES_DIR "/run/udev/rules.d"
-/* Where the kernel lists CUSE devices and their numbers. */
-#define CUSE_EC_SYSFS_CUSE "/sys/class/cuse"
-/* Seconds `udevadm control --reload` may wait for udevd's answer. */
-#define CUSE_EC_RELOAD_TIMEOUT "5"
-
-extern char **environ;
 
 /**
  * struct cuse_ec_daemon - everything the daemon owns (no other globals).
@@ -73,11 +55,7 @@ extern char **environ;
  * @node_thread: applies --mode/--owner/--group once the node exists, then
  *               --user
  * @node_thread_started: @node_thread must be joined
- * @node_rule: the runtime udev rule written for the node, or ""
- * @node_instance: CUSE_EC_INSTANCE that rule gives the node ("PID.USEC",
- *               unique to this daemon), or "" without a rule
- * @foreign_logged: the node thread has said that udevd's entry for the
- *               node's number is another device's
+ * @node:      the node's permissions (node_setup.h)
  * @drop_failed: --user could not be applied: exit with status 1
  * @node_failed: the node at /dev/NAME is not our device: exit with status 1
  * @lock_fd:   the instance lock on NAME (node_lock_instance()), or -1
@@ -94,9 +72,7 @@ struct cuse_ec_daemon {
 	struct fuse_session *se;
 	pthread_t node_thread;
 	bool node_thread_started;
-	char node_rule[64 + CUSE_EC_NAME_MAX];
-	char node_instance[48];
-	bool foreign_logged;
+	struct node_setup node;
 	bool drop_failed;
 	bool node_failed;
 	int lock_fd;
@@ -104,7 +80,6 @@ struct cuse_ec_daemon {
 	struct udev_follow *follow;
 	struct shutdown_watch *shutdown;
 	char control_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
-	uint64_t started_usec;
 };
 
 static const char *const cuse_ec_level_names[] = {
@@ -140,6 +115,15 @@ static void cuse_ec_log(struct cuse_ec_daemon *d, int level, const char *fmt, ..
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	cuse_ec_log_cb(d, level, msg);
+}
+
+/* node_setup's messages, filtered by --log-level as the front end's are. */
+static void cuse_ec_log_node(void *arg, int level, const char *msg)
+{
+	struct cuse_ec_daemon *d = arg;
+
+	if (level <= d->opts.log_level)
+		cuse_ec_log_cb(d, level, msg);
 }
 
 /* ---- chardev -> CUSE callbacks ---- */
@@ -271,54 +255,6 @@ static void cuse_ec_release(fuse_req_t req, struct fuse_file_info *fi)
 }
 
 /*
- * Apply --mode/--owner/--group to the node at @path. The node is pinned
- * with O_PATH|O_NOFOLLOW and checked through the descriptor to be the
- * character device the kernel numbered for our CUSE device (sysfs), so what
- * is changed is never a symlink, a file swapped in under the name (/dev is
- * writable by udevd and root's tools) or another device's node. An O_PATH
- * descriptor takes fchownat(AT_EMPTY_PATH); its mode is set through
- * /proc/self/fd, which names that same inode.
- */
-static int cuse_ec_node_apply(struct cuse_ec_daemon *d, const char *path)
-{
-	char fdpath[32], err[256];
-	dev_t ours;
-	int fd, ret;
-
-	ret = node_cuse_devnum(CUSE_EC_SYSFS_CUSE, d->opts.name, &ours);
-	if (ret) {
-		cuse_ec_log(d, CHARDEV_LOG_ERR, "%s/%s/dev: %s; mode/owner not applied",
-			    CUSE_EC_SYSFS_CUSE, d->opts.name, strerror(-ret));
-		return -1;
-	}
-	fd = node_open_own(path, ours, err, sizeof(err));
-	if (fd == -ENODEV) {
-		/* Serving a node that is someone else's device helps nobody. */
-		cuse_ec_log(d, CHARDEV_LOG_ERR, "%s; mode/owner not applied; exiting", err);
-		d->node_failed = true;
-		kill(getpid(), SIGTERM);
-		return -1;
-	}
-	if (fd < 0) {
-		cuse_ec_log(d, CHARDEV_LOG_ERR, "%s: %s", path, strerror(-fd));
-		return -1;
-	}
-	ret = 0;
-	if ((d->opts.owner != (uid_t)-1 || d->opts.group != (gid_t)-1) &&
-	    fchownat(fd, "", d->opts.owner, d->opts.group, AT_EMPTY_PATH)) {
-		cuse_ec_log(d, CHARDEV_LOG_ERR, "chown %s: %s", path, strerror(errno));
-		ret = -1;
-	}
-	snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
-	if (d->opts.node_mode >= 0 && chmod(fdpath, (mode_t)d->opts.node_mode)) {
-		cuse_ec_log(d, CHARDEV_LOG_ERR, "chmod %s: %s", path, strerror(errno));
-		ret = -1;
-	}
-	close(fd);
-	return ret;
-}
-
-/*
  * --user: the node is set up, /dev/cuse, the control socket and the uevent
  * monitors are open, so root is needed no more. Serving as root when asked
  * not to is worse than not serving: a failure ends the daemon.
@@ -339,205 +275,36 @@ static void cuse_ec_drop_root(struct cuse_ec_daemon *d)
 		    (unsigned int)d->opts.user.uid, (unsigned int)d->opts.user.gid);
 }
 
-/*
- * path_wait() test for udevd's entry of our node: written when udevd set
- * up this daemon's node, not another device that had the same number. The
- * kernel gives a new CUSE device the number of one just removed, and udevd
- * may be behind: the earlier device's entry can still be there, or even be
- * written only now, when udevd handles that device's late "add". Only our
- * runtime rule's CUSE_EC_INSTANCE names the node's daemon. Without that rule
- * udevd cannot know us: an entry then counts when udevd set it up ("I:",
- * microseconds of CLOCK_MONOTONIC) after this daemon started, or has no
- * such line (udevd writes an empty entry for a device it records nothing
- * about).
- */
-static bool cuse_ec_udevd_entry_is_ours(const char *path, void *arg)
-{
-	struct cuse_ec_daemon *d = arg;
-	char value[64];
-	uint64_t usec;
-	int ret;
-
-	if (!d->node_instance[0]) {
-		ret = udev_follow_db_value(path, "I:", value, sizeof(value));
-		if (ret == -ENODATA)
-			return true;
-		return !ret && !parse_uint(value, "udev init time", 0, UINT64_MAX, &usec, NULL, 0) &&
-		       usec >= d->started_usec;
-	}
-	ret = udev_follow_db_value(path, "E:" CUSE_EC_INSTANCE_KEY "=", value, sizeof(value));
-	if (!ret && !strcmp(value, d->node_instance))
-		return true;
-	if (ret != -ENOENT && !d->foreign_logged) {
-		d->foreign_logged = true;
-		cuse_ec_log(d, CHARDEV_LOG_INFO, "%s is not /dev/%s's (%s %s): another device "
-			    "had its number; waiting for udevd to set up ours", path,
-			    d->opts.name, CUSE_EC_INSTANCE_KEY, ret ? "unset" : value);
-	}
-	return false;
-}
-
-/*
- * udevd handles the node's first "add" on its own time: with rules it may
- * have read before ours was in place, after our own chmod. It records the
- * device in its database only once it has set the node up, so once our
- * node's entry exists our options are applied again and the last word is
- * ours.
- * The database directory itself may not exist before udevd's first entry:
- * path_wait() then watches /run/udev (there: its control socket answered)
- * until it does.
- */
-static void cuse_ec_node_after_udevd(struct cuse_ec_daemon *d, const char *path, dev_t rdev)
-{
-	char entry[32];
-	pid_t udevd;
-	int ret;
-
-	if (udev_follow_udevd_probe("/run/udev/control", &udevd))
-		return;	/* no udevd: nobody else sets the node up */
-	snprintf(entry, sizeof(entry), "c%u:%u", major(rdev), minor(rdev));
-	ret = path_wait("/run/udev/data", entry, cuse_ec_udevd_entry_is_ours, d,
-			CUSE_EC_NODE_WAIT_MS);
-	if (ret == -ETIMEDOUT)
-		cuse_ec_log(d, CHARDEV_LOG_WARNING, "udevd has not set up %s%s in %d s; "
-			    "options applied again without it", path,
-			    d->node_instance[0] ? " with the runtime rule" : "",
-			    CUSE_EC_NODE_WAIT_MS / 1000);
-	else if (ret)
-		cuse_ec_log(d, CHARDEV_LOG_WARNING, "waiting for udevd to set up %s: %s; "
-			    "options applied again without it", path, strerror(-ret));
-	cuse_ec_node_apply(d, path);
-}
-
-/* path_wait() test for the kernel's node: a character device, its stat kept. */
-static bool cuse_ec_node_is_chardev(const char *path, void *arg)
-{
-	struct stat *st = arg;
-
-	return !stat(path, st) && S_ISCHR(st->st_mode);
-}
-
 /* Apply --mode/--owner/--group once the kernel's node shows up in /dev. */
 static void *cuse_ec_node_thread(void *arg)
 {
 	struct cuse_ec_daemon *d = arg;
-	char path[16 + CUSE_EC_NAME_MAX];
-	struct stat st;
-	int ret;
 
-	snprintf(path, sizeof(path), "/dev/%s", d->opts.name);
-	ret = path_wait("/dev", d->opts.name, cuse_ec_node_is_chardev, &st,
-			CUSE_EC_NODE_WAIT_MS);
-	if (ret) {
-		if (ret == -ETIMEDOUT)
-			cuse_ec_log(d, CHARDEV_LOG_ERR, "%s did not appear; mode/owner not applied",
-				    path);
-		else
-			cuse_ec_log(d, CHARDEV_LOG_ERR, "waiting for %s: %s; mode/owner not applied",
-				    path, strerror(-ret));
-		cuse_ec_drop_root(d);
+	if (node_setup_run(&d->node) == -ENODEV) {
+		d->node_failed = true;
+		kill(getpid(), SIGTERM);
 		return NULL;
-	}
-	if (!cuse_ec_node_apply(d, path)) {
-		cuse_ec_node_after_udevd(d, path, st.st_rdev);
-		cuse_ec_log(d, CHARDEV_LOG_INFO, "%s ready", path);
 	}
 	cuse_ec_drop_root(d);
 	return NULL;
 }
 
-/* Ask a running udevd to read the rules again now (it rechecks them only
- * every few seconds otherwise, too late for the node about to appear). */
-static void cuse_ec_udevd_reload(struct cuse_ec_daemon *d)
+/* Threads the daemon makes leave SIGTERM/SIGINT/SIGHUP to libfuse's loop. */
+static void cuse_ec_block_signals(sigset_t *old)
 {
-	char *const argv[] = { "udevadm", "control", "--timeout=" CUSE_EC_RELOAD_TIMEOUT,
-			       "--reload", NULL };
-	pid_t pid, udevd;
-	int status, ret;
+	sigset_t block;
 
-	if (udev_follow_udevd_probe("/run/udev/control", &udevd))
-		return;	/* no udevd: it reads every rule when it starts */
-	ret = posix_spawnp(&pid, "udevadm", NULL, NULL, argv, environ);
-	if (ret) {
-		cuse_ec_log(d, CHARDEV_LOG_WARNING, "udevadm control --reload: %s",
-			    strerror(ret));
-		return;
-	}
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (!WIFEXITED(status) || WEXITSTATUS(status))
-		cuse_ec_log(d, CHARDEV_LOG_WARNING,
-			    "udevadm control --reload failed: udevd may apply old rules to %s",
-			    d->opts.name);
-}
-
-/*
- * The node's permissions have one owner: this daemon's options. udevd
- * re-applies rules on every "add" of the node (ours at start, synthetic
- * ones, coldplug replays), so the options are also handed to udevd as a
- * runtime rule. It sorts before 70-cuse_ec.rules, tags the node CUSE_EC=1
- * (the shipped rule's defaults then cover any --name) and fixes the given
- * mode/owner/group with ":=" so no later rule changes them.
- */
-static void cuse_ec_node_rule_install(struct cuse_ec_daemon *d)
-{
-	char tmp[sizeof(d->node_rule) + 8];
-	FILE *f;
-
-	if (mkdir("/run/udev", 0755) && errno != EEXIST)
-		return;	/* no /run: no udevd either */
-	if (mkdir(CUSE_EC_RUN_RULES_DIR, 0755) && errno != EEXIST) {
-		cuse_ec_log(d, CHARDEV_LOG_WARNING, "%s: %s", CUSE_EC_RUN_RULES_DIR,
-			    strerror(errno));
-		return;
-	}
-	snprintf(d->node_rule, sizeof(d->node_rule), "%s/70-cuse_ec-%s.rules",
-		 CUSE_EC_RUN_RULES_DIR, d->opts.name);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", d->node_rule);
-	f = fopen(tmp, "we");
-	if (!f)
-		goto err;
-	fprintf(f, "# Written by cuse_ec (pid %d) for /dev/%s; removed when it exits.\n",
-		(int)getpid(), d->opts.name);
-	snprintf(d->node_instance, sizeof(d->node_instance), "%d.%" PRIu64, (int)getpid(),
-		 d->started_usec);
-	fprintf(f, "SUBSYSTEM==\"cuse\", KERNEL==\"%s\", ENV{CUSE_EC}=\"1\", "
-		"ENV{" CUSE_EC_INSTANCE_KEY "}=\"%s\"", d->opts.name, d->node_instance);
-	if (d->opts.node_mode >= 0)
-		fprintf(f, ", MODE:=\"%04o\"", (unsigned int)d->opts.node_mode);
-	if (d->opts.owner != (uid_t)-1)
-		fprintf(f, ", OWNER:=\"%u\"", (unsigned int)d->opts.owner);
-	if (d->opts.group != (gid_t)-1)
-		fprintf(f, ", GROUP:=\"%u\"", (unsigned int)d->opts.group);
-	fputc('\n', f);
-	if (fclose(f))
-		goto err_tmp;
-	/* Renamed into place: udevd never reads half a rule. */
-	if (rename(tmp, d->node_rule))
-		goto err_tmp;
-	cuse_ec_udevd_reload(d);
-	return;
-
-err_tmp:
-	unlink(tmp);
-err:
-	cuse_ec_log(d, CHARDEV_LOG_WARNING, "cannot write %s: %s", d->node_rule,
-		    strerror(errno));
-	d->node_rule[0] = '\0';
-	d->node_instance[0] = '\0';
-}
-
-static void cuse_ec_node_rule_remove(struct cuse_ec_daemon *d)
-{
-	if (d->node_rule[0] && unlink(d->node_rule))
-		cuse_ec_log(d, CHARDEV_LOG_WARNING, "%s: %s", d->node_rule,
-			    strerror(errno));
+	sigemptyset(&block);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &block, old);
 }
 
 static void cuse_ec_init_done(void *userdata)
 {
 	struct cuse_ec_daemon *d = userdata;
-	sigset_t block, old;
+	sigset_t old;
 
 	cuse_ec_log(d, CHARDEV_LOG_NOTICE, "serving /dev/%s (%s lifecycle)", d->opts.name,
 		    lifecycle_mode_name(d->opts.lifecycle));
@@ -545,11 +312,7 @@ static void cuse_ec_init_done(void *userdata)
 	    !d->opts.user.wanted)
 		return;
 	/* Signals belong to libfuse's loop threads, not to this helper. */
-	sigemptyset(&block);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGHUP);
-	pthread_sigmask(SIG_BLOCK, &block, &old);
+	cuse_ec_block_signals(&old);
 	if (!pthread_create(&d->node_thread, NULL, cuse_ec_node_thread, d))
 		d->node_thread_started = true;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -567,18 +330,6 @@ static const struct cuse_lowlevel_ops cuse_ec_clop = {
 static int cuse_ec_load_profile(struct cuse_ec_daemon *d)
 {
 	return profile_path_load(d->opts.profile, &d->profile, stderr);
-}
-
-/* Threads the daemon makes leave SIGTERM/SIGINT/SIGHUP to libfuse's loop. */
-static void cuse_ec_block_signals(sigset_t *old)
-{
-	sigset_t block;
-
-	sigemptyset(&block);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGHUP);
-	pthread_sigmask(SIG_BLOCK, &block, old);
 }
 
 /* A relative --control names a place in the start directory, not in "/". */
@@ -641,8 +392,12 @@ static int cuse_ec_setup(struct cuse_ec_daemon *d, char *argv0)
 	int fuse_argc = 0, multithreaded = 0;
 
 	d->lock_fd = -1;
+	node_setup_init(&d->node, d->opts.name, cuse_ec_log_node, d);
+	d->node.mode = d->opts.node_mode;
+	d->node.owner = d->opts.owner;
+	d->node.group = d->opts.group;
 	/* Before the CUSE device can exist: udevd's entry for it is newer. */
-	d->started_usec = mono_now_ns() / 1000;
+	d->node.started_usec = mono_now_ns() / 1000;
 	if (d->opts.syslog)
 		openlog("cuse_ec", LOG_PID, LOG_DAEMON);
 	if (cuse_ec_absolute_control(d))
@@ -701,7 +456,7 @@ static void cuse_ec_abandon(void *arg)
 {
 	struct cuse_ec_daemon *d = arg;
 
-	cuse_ec_node_rule_remove(d);
+	node_rule_remove(&d->node);
 	control_server_unlink(d->control);
 }
 
@@ -721,7 +476,7 @@ static int cuse_ec_start(struct cuse_ec_daemon *d)
 	 * The node appears once the loop answers the kernel's CUSE_INIT, so
 	 * this still comes before it: udevd's first "add" already obeys.
 	 */
-	cuse_ec_node_rule_install(d);
+	node_rule_install(&d->node);
 	cuse_ec_block_signals(&old);
 	ret = cached_clock_create(&d->clock);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -832,7 +587,7 @@ static void cuse_ec_teardown(struct cuse_ec_daemon *d)
 		pthread_join(d->node_thread, NULL);
 	if (d->se)
 		cuse_lowlevel_teardown(d->se);
-	cuse_ec_node_rule_remove(d);
+	node_rule_remove(&d->node);
 	chardev_ctx_destroy(d->ctx);
 	cached_clock_destroy(d->clock);
 	ec_profile_free(d->profile);

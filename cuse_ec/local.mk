@@ -24,11 +24,13 @@ cuse_ec_libchardev_la_SOURCES = \
 	cuse_ec/privdrop.c \
 	cuse_ec/path_wait.c \
 	cuse_ec/node.c \
+	cuse_ec/node_setup.c \
 	cuse_ec/shutdown.c
 noinst_HEADERS += \
 	cuse_ec/privdrop.h \
 	cuse_ec/path_wait.h \
 	cuse_ec/node.h \
+	cuse_ec/node_setup.h \
 	cuse_ec/shutdown.h \
 	cuse_ec/chardev.h \
 	cuse_ec/chardev_internal.h \

@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * node_setup.c - the node's permissions, owned by the daemon's options
+ * (node_setup.h): the runtime udev rule, and applying the options to the
+ * kernel's node before and after udevd.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "common/common.h"
+#include "node.h"
+#include "node_setup.h"
+#include "path_wait.h"
+#include "udev_follow.h"
+
+/* Seconds `udevadm control --reload` may wait for udevd's answer. */
+#define NODE_SETUP_RELOAD_TIMEOUT "5"
+#define NODE_SETUP_WAIT_MS 10000
+
+extern char **environ;
+
+static void ns_log(struct node_setup *ns, int level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void ns_log(struct node_setup *ns, int level, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	if (!ns->log)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	ns->log(ns->log_arg, level, msg);
+}
+
+void node_setup_init(struct node_setup *ns, const char *name, node_setup_log_fn log, void *arg)
+{
+	*ns = (struct node_setup){
+		.name = name,
+		.mode = -1,
+		.owner = (uid_t)-1,
+		.group = (gid_t)-1,
+		.dev_dir = "/dev",
+		.sysfs_dir = "/sys/class/cuse",
+		.udev_dir = "/run/udev",
+		.udevadm = "udevadm",
+		.wait_ms = NODE_SETUP_WAIT_MS,
+		.log = log,
+		.log_arg = arg,
+	};
+}
+
+/* Is udevd there to set the node up? Its control socket answers. */
+static bool ns_udevd_runs(struct node_setup *ns)
+{
+	char control[256];
+	pid_t udevd;
+
+	snprintf(control, sizeof(control), "%s/control", ns->udev_dir);
+	return !udev_follow_udevd_probe(control, &udevd);
+}
+
+static void ns_udevd_reload(struct node_setup *ns)
+{
+	char *const argv[] = { (char *)ns->udevadm, "control",
+			       "--timeout=" NODE_SETUP_RELOAD_TIMEOUT, "--reload", NULL };
+	int status, ret;
+	pid_t pid;
+
+	if (!ns->udevadm || !ns_udevd_runs(ns))
+		return;	/* no udevd: it reads every rule when it starts */
+	ret = posix_spawnp(&pid, ns->udevadm, NULL, NULL, argv, environ);
+	if (ret) {
+		ns_log(ns, LOG_WARNING, "%s control --reload: %s", ns->udevadm, strerror(ret));
+		return;
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		ns_log(ns, LOG_WARNING,
+		       "%s control --reload failed: udevd may apply old rules to %s",
+		       ns->udevadm, ns->name);
+}
+
+/* The rule's one line: what udevd matches and what it must set. */
+static int ns_rule_write(struct node_setup *ns, FILE *f)
+{
+	fprintf(f, "# Written by cuse_ec (pid %d) for %s/%s; removed when it exits.\n",
+		(int)getpid(), ns->dev_dir, ns->name);
+	fprintf(f, "SUBSYSTEM==\"cuse\", KERNEL==\"%s\", ENV{CUSE_EC}=\"1\", "
+		"ENV{" NODE_SETUP_INSTANCE_KEY "}=\"%s\"", ns->name, ns->instance);
+	if (ns->mode >= 0)
+		fprintf(f, ", MODE:=\"%04o\"", (unsigned int)ns->mode);
+	if (ns->owner != (uid_t)-1)
+		fprintf(f, ", OWNER:=\"%u\"", (unsigned int)ns->owner);
+	if (ns->group != (gid_t)-1)
+		fprintf(f, ", GROUP:=\"%u\"", (unsigned int)ns->group);
+	fputc('\n', f);
+	return fclose(f) ? -errno : 0;
+}
+
+int node_rule_install(struct node_setup *ns)
+{
+	char dir[sizeof(ns->rule) - 64], tmp[sizeof(ns->rule) + 8];
+	FILE *f;
+	int n, ret;
+
+	ns->rule[0] = '\0';
+	ns->instance[0] = '\0';
+	if (mkdir(ns->udev_dir, 0755) && errno != EEXIST)
+		return -errno;	/* no /run: no udevd either */
+	n = snprintf(dir, sizeof(dir), "%s/rules.d", ns->udev_dir);
+	if (n < 0 || (size_t)n >= sizeof(dir))
+		return -ENAMETOOLONG;
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		ret = -errno;
+		ns_log(ns, LOG_WARNING, "%s: %s", dir, strerror(-ret));
+		return ret;
+	}
+	snprintf(ns->rule, sizeof(ns->rule), "%s/70-cuse_ec-%s.rules", dir, ns->name);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", ns->rule);
+	snprintf(ns->instance, sizeof(ns->instance), "%d.%" PRIu64, (int)getpid(),
+		 ns->started_usec);
+	f = fopen(tmp, "we");
+	if (!f) {
+		ret = -errno;
+		goto err;
+	}
+	ret = ns_rule_write(ns, f);
+	/* Renamed into place: udevd never reads half a rule. */
+	if (!ret && rename(tmp, ns->rule))
+		ret = -errno;
+	if (ret) {
+		unlink(tmp);
+		goto err;
+	}
+	ns_udevd_reload(ns);
+	return 0;
+
+err:
+	ns_log(ns, LOG_WARNING, "cannot write %s: %s", ns->rule, strerror(-ret));
+	ns->rule[0] = '\0';
+	ns->instance[0] = '\0';
+	return ret;
+}
+
+void node_rule_remove(struct node_setup *ns)
+{
+	if (ns->rule[0] && unlink(ns->rule))
+		ns_log(ns, LOG_WARNING, "%s: %s", ns->rule, strerror(errno));
+}
+
+/*
+ * Apply the options to the node at @path. The node is pinned with
+ * O_PATH|O_NOFOLLOW and checked through the descriptor to be the character
+ * device the kernel numbered for our CUSE device, so what is changed is
+ * never a symlink, a file swapped in under the name (/dev is writable by
+ * udevd and root's tools) or another device's node. An O_PATH descriptor
+ * takes fchownat(AT_EMPTY_PATH); its mode is set through /proc/self/fd,
+ * which names that same inode.
+ */
+static int ns_apply(struct node_setup *ns, const char *path)
+{
+	char fdpath[32], err[256];
+	dev_t ours;
+	int fd, ret;
+
+	ret = node_cuse_devnum(ns->sysfs_dir, ns->name, &ours);
+	if (ret) {
+		ns_log(ns, LOG_ERR, "%s/%s/dev: %s; mode/owner not applied", ns->sysfs_dir,
+		       ns->name, strerror(-ret));
+		return ret;
+	}
+	fd = node_open_own(path, ours, err, sizeof(err));
+	if (fd == -ENODEV) {
+		/* Serving a node that is someone else's device helps nobody. */
+		ns_log(ns, LOG_ERR, "%s; mode/owner not applied; exiting", err);
+		return fd;
+	}
+	if (fd < 0) {
+		ns_log(ns, LOG_ERR, "%s: %s", path, strerror(-fd));
+		return fd;
+	}
+	ret = 0;
+	if ((ns->owner != (uid_t)-1 || ns->group != (gid_t)-1) &&
+	    fchownat(fd, "", ns->owner, ns->group, AT_EMPTY_PATH)) {
+		ret = -errno;
+		ns_log(ns, LOG_ERR, "chown %s: %s", path, strerror(errno));
+	}
+	snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
+	if (ns->mode >= 0 && chmod(fdpath, (mode_t)ns->mode)) {
+		ret = -errno;
+		ns_log(ns, LOG_ERR, "chmod %s: %s", path, strerror(errno));
+	}
+	close(fd);
+	return ret;
+}
+
+/*
+ * path_wait() test for udevd's entry of our node: written when udevd set
+ * up this daemon's node, not another device that had the same number. The
+ * kernel gives a new CUSE device the number of one just removed, and udevd
+ * may be behind: the earlier device's entry can still be there, or even be
+ * written only now, when udevd handles that device's late "add". Only our
+ * runtime rule's instance names the node's daemon. Without that rule udevd
+ * cannot know us: an entry then counts when udevd set it up ("I:",
+ * microseconds of CLOCK_MONOTONIC) after this daemon started, or has no
+ * such line (udevd writes an empty entry for a device it records nothing
+ * about).
+ */
+static bool ns_udevd_entry_is_ours(const char *path, void *arg)
+{
+	struct node_setup *ns = arg;
+	char value[64];
+	uint64_t usec;
+	int ret;
+
+	if (!ns->instance[0]) {
+		ret = udev_follow_db_value(path, "I:", value, sizeof(value));
+		if (ret == -ENODATA)
+			return true;
+		return !ret && !parse_uint(value, "udev init time", 0, UINT64_MAX, &usec, NULL, 0) &&
+		       usec >= ns->started_usec;
+	}
+	ret = udev_follow_db_value(path, "E:" NODE_SETUP_INSTANCE_KEY "=", value, sizeof(value));
+	if (!ret && !strcmp(value, ns->instance))
+		return true;
+	if (ret != -ENOENT && !ns->foreign_logged) {
+		ns->foreign_logged = true;
+		ns_log(ns, LOG_INFO, "%s is not %s/%s's (%s %s): another device had its number; "
+		       "waiting for udevd to set up ours", path, ns->dev_dir, ns->name,
+		       NODE_SETUP_INSTANCE_KEY, ret ? "unset" : value);
+	}
+	return false;
+}
+
+/*
+ * udevd handles the node's first "add" on its own time: with rules it may
+ * have read before ours was in place, after our own chmod. It records the
+ * device in its database only once it has set the node up, so once our
+ * node's entry exists our options are applied again and the last word is
+ * ours. The database directory itself may not exist before udevd's first
+ * entry: path_wait() then watches its parent until it does.
+ */
+static int ns_apply_after_udevd(struct node_setup *ns, const char *path, dev_t rdev)
+{
+	char data[256], entry[32];
+	int ret;
+
+	if (!ns_udevd_runs(ns))
+		return 0;	/* no udevd: nobody else sets the node up */
+	snprintf(data, sizeof(data), "%s/data", ns->udev_dir);
+	snprintf(entry, sizeof(entry), "c%u:%u", major(rdev), minor(rdev));
+	ret = path_wait(data, entry, ns_udevd_entry_is_ours, ns, ns->wait_ms);
+	if (ret == -ETIMEDOUT)
+		ns_log(ns, LOG_WARNING, "udevd has not set up %s%s in %d ms; options applied "
+		       "again without it", path, ns->instance[0] ? " with the runtime rule" : "",
+		       ns->wait_ms);
+	else if (ret)
+		ns_log(ns, LOG_WARNING, "waiting for udevd to set up %s: %s; options applied "
+		       "again without it", path, strerror(-ret));
+	return ns_apply(ns, path);
+}
+
+/* path_wait() test for the kernel's node: a character device, its stat kept. */
+static bool ns_node_is_chardev(const char *path, void *arg)
+{
+	struct stat *st = arg;
+
+	return !stat(path, st) && S_ISCHR(st->st_mode);
+}
+
+int node_setup_run(struct node_setup *ns)
+{
+	char path[256];
+	struct stat st;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/%s", ns->dev_dir, ns->name);
+	ret = path_wait(ns->dev_dir, ns->name, ns_node_is_chardev, &st, ns->wait_ms);
+	if (ret == -ETIMEDOUT) {
+		ns_log(ns, LOG_ERR, "%s did not appear; mode/owner not applied", path);
+		return ret;
+	}
+	if (ret) {
+		ns_log(ns, LOG_ERR, "waiting for %s: %s; mode/owner not applied", path,
+		       strerror(-ret));
+		return ret;
+	}
+	ret = ns_apply(ns, path);
+	if (!ret)
+		ret = ns_apply_after_udevd(ns, path, st.st_rdev);
+	if (!ret)
+		ns_log(ns, LOG_INFO, "%s ready", path);
+	return ret;
+}
