@@ -95,7 +95,7 @@ int chardev_ctx_create(const struct chardev_config *config, struct chardev_ctx *
 	struct chardev_ctx *ctx;
 
 	if (!config || !config->profile || !config->ops.read_complete ||
-	    (unsigned int)config->mode > LIFECYCLE_UNSAFE ||
+	    (unsigned int)config->mode >= lifecycle_mode_count() ||
 	    (unsigned int)config->unplug_wakeups > CHARDEV_WAKEUPS_V3)
 		return -EINVAL;
 	ctx = calloc(1, sizeof(*ctx));

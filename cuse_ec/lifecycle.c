@@ -436,17 +436,16 @@ int lifecycle_mode_parse(const char *name, enum lifecycle_mode *out)
 	return -EINVAL;
 }
 
-/**
- * lifecycle_mode_name() - the spelling of a mode.
- * @mode: the mode
- *
- * Return: its name, or "?" for an out-of-range value.
- */
 const char *lifecycle_mode_name(enum lifecycle_mode mode)
 {
 	if ((unsigned int)mode >= LIFECYCLE_NMODES)
 		return "?";
 	return lifecycle_modes[mode]->name;
+}
+
+unsigned int lifecycle_mode_count(void)
+{
+	return LIFECYCLE_NMODES;
 }
 
 int lifecycle_create(enum lifecycle_mode mode, struct ec *ec,

@@ -46,6 +46,16 @@ int lifecycle_mode_parse(const char *name, enum lifecycle_mode *out);
 const char *lifecycle_mode_name(enum lifecycle_mode mode);
 
 /**
+ * lifecycle_mode_count() - how many modes there are: the modes are
+ * 0 .. lifecycle_mode_count() - 1, counted from the table of their
+ * operations, so a new mode is one more row there (and its enum value),
+ * not a change to every check of the range.
+ *
+ * Return: the number of modes.
+ */
+unsigned int lifecycle_mode_count(void);
+
+/**
  * lifecycle_create() - wrap a fresh EC instance in a holder.
  * @mode:   how files hold the EC
  * @ec:     the EC; the holder owns it from now on (also on failure)

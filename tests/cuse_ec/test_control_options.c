@@ -502,6 +502,15 @@ START_TEST(test_log_level_and_mode_names)
 	ck_assert_int_eq(lifecycle_mode_parse("refcount", &m), 0);
 	ck_assert_str_eq(lifecycle_mode_name(m), "refcount");
 	ck_assert_str_eq(lifecycle_mode_name((enum lifecycle_mode)42), "?");
+	/* Every mode the table counts has a name that parses back to it; none past it. */
+	ck_assert_uint_ge(lifecycle_mode_count(), 3);
+	for (unsigned int i = 0; i < lifecycle_mode_count(); i++) {
+		ck_assert_str_ne(lifecycle_mode_name((enum lifecycle_mode)i), "?");
+		ck_assert_int_eq(lifecycle_mode_parse(lifecycle_mode_name((enum lifecycle_mode)i),
+						      &m), 0);
+		ck_assert_uint_eq(m, i);
+	}
+	ck_assert_str_eq(lifecycle_mode_name((enum lifecycle_mode)lifecycle_mode_count()), "?");
 }
 END_TEST
 
