@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * clock.c - cached monotonic clock for the EC model (declared in ec.h).
+ * cached_clock.c - the cached monotonic clock the daemon gives its ECs
+ * (declared in ec.h): a ticker thread publishes the time, so a host
+ * command reads it without a system call.
  */
 #include "config.h"
 

@@ -339,7 +339,7 @@ int ec_kb_backlight_percent(struct ec *ec);
 /* ---- The daemon's clock. ---- */
 
 /*
- * A cached monotonic clock (clock.c): real monotonic time, read without a
+ * A cached monotonic clock (cached_clock.c): real monotonic time, read without a
  * system call on the hot path. Every host command advances the EC's state
  * by reading the clock. Where the vDSO is missing (user-mode-linux has none)
  * clock_gettime() is a full system call costing about as much as a tenth

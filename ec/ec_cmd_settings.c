@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * ec_cmd_power_ctl.c - what the host may set on the EC's power side and
+ * ec_cmd_settings.c - what the host may set on the EC's power side and
  * its switches: PWM duty, thermal thresholds, hibernation delay, charge
  * and external power limits (the charger model obeys them), wireless
  * switches, a forced-open lid, the hang detector, battery cut-off, USB-A
@@ -372,7 +372,7 @@ static int ec_cmd_flash_spi_info(struct ec_cmd_args *args)
 }
 
 /* This subsystem's host commands, sorted by number. */
-static const struct ec_cmd_entry ec_power_ctl_cmds[] = {
+static const struct ec_cmd_entry ec_settings_cmds[] = {
 	EC_HOST_COMMAND(EC_CMD_FLASH_SPI_INFO, EC_VER_MASK(0), ec_cmd_flash_spi_info),
 	EC_HOST_COMMAND(EC_CMD_PWM_SET_DUTY, EC_VER_MASK(0), ec_cmd_pwm_set_duty),
 	EC_HOST_COMMAND(EC_CMD_PWM_GET_DUTY, EC_VER_MASK(0), ec_cmd_pwm_get_duty),
@@ -390,9 +390,9 @@ static const struct ec_cmd_entry ec_power_ctl_cmds[] = {
 	EC_HOST_COMMAND(EC_CMD_HIBERNATION_DELAY, EC_VER_MASK(0), ec_cmd_hibernation_delay),
 };
 
-const struct ec_subsystem ec_subsys_power_ctl = {
-	.name = "power_ctl",
-	EC_SUBSYSTEM_CMDS(ec_power_ctl_cmds),
+const struct ec_subsystem ec_subsys_settings = {
+	.name = "settings",
+	EC_SUBSYSTEM_CMDS(ec_settings_cmds),
 	.boot = ec_ctl_boot,
 	.advance = ec_ctl_settle,
 	.host_command = ec_ctl_host_command,

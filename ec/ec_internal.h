@@ -159,7 +159,7 @@ struct ec_sys_state {
 
 /**
  * struct ec_ctl_state - what the host set on the power side and switches
- * (ec_cmd_power_ctl.c); RAM of the EC, set up again at every boot.
+ * (ec_cmd_settings.c); RAM of the EC, set up again at every boot.
  * @temps_boot:         the profile's sensors, restored at an EC reset
  * @charge_limit_ma:    CHARGE_CURRENT_LIMIT, UINT32_MAX = none
  * @ext_current_ma:     EXTERNAL_POWER_LIMIT, EC_POWER_LIMIT_NONE = none
@@ -416,7 +416,7 @@ struct ec_subsystem {
 	X(adc_cbi)		\
 	X(i2c)			\
 	X(reboot)		\
-	X(power_ctl)		\
+	X(settings)		\
 	X(pd)
 
 #define EC_SUBSYS_DECLARE(name)	extern const struct ec_subsystem ec_subsys_##name;

@@ -38,12 +38,12 @@ ec_model_sources = \
 	ec/ec_cmd_adc_cbi.c \
 	ec/ec_cmd_i2c.c \
 	ec/ec_cmd_reboot.c \
-	ec/ec_cmd_power_ctl.c \
+	ec/ec_cmd_settings.c \
 	ec/ec_cmd_pd.c \
 	ec/ec_features.c \
 	ec/sha256.c \
 	ec/sha256.h \
-	ec/clock.c
+	ec/cached_clock.c
 ec_libecmodel_la_SOURCES = $(ec_model_sources)
 nodist_ec_libecmodel_la_SOURCES = ec/ec_profile_builtin.c
 ec_libecmodel_la_CFLAGS = $(AM_CFLAGS)

@@ -22,7 +22,7 @@ ec_unit_tests = \
 	tests/ec/test_ec_board \
 	tests/ec/test_ec_board_info \
 	tests/ec/test_ec_reboot \
-	tests/ec/test_ec_power_ctl \
+	tests/ec/test_ec_settings \
 	tests/ec/test_ec_pd
 check_PROGRAMS += $(ec_unit_tests)
 TESTS += $(ec_unit_tests) tests/ec/fuzz_replay

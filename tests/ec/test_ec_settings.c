@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * test_ec_power_ctl.c - PWM duty, thermal thresholds, hibernation delay,
+ * test_ec_settings.c - PWM duty, thermal thresholds, hibernation delay,
  * charge and external power limits (the charger obeys), wireless switches,
  * a forced-open lid, the hang detector, battery cut-off, USB-A charge modes
  * and FLASH_SPI_INFO, with their bad inputs.
@@ -359,10 +359,10 @@ START_TEST(test_flash_spi_info)
 }
 END_TEST
 
-static Suite *power_ctl_suite(void)
+static Suite *settings_suite(void)
 {
-	Suite *s = suite_create("power_ctl");
-	TCase *tc = tcase_create("power_ctl");
+	Suite *s = suite_create("settings");
+	TCase *tc = tcase_create("settings");
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_pwm_duty);
@@ -381,5 +381,5 @@ static Suite *power_ctl_suite(void)
 
 int main(void)
 {
-	return check_run_suite(power_ctl_suite());
+	return check_run_suite(settings_suite());
 }
