@@ -503,12 +503,6 @@ void chardev_shutdown(struct chardev_ctx *ctx)
 	chardev_wake_everyone(ctx);
 }
 
-/**
- * chardev_is_plugged() - whether an EC is present.
- * @ctx: context
- *
- * Return: true while plugged.
- */
 bool chardev_is_plugged(struct chardev_ctx *ctx)
 {
 	bool plugged;
@@ -519,12 +513,6 @@ bool chardev_is_plugged(struct chardev_ctx *ctx)
 	return plugged;
 }
 
-/**
- * chardev_mode() - the context's lifecycle mode.
- * @ctx: context
- *
- * Return: the mode.
- */
 enum lifecycle_mode chardev_mode(const struct chardev_ctx *ctx)
 {
 	return ctx->config.mode;

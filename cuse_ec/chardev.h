@@ -239,10 +239,20 @@ int chardev_shutdown_begin(struct chardev_ctx *ctx, void (*done)(void *arg, int 
  */
 void chardev_shutdown(struct chardev_ctx *ctx);
 
-/** chardev_is_plugged() - true while an EC is present. */
+/**
+ * chardev_is_plugged() - whether an EC is present.
+ * @ctx: context
+ *
+ * Return: true while plugged.
+ */
 bool chardev_is_plugged(struct chardev_ctx *ctx);
 
-/** chardev_mode() - the context's lifecycle mode. */
+/**
+ * chardev_mode() - the context's lifecycle mode.
+ * @ctx: context
+ *
+ * Return: the mode.
+ */
 enum lifecycle_mode chardev_mode(const struct chardev_ctx *ctx);
 
 /**
@@ -416,7 +426,10 @@ void chardev_ioctl(struct chardev_file *file, unsigned int cmd, uint64_t arg,
 		   unsigned int flags, const void *in, size_t in_len, size_t out_len,
 		   struct chardev_ioctl_result *res);
 
-/** chardev_ioctl_result_free() - free what chardev_ioctl() allocated. */
+/**
+ * chardev_ioctl_result_free() - free what chardev_ioctl() allocated (the reply buffer).
+ * @res: the result
+ */
 void chardev_ioctl_result_free(struct chardev_ioctl_result *res);
 
 #endif /* CUSE_EC_CHARDEV_H */

@@ -263,10 +263,6 @@ count:
 	}
 }
 
-/**
- * chardev_ioctl_result_free() - free a result's reply buffer.
- * @res: the result
- */
 void chardev_ioctl_result_free(struct chardev_ioctl_result *res)
 {
 	free(res->out);

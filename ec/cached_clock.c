@@ -130,10 +130,6 @@ int cached_clock_create(struct cached_clock **out)
 	return 0;
 }
 
-/**
- * cached_clock_destroy() - stop the ticker and free the clock.
- * @c: the clock; NULL is ignored
- */
 void cached_clock_destroy(struct cached_clock *c)
 {
 	if (!c)
@@ -148,12 +144,6 @@ void cached_clock_destroy(struct cached_clock *c)
 	free(c);
 }
 
-/**
- * cached_clock_ops() - the callbacks for ec_create().
- * @c: the clock
- *
- * Return: its struct ec_clock.
- */
 const struct ec_clock *cached_clock_ops(struct cached_clock *c)
 {
 	return &c->ops;

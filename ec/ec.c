@@ -521,14 +521,6 @@ static const char *ec_image_name(uint32_t image)
 	return image < 3 ? names[image] : "invalid";
 }
 
-/**
- * ec_get_version_text() - the chardev's read() text.
- * @ec:  the EC
- * @buf: output, NUL-terminated (truncated like snprintf when short)
- * @len: size of @buf
- *
- * Return: bytes written without the NUL, or -EINVAL.
- */
 int ec_get_version_text(struct ec *ec, char *buf, size_t len)
 {
 	int n;

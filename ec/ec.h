@@ -60,7 +60,10 @@ int ec_profile_load(const char *path, struct ec_profile **out, char *err, size_t
  */
 int ec_profile_default(struct ec_profile **out);
 
-/** ec_profile_free() - free a profile; NULL is ignored. */
+/**
+ * ec_profile_free() - free a profile.
+ * @profile: the profile, or NULL
+ */
 void ec_profile_free(struct ec_profile *profile);
 
 /**
@@ -174,8 +177,14 @@ int ec_read_memmap(struct ec *ec, uint32_t offset, uint32_t bytes, void *buf);
  */
 bool ec_memmap_direct(const struct ec *ec);
 
-/** ec_get_version_text() - fill @buf with the chardev read() text
- * ("1.0.0\n<RO>\n<RW>\n<image>\n"); returns its length or -errno. */
+/**
+ * ec_get_version_text() - the chardev's read() text ("1.0.0\n<RO>\n<RW>\n<image>\n").
+ * @ec:  the EC
+ * @buf: output, NUL-terminated (truncated like snprintf when short)
+ * @len: size of @buf
+ *
+ * Return: bytes written without the NUL, or -EINVAL.
+ */
 int ec_get_version_text(struct ec *ec, char *buf, size_t len);
 
 /* ---- MKBP events: a notifier chain; the queues belong to the listeners. ---- */
@@ -253,7 +262,10 @@ struct ec_event_queue {
 	size_t bytes;
 };
 
-/** ec_event_queue_init() - make @q an empty queue. */
+/**
+ * ec_event_queue_init() - make @q empty.
+ * @q: the queue
+ */
 void ec_event_queue_init(struct ec_event_queue *q);
 
 /**
@@ -280,10 +292,18 @@ int ec_event_queue_push(struct ec_event_queue *q, const struct ec_event *ev);
  */
 int ec_event_queue_pop(struct ec_event_queue *q, void *buf, size_t len);
 
-/** ec_event_queue_pending() - true when an event is queued. */
+/**
+ * ec_event_queue_pending() - is an event queued?
+ * @q: the queue
+ *
+ * Return: true when ec_event_queue_pop() would return an event.
+ */
 bool ec_event_queue_pending(const struct ec_event_queue *q);
 
-/** ec_event_queue_clear() - drop every queued event; @q stays usable. */
+/**
+ * ec_event_queue_clear() - free every queued event; @q stays usable.
+ * @q: the queue (NULL is ignored)
+ */
 void ec_event_queue_clear(struct ec_event_queue *q);
 
 /**
@@ -310,13 +330,39 @@ enum ec_stimulus {
 	EC_STIM_WP_DEASSERT,
 };
 
-/** ec_apply_stimulus() - change state and raise the events a real EC would. Return 0 or -EINVAL. */
+/**
+ * ec_apply_stimulus() - change state and raise the events a real EC would.
+ * @ec:   the EC
+ * @stim: what happened
+ *
+ * Return: 0, or -EINVAL for an unknown stimulus.
+ */
 int ec_apply_stimulus(struct ec *ec, enum ec_stimulus stim);
-/** ec_inject_event() - queue a raw MKBP event (type, payload up to 16 bytes). Return 0 or -EINVAL. */
+/**
+ * ec_inject_event() - queue a raw MKBP event.
+ * @ec:      the EC
+ * @type:    event type (< EC_MKBP_EVENT_COUNT)
+ * @payload: up to 16 bytes
+ * @len:     bytes of @payload
+ *
+ * Return: 0 or -EINVAL.
+ */
 int ec_inject_event(struct ec *ec, uint8_t type, const void *payload, size_t len);
-/** ec_inject_panic() - record a panic-info blob returned by GET_PANIC_INFO. Return 0 or -EINVAL. */
+/**
+ * ec_inject_panic() - record a panic-info blob returned by GET_PANIC_INFO.
+ * @ec:   the EC
+ * @blob: the bytes (NULL with @len 0 clears the record)
+ * @len:  at most EC_PANIC_MAX
+ *
+ * Return: 0 or -EINVAL.
+ */
 int ec_inject_panic(struct ec *ec, const void *blob, size_t len);
-/** ec_set_latency_ns() - override the latency every host command spends inside the EC. */
+/**
+ * ec_set_latency_ns() - one latency for every host command, overriding the
+ * profile's default and per-command rules.
+ * @ec: the EC
+ * @ns: nanoseconds spent inside each command
+ */
 void ec_set_latency_ns(struct ec *ec, uint64_t ns);
 
 /**
@@ -364,10 +410,18 @@ struct cached_clock;
  */
 int cached_clock_create(struct cached_clock **out);
 
-/** cached_clock_destroy() - stop the ticker and free; NULL is ignored. */
+/**
+ * cached_clock_destroy() - stop the ticker and free the clock.
+ * @c: the clock; NULL is ignored
+ */
 void cached_clock_destroy(struct cached_clock *clock);
 
-/** cached_clock_ops() - the struct ec_clock to hand to ec_create(). */
+/**
+ * cached_clock_ops() - the struct ec_clock to hand to ec_create().
+ * @c: the clock
+ *
+ * Return: its struct ec_clock.
+ */
 const struct ec_clock *cached_clock_ops(struct cached_clock *clock);
 
 #endif /* EC_EC_H */

@@ -188,13 +188,6 @@ void ec_pd_follow_ac(struct ec *ec)
 	}
 }
 
-/**
- * ec_apply_stimulus() - change state and raise the events a real EC would.
- * @ec:   the EC
- * @stim: what happened
- *
- * Return: 0, or -EINVAL for an unknown stimulus.
- */
 int ec_apply_stimulus(struct ec *ec, enum ec_stimulus stim)
 {
 	if (!ec)
@@ -252,15 +245,6 @@ int ec_apply_stimulus(struct ec *ec, enum ec_stimulus stim)
 	return 0;
 }
 
-/**
- * ec_inject_event() - queue a raw MKBP event.
- * @ec:      the EC
- * @type:    event type (< EC_MKBP_EVENT_COUNT)
- * @payload: up to 16 bytes
- * @len:     bytes of @payload
- *
- * Return: 0 or -EINVAL.
- */
 int ec_inject_event(struct ec *ec, uint8_t type, const void *payload, size_t len)
 {
 	if (!ec || type >= EC_MKBP_EVENT_COUNT || len > EC_EVENT_PAYLOAD_MAX ||
@@ -272,14 +256,6 @@ int ec_inject_event(struct ec *ec, uint8_t type, const void *payload, size_t len
 	return 0;
 }
 
-/**
- * ec_inject_panic() - record a panic-info blob for GET_PANIC_INFO.
- * @ec:   the EC
- * @blob: the bytes (NULL with @len 0 clears the record)
- * @len:  at most EC_PANIC_MAX
- *
- * Return: 0 or -EINVAL.
- */
 int ec_inject_panic(struct ec *ec, const void *blob, size_t len)
 {
 	if (!ec || len > EC_PANIC_MAX || (!blob && len))
@@ -294,12 +270,6 @@ int ec_inject_panic(struct ec *ec, const void *blob, size_t len)
 	return 0;
 }
 
-/**
- * ec_set_latency_ns() - one latency for every host command, overriding the
- * profile's default and per-command rules.
- * @ec: the EC
- * @ns: nanoseconds spent inside each command
- */
 void ec_set_latency_ns(struct ec *ec, uint64_t ns)
 {
 	if (!ec)

@@ -207,10 +207,6 @@ int ec_notifier_unregister(struct ec *ec, struct ec_notifier *nb)
 
 /* ---- the listener's queue ---- */
 
-/**
- * ec_event_queue_init() - make @q empty.
- * @q: the queue
- */
 void ec_event_queue_init(struct ec_event_queue *q)
 {
 	q->head = NULL;
@@ -268,21 +264,11 @@ int ec_event_queue_pop(struct ec_event_queue *q, void *buf, size_t len)
 	return (int)n;
 }
 
-/**
- * ec_event_queue_pending() - is an event queued?
- * @q: the queue
- *
- * Return: true when ec_event_queue_pop() would return an event.
- */
 bool ec_event_queue_pending(const struct ec_event_queue *q)
 {
 	return q && q->head;
 }
 
-/**
- * ec_event_queue_clear() - free every queued event.
- * @q: the queue (NULL is ignored)
- */
 void ec_event_queue_clear(struct ec_event_queue *q)
 {
 	struct ec_event_node *node, *next;

@@ -170,10 +170,6 @@ int ec_profile_default(struct ec_profile **out)
 	return 0;
 }
 
-/**
- * ec_profile_free() - free a profile.
- * @profile: the profile, or NULL
- */
 void ec_profile_free(struct ec_profile *profile)
 {
 	free(profile);

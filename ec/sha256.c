@@ -53,10 +53,6 @@ static void sha256_block(uint32_t st[8], const uint8_t *p)
 	st[4] += e, st[5] += f, st[6] += g, st[7] += h;
 }
 
-/**
- * sha256_init() - start a new hash.
- * @ctx: the context
- */
 void sha256_init(struct sha256_ctx *ctx)
 {
 	static const uint32_t iv[8] = {
@@ -68,12 +64,6 @@ void sha256_init(struct sha256_ctx *ctx)
 	ctx->bytes = 0;
 }
 
-/**
- * sha256_update() - feed message bytes.
- * @ctx:  the context
- * @data: the bytes
- * @len:  how many
- */
 void sha256_update(struct sha256_ctx *ctx, const void *data, size_t len)
 {
 	const uint8_t *p = data;
@@ -96,11 +86,6 @@ void sha256_update(struct sha256_ctx *ctx, const void *data, size_t len)
 		memcpy(ctx->buf, p, len);
 }
 
-/**
- * sha256_final() - finish the hash.
- * @ctx: the context (unusable afterwards until sha256_init())
- * @out: the digest, big-endian words as the standard writes them
- */
 void sha256_final(struct sha256_ctx *ctx, uint8_t out[SHA256_DIGEST_SIZE])
 {
 	uint64_t bits = ctx->bytes * 8;

@@ -24,11 +24,23 @@ struct sha256_ctx {
 	uint8_t buf[64];
 };
 
-/** sha256_init() - start a new hash in @ctx. */
+/**
+ * sha256_init() - start a new hash.
+ * @ctx: the context
+ */
 void sha256_init(struct sha256_ctx *ctx);
-/** sha256_update() - feed @len bytes of @data (NULL allowed when @len is 0). */
+/**
+ * sha256_update() - feed message bytes.
+ * @ctx:  the context
+ * @data: the bytes (NULL allowed when @len is 0)
+ * @len:  how many
+ */
 void sha256_update(struct sha256_ctx *ctx, const void *data, size_t len);
-/** sha256_final() - pad, and write the 32-byte digest to @out. */
+/**
+ * sha256_final() - pad, and write the 32-byte digest.
+ * @ctx: the context (unusable afterwards until sha256_init())
+ * @out: the digest, big-endian words as the standard writes them
+ */
 void sha256_final(struct sha256_ctx *ctx, uint8_t out[SHA256_DIGEST_SIZE]);
 
 #endif /* CUSE_EC_SHA256_H */
