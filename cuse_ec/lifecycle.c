@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * lifecycle.c - the three ways a file can hold an EC (see lifecycle.h).
+ * lifecycle.c - the ways a file can hold an EC (see lifecycle.h).
  */
 #include "config.h"
 
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +77,23 @@ struct lifecycle_held {
 };
 
 /**
+ * struct lifecycle_fenced - fenced mode's state: the driver's data of the
+ * fix finally posted for cros_ec_chardev (May 2026), the device pointer and
+ * the rw_semaphore around it. The data itself is refcounted: it is the
+ * struct lifecycle, which every open file references.
+ * @sem:      readers: each file access and the daemon's own; writer: unplug
+ * @ec:       the EC, or NULL once unplug cleared it (under @sem for writing)
+ * @done:     async unplug completion callback
+ * @done_arg: its argument
+ */
+struct lifecycle_fenced {
+	pthread_rwlock_t sem;
+	struct ec *ec;
+	void (*done)(void *arg);
+	void *done_arg;
+};
+
+/**
  * struct lifecycle - one EC instance and how it is held.
  * @ops:        the mode's steps
  * @refs:       references on this struct (owner, each file handle, ...)
@@ -84,6 +102,7 @@ struct lifecycle_held {
  * @zombie_arg: passed to @on_zombie
  * @rev:        revocable mode's state
  * @held:       refcount and unsafe modes' state
+ * @fenced:     fenced mode's state
  */
 struct lifecycle {
 	const struct lifecycle_ops *ops;
@@ -94,6 +113,7 @@ struct lifecycle {
 	union {
 		struct lifecycle_revocable rev;
 		struct lifecycle_held held;
+		struct lifecycle_fenced fenced;
 	};
 };
 
@@ -411,10 +431,167 @@ static const struct lifecycle_ops lifecycle_unsafe_ops = {
 	.unplug_async = held_unplug_async,
 };
 
+/* ---- fenced: every file operation holds the device pointer's lock ---- */
+
+static int fenced_init(struct lifecycle *lc, struct ec *ec)
+{
+	struct lifecycle_fenced *st = &lc->fenced;
+	pthread_rwlockattr_t attr;
+	int ret;
+
+	/*
+	 * A kernel rw_semaphore makes new readers queue behind a waiting
+	 * writer, so a stream of file operations cannot starve remove. glibc's
+	 * default lets readers in; this kind does not.
+	 */
+	ret = pthread_rwlockattr_init(&attr);
+	if (!ret) {
+		pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+		ret = pthread_rwlock_init(&st->sem, &attr);
+		pthread_rwlockattr_destroy(&attr);
+	}
+	if (ret) {
+		ec_destroy(ec);
+		return -ret;
+	}
+	st->ec = ec;
+	return 0;
+}
+
+static void fenced_put(struct lifecycle *lc)
+{
+	/* No file and no access is left: nobody can be inside. */
+	ec_destroy(lc->fenced.ec);
+	pthread_rwlock_destroy(&lc->fenced.sem);
+}
+
+static int fenced_attach(struct lifecycle *lc, struct lifecycle_ref *ref)
+{
+	return 0;	/* the file's reference is on the struct lifecycle itself */
+}
+
+static void fenced_detach(struct lifecycle_ref *ref)
+{
+}
+
+/* Held for reading until the matching release, even when the EC is gone. */
+static struct ec *fenced_access_owner(struct lifecycle *lc)
+{
+	pthread_rwlock_rdlock(&lc->fenced.sem);
+	return lc->fenced.ec;
+}
+
+static void fenced_release_owner(struct lifecycle *lc)
+{
+	pthread_rwlock_unlock(&lc->fenced.sem);
+}
+
+static struct ec *fenced_access(struct lifecycle_ref *ref)
+{
+	return fenced_access_owner(ref->lc);
+}
+
+static void fenced_release(struct lifecycle_ref *ref)
+{
+	fenced_release_owner(ref->lc);
+}
+
+/*
+ * remove(): take the lock for writing (waiting for every access inside,
+ * a command in flight included), clear the pointer, and only then free
+ * the EC, which no access can reach any more.
+ */
+static void fenced_remove(struct lifecycle *lc)
+{
+	struct ec *ec;
+
+	pthread_rwlock_wrlock(&lc->fenced.sem);
+	ec = lc->fenced.ec;
+	lc->fenced.ec = NULL;
+	pthread_rwlock_unlock(&lc->fenced.sem);
+	ec_destroy(ec);
+}
+
+static int fenced_unplug(struct lifecycle *lc)
+{
+	if (atomic_exchange(&lc->unplugged, true))
+		return 0;
+	fenced_remove(lc);
+	return 1;
+}
+
+static void *fenced_unplug_thread(void *arg)
+{
+	struct lifecycle *lc = arg;
+	void (*done)(void *) = lc->fenced.done;
+	void *done_arg = lc->fenced.done_arg;
+
+	fenced_remove(lc);
+	/* Last use of @lc here: the reference taken for the async unplug. */
+	lifecycle_put(lc);
+	if (done)
+		done(done_arg);
+	return NULL;
+}
+
+/*
+ * The write lock waits for commands in flight: not in the caller's thread
+ * (the daemon's control and uevent threads never wait), but in one of its
+ * own, which completes the unplug.
+ */
+static int fenced_unplug_async(struct lifecycle *lc, void (*done)(void *arg), void *arg)
+{
+	sigset_t all, old;
+	pthread_attr_t attr;
+	pthread_t thread;
+	int ret;
+
+	if (atomic_exchange(&lc->unplugged, true))
+		return 0;
+	lc->fenced.done = done;
+	lc->fenced.done_arg = arg;
+	lifecycle_get(lc);
+	ret = pthread_attr_init(&attr);
+	if (ret)
+		goto err;
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	/* Signals stay with the threads that handle them. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	ret = pthread_create(&thread, &attr, fenced_unplug_thread, lc);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&attr);
+	if (ret)
+		goto err;
+	return 1;
+
+err:
+	/* Nothing was removed and no callback will come. */
+	atomic_store(&lc->unplugged, false);
+	lifecycle_put(lc);
+	return -ret;
+}
+
+static const struct lifecycle_ops lifecycle_fenced_ops = {
+	.name = "fenced",
+	.files_see_unplug = true,
+	.init = fenced_init,
+	.put = fenced_put,
+	.attach = fenced_attach,
+	.detach = fenced_detach,
+	.access = fenced_access,
+	.release = fenced_release,
+	.access_owner = fenced_access_owner,
+	.release_owner = fenced_release_owner,
+	.unplug = fenced_unplug,
+	.unplug_async = fenced_unplug_async,
+};
+
 static const struct lifecycle_ops *const lifecycle_modes[] = {
 	[LIFECYCLE_REVOCABLE] = &lifecycle_revocable_ops,
 	[LIFECYCLE_REFCOUNT] = &lifecycle_refcount_ops,
 	[LIFECYCLE_UNSAFE] = &lifecycle_unsafe_ops,
+	[LIFECYCLE_FENCED] = &lifecycle_fenced_ops,
 };
 
 #define LIFECYCLE_NMODES (sizeof(lifecycle_modes) / sizeof(lifecycle_modes[0]))
@@ -448,6 +625,25 @@ unsigned int lifecycle_mode_count(void)
 	return LIFECYCLE_NMODES;
 }
 
+const char *lifecycle_mode_list(char *buf, size_t len)
+{
+	size_t i, used = 0;
+	int n;
+
+	if (!len)
+		return buf;
+	buf[0] = '\0';
+	for (i = 0; i < LIFECYCLE_NMODES && used < len; i++) {
+		n = snprintf(buf + used, len - used, "%s%s",
+			     !i ? "" : i + 1 < LIFECYCLE_NMODES ? ", " : " or ",
+			     lifecycle_modes[i]->name);
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+	return buf;
+}
+
 int lifecycle_create(enum lifecycle_mode mode, struct ec *ec,
 		     void (*on_zombie)(void *arg), void *zombie_arg,
 		     struct lifecycle **out)
@@ -478,10 +674,6 @@ int lifecycle_create(enum lifecycle_mode mode, struct ec *ec,
 	return 0;
 }
 
-/**
- * lifecycle_get() - take a reference on the holder.
- * @lc: holder
- */
 void lifecycle_get(struct lifecycle *lc)
 {
 	atomic_fetch_add(&lc->refs, 1);
@@ -530,10 +722,6 @@ int lifecycle_attach(struct lifecycle *lc, struct lifecycle_ref **out)
 	return 0;
 }
 
-/**
- * lifecycle_detach() - free a file handle.
- * @ref: the handle, NULL is ignored
- */
 void lifecycle_detach(struct lifecycle_ref *ref)
 {
 	if (!ref)
@@ -548,10 +736,6 @@ struct ec *lifecycle_access(struct lifecycle_ref *ref)
 	return ref->lc->ops->access(ref);
 }
 
-/**
- * lifecycle_release() - end an access started by lifecycle_access().
- * @ref: the handle
- */
 void lifecycle_release(struct lifecycle_ref *ref)
 {
 	ref->lc->ops->release(ref);
@@ -562,10 +746,6 @@ struct ec *lifecycle_access_owner(struct lifecycle *lc)
 	return lc->ops->access_owner(lc);
 }
 
-/**
- * lifecycle_release_owner() - end an access from lifecycle_access_owner().
- * @lc: holder
- */
 void lifecycle_release_owner(struct lifecycle *lc)
 {
 	lc->ops->release_owner(lc);

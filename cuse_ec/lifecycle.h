@@ -2,7 +2,7 @@
 /*
  * lifecycle.h - how the chardev holds and reaches one EC instance.
  *
- * The three teaching modes differ in exactly this one place (one const
+ * The four modes differ in exactly this one place (one const
  * table of steps per mode in lifecycle.c), so the comparison between them is
  * honest: the chardev code above is identical and asks one property of the
  * mode, lifecycle_files_see_unplug().
@@ -16,11 +16,21 @@
  *               against hardware that is gone (zombie accesses, counted).
  *   unsafe    - files keep a raw pointer; unplug frees the EC at once. The
  *               next access through an old file is a genuine use-after-free.
+ *   fenced    - the fix finally posted for cros_ec_chardev instead of
+ *               revocable (May 2026): refcounted driver data holds the EC
+ *               pointer under a reader/writer lock; every file operation
+ *               holds it for reading, unplug takes it for writing (waiting
+ *               for every access inside, a command in flight included),
+ *               clears the pointer and frees the EC. Later accesses find
+ *               NULL (ENODEV). As with the kernel's rw_semaphore, a waiting
+ *               unplug holds back new readers (no starvation), so no thread
+ *               may hold two accesses of one EC at once.
  */
 #ifndef CUSE_EC_LIFECYCLE_H
 #define CUSE_EC_LIFECYCLE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct ec;
@@ -31,10 +41,12 @@ enum lifecycle_mode {
 	LIFECYCLE_REVOCABLE,
 	LIFECYCLE_REFCOUNT,
 	LIFECYCLE_UNSAFE,
+	LIFECYCLE_FENCED,
 };
 
 /**
- * lifecycle_mode_parse() - map "revocable", "refcount" or "unsafe" to a mode.
+ * lifecycle_mode_parse() - map "revocable", "refcount", "unsafe" or "fenced"
+ * to a mode.
  * @name: the mode's name
  * @out:  the mode on success
  *
@@ -56,6 +68,16 @@ const char *lifecycle_mode_name(enum lifecycle_mode mode);
 unsigned int lifecycle_mode_count(void);
 
 /**
+ * lifecycle_mode_list() - every mode's name in table order, for messages:
+ * "revocable, refcount, unsafe or fenced".
+ * @buf: receives the text, cut (NUL-terminated) if it does not fit
+ * @len: size of @buf
+ *
+ * Return: @buf.
+ */
+const char *lifecycle_mode_list(char *buf, size_t len);
+
+/**
  * lifecycle_create() - wrap a fresh EC instance in a holder.
  * @mode:   how files hold the EC
  * @ec:     the EC; the holder owns it from now on (also on failure)
@@ -71,7 +93,10 @@ int lifecycle_create(enum lifecycle_mode mode, struct ec *ec,
 		     void (*on_zombie)(void *arg), void *zombie_arg,
 		     struct lifecycle **out);
 
-/** lifecycle_get() - take a reference on the holder (not on the EC). */
+/**
+ * lifecycle_get() - take a reference on the holder (not on the EC).
+ * @lc: holder
+ */
 void lifecycle_get(struct lifecycle *lc);
 
 /**
@@ -105,7 +130,10 @@ bool lifecycle_files_see_unplug(const struct lifecycle *lc);
  */
 int lifecycle_attach(struct lifecycle *lc, struct lifecycle_ref **out);
 
-/** lifecycle_detach() - free a handle made by lifecycle_attach(); NULL is ignored. */
+/**
+ * lifecycle_detach() - free a handle made by lifecycle_attach().
+ * @ref: the handle, NULL is ignored
+ */
 void lifecycle_detach(struct lifecycle_ref *ref);
 
 /**
@@ -122,7 +150,10 @@ void lifecycle_detach(struct lifecycle_ref *ref);
  */
 struct ec *lifecycle_access(struct lifecycle_ref *ref);
 
-/** lifecycle_release() - end an access started by lifecycle_access(). */
+/**
+ * lifecycle_release() - end an access started by lifecycle_access().
+ * @ref: the handle
+ */
 void lifecycle_release(struct lifecycle_ref *ref);
 
 /**
@@ -135,7 +166,10 @@ void lifecycle_release(struct lifecycle_ref *ref);
  */
 struct ec *lifecycle_access_owner(struct lifecycle *lc);
 
-/** lifecycle_release_owner() - end an access from lifecycle_access_owner(). */
+/**
+ * lifecycle_release_owner() - end an access from lifecycle_access_owner().
+ * @lc: holder
+ */
 void lifecycle_release_owner(struct lifecycle *lc);
 
 /**

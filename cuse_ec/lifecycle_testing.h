@@ -25,6 +25,8 @@ enum lifecycle_mode lifecycle_mode_of(const struct lifecycle *lc);
  * revocable: revokes and waits until every in-flight access has left.
  * refcount:  drops the daemon's reference to the EC and returns at once.
  * unsafe:    frees the EC at once, whatever is in flight.
+ * fenced:    takes the lock for writing (waiting for every access inside),
+ *            clears the pointer, frees the EC.
  *
  * Return: 1 if this call unplugged, 0 if already unplugged, -EDEADLK when
  * called from inside an access of the same EC.

@@ -69,6 +69,8 @@ static const struct option cuse_ec_long_options[] = {
 
 static void cuse_ec_usage(FILE *out, const char *prog)
 {
+	char modes[96];
+
 	fprintf(out,
 		"Usage: %s [OPTION]...\n"
 		"Serve an emulated ChromiumOS EC as the character device /dev/NAME (CUSE).\n"
@@ -91,7 +93,7 @@ static void cuse_ec_usage(FILE *out, const char *prog)
 		"  -f, --foreground     stay in the foreground\n"
 		"  -d, --debug          libfuse debug output (implies -f)\n"
 		"  --log-level=LEVEL    err, warning, notice, info or debug (default notice)\n"
-		"  --lifecycle=MODE     revocable (default), refcount or unsafe\n"
+		"  --lifecycle=MODE     %s (default revocable)\n"
 		"  --unplug-wakeups=HOW revocable: on unplug wake blocked readers (ENODEV)\n"
 		"                       and pollers (POLLERR) (upstream, default), or\n"
 		"                       leave them asleep as seed v3 does (v3)\n"
@@ -113,7 +115,7 @@ static void cuse_ec_usage(FILE *out, const char *prog)
 		"  -V, --version        version\n"
 		"\n"
 		"Exit status: 0 on success and on SIGTERM/SIGINT, 1 on a runtime error,\n"
-		"2 on bad usage.\n", prog);
+		"2 on bad usage.\n", prog, lifecycle_mode_list(modes, sizeof(modes)));
 }
 
 int cuse_ec_parse_log_level(const char *s, int *out)
@@ -352,8 +354,10 @@ int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
 			break;
 		case OPT_LIFECYCLE:
 			if (lifecycle_mode_parse(optarg, &opts->lifecycle)) {
-				fprintf(err, "%s: invalid --lifecycle '%s': use revocable, "
-					"refcount or unsafe\n", prog, optarg);
+				char modes[96];
+
+				fprintf(err, "%s: invalid --lifecycle '%s': use %s\n", prog, optarg,
+					lifecycle_mode_list(modes, sizeof(modes)));
 				return -EINVAL;
 			}
 			break;

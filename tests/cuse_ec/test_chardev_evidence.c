@@ -197,6 +197,9 @@ static void check_revoke_waited(struct chardev_ctx *ctx, uint64_t begin_seq)
 	free(v);
 }
 
+/* The modes whose unplug waits for a command in flight. */
+static const enum lifecycle_mode waiting_modes[] = { LIFECYCLE_REVOCABLE, LIFECYCLE_FENCED };
+
 START_TEST(test_async_revoke_waits_for_held_command)
 {
 	struct gate g;
@@ -206,7 +209,7 @@ START_TEST(test_async_revoke_waits_for_held_command)
 	pthread_t t;
 
 	gate_init(&g);
-	ctx = harness_ctx_clock(LIFECYCLE_REVOCABLE, &g.clock);
+	ctx = harness_ctx_clock(waiting_modes[_i], &g.clock);
 	ck_assert_int_eq(chardev_set_latency(ctx, 1000), 0);
 	ha.file = open_ok(ctx);
 	begin = start_held_hello(ctx, &ha, &t);
@@ -247,7 +250,7 @@ START_TEST(test_sync_revoke_waits_for_held_command)
 	pthread_t t, u;
 
 	gate_init(&g);
-	ctx = harness_ctx_clock(LIFECYCLE_REVOCABLE, &g.clock);
+	ctx = harness_ctx_clock(waiting_modes[_i], &g.clock);
 	ck_assert_int_eq(chardev_set_latency(ctx, 1000), 0);
 	ha.file = open_ok(ctx);
 	begin = start_held_hello(ctx, &ha, &t);
@@ -405,8 +408,10 @@ int main(void)
 	TCase *tc = tcase_create("all");
 
 	tcase_set_timeout(tc, 120);
-	tcase_add_test(tc, test_async_revoke_waits_for_held_command);
-	tcase_add_test(tc, test_sync_revoke_waits_for_held_command);
+	tcase_add_loop_test(tc, test_async_revoke_waits_for_held_command, 0,
+			    sizeof(waiting_modes) / sizeof(waiting_modes[0]));
+	tcase_add_loop_test(tc, test_sync_revoke_waits_for_held_command, 0,
+			    sizeof(waiting_modes) / sizeof(waiting_modes[0]));
 	tcase_add_test(tc, test_teaching_modes_wait_for_nothing);
 	tcase_add_test(tc, test_parked_reader_in_gauge_and_trace);
 	tcase_add_test(tc, test_open_release_in_trace);

@@ -109,9 +109,13 @@ static void check_file_only_rows(struct chardev_ctx *ctx, struct files *f, unsig
 	ck_assert_int_eq(xcmd_oversized(f->empty), -EINVAL);
 }
 
+/* The fixes: revocable as in seed 006, fenced as finally posted; same answers. */
+static const enum lifecycle_mode fixed_modes[] = { LIFECYCLE_REVOCABLE, LIFECYCLE_FENCED };
+#define N_FIXED_MODES ((int)(sizeof(fixed_modes) / sizeof(fixed_modes[0])))
+
 START_TEST(test_revocable_answers_as_the_fixed_driver)
 {
-	struct chardev_ctx *ctx = harness_ctx(LIFECYCLE_REVOCABLE);
+	struct chardev_ctx *ctx = harness_ctx(fixed_modes[_i]);
 	unsigned char buf[CHARDEV_READ_MAX];
 	struct chardev_stats st;
 	struct chardev_file *none;
@@ -137,9 +141,10 @@ START_TEST(test_revocable_answers_as_the_fixed_driver)
 END_TEST
 
 /* A reader and a poller asleep across the unplug, in either behaviour. */
-static void check_waiters_at_unplug(enum chardev_unplug_wakeups wakeups)
+static void check_waiters_at_unplug(enum lifecycle_mode mode,
+				    enum chardev_unplug_wakeups wakeups)
 {
-	struct chardev_ctx *ctx = harness_ctx_wakeups(LIFECYCLE_REVOCABLE, wakeups);
+	struct chardev_ctx *ctx = harness_ctx_wakeups(mode, wakeups);
 	struct chardev_file *file = harness_open(ctx);
 	unsigned char buf[CHARDEV_READ_MAX];
 	struct fake_poll ph = { 0 };
@@ -186,13 +191,13 @@ static void check_waiters_at_unplug(enum chardev_unplug_wakeups wakeups)
 
 START_TEST(test_unplug_wakes_waiters_by_default)
 {
-	check_waiters_at_unplug(CHARDEV_WAKEUPS_UPSTREAM);
+	check_waiters_at_unplug(fixed_modes[_i], CHARDEV_WAKEUPS_UPSTREAM);
 }
 END_TEST
 
 START_TEST(test_unplug_wakeups_v3_leaves_them_asleep)
 {
-	check_waiters_at_unplug(CHARDEV_WAKEUPS_V3);
+	check_waiters_at_unplug(fixed_modes[_i], CHARDEV_WAKEUPS_V3);
 }
 END_TEST
 
@@ -353,9 +358,9 @@ static Suite *chardev_unplug_suite(void)
 	TCase *tc = tcase_create("unplug");
 
 	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, test_revocable_answers_as_the_fixed_driver);
-	tcase_add_test(tc, test_unplug_wakes_waiters_by_default);
-	tcase_add_test(tc, test_unplug_wakeups_v3_leaves_them_asleep);
+	tcase_add_loop_test(tc, test_revocable_answers_as_the_fixed_driver, 0, N_FIXED_MODES);
+	tcase_add_loop_test(tc, test_unplug_wakes_waiters_by_default, 0, N_FIXED_MODES);
+	tcase_add_loop_test(tc, test_unplug_wakeups_v3_leaves_them_asleep, 0, N_FIXED_MODES);
 	tcase_add_test(tc, test_unplug_wakeups_parse);
 	tcase_add_test(tc, test_refcount_file_state_is_no_zombie);
 	tcase_add_loop_test(tc, test_notifier_after_unplug, 0, 2);

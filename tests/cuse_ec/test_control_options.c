@@ -511,6 +511,15 @@ START_TEST(test_log_level_and_mode_names)
 		ck_assert_uint_eq(m, i);
 	}
 	ck_assert_str_eq(lifecycle_mode_name((enum lifecycle_mode)lifecycle_mode_count()), "?");
+	{
+		char list[96], small[12];
+
+		ck_assert_str_eq(lifecycle_mode_list(list, sizeof(list)),
+				 "revocable, refcount, unsafe or fenced");
+		ck_assert_str_eq(lifecycle_mode_list(small, sizeof(small)), "revocable, ");
+		ck_assert_int_eq(lifecycle_mode_parse("fenced", &m), 0);
+		ck_assert_uint_eq(m, LIFECYCLE_FENCED);
+	}
 }
 END_TEST
 

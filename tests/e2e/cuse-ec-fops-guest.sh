@@ -45,6 +45,9 @@ run_mode() {
 run_mode refcount refcount --lifecycle=refcount
 run_mode revocable revocable --lifecycle=revocable
 run_mode "revocable --unplug-wakeups=v3" v3 --lifecycle=revocable --unplug-wakeups=v3
+# The fix as finally posted answers every row as revocable does.
+run_mode fenced revocable --lifecycle=fenced
+run_mode "fenced --unplug-wakeups=v3" v3 --lifecycle=fenced --unplug-wakeups=v3
 
 # Unsafe: the same rows under valgrind; every report must be at a site the
 # pre-fix driver has (release, version read, XCMD, READMEM).
