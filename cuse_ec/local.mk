@@ -5,8 +5,8 @@
 # with logic in it is a convenience library, so host tests link exactly the
 # code the daemon runs; they live in tests/cuse_ec/local.mk.
 
-noinst_LTLIBRARIES += cuse_ec/libchardev.la
-cuse_ec_libchardev_la_SOURCES = \
+noinst_LTLIBRARIES += cuse_ec/libcuse_ec_daemon.la
+cuse_ec_libcuse_ec_daemon_la_SOURCES = \
 	cuse_ec/chardev.c \
 	cuse_ec/chardev_file.c \
 	cuse_ec/chardev_read.c \
@@ -47,16 +47,17 @@ noinst_HEADERS += \
 	cuse_ec/udev_follow.h
 daemon_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/cuse_ec -I$(top_srcdir)/revocable \
 	-DCUSE_EC_PROFILES_DIR='"$(profilesdir)"'
-cuse_ec_libchardev_la_CPPFLAGS = $(daemon_cppflags)
-cuse_ec_libchardev_la_CFLAGS = $(AM_CFLAGS) $(URCU_CFLAGS) $(UDEV_CFLAGS)
-cuse_ec_libchardev_la_LIBADD = common/libcommon.la $(UDEV_LIBS)
+cuse_ec_libcuse_ec_daemon_la_CPPFLAGS = $(daemon_cppflags)
+cuse_ec_libcuse_ec_daemon_la_CFLAGS = $(AM_CFLAGS) $(URCU_CFLAGS) $(UDEV_CFLAGS)
+# It links what it uses: the EC model, librevocable, liburcu, libudev.
+cuse_ec_libcuse_ec_daemon_la_LIBADD = common/libcommon.la ec/libecmodel.la \
+	revocable/librevocable.la $(URCU_LIBS) $(UDEV_LIBS)
 
 sbin_PROGRAMS += cuse_ec/cuse_ec
 cuse_ec_cuse_ec_SOURCES = cuse_ec/cuse_main.c
 cuse_ec_cuse_ec_CPPFLAGS = $(daemon_cppflags)
 cuse_ec_cuse_ec_CFLAGS = $(AM_CFLAGS) $(FUSE3_CFLAGS) $(URCU_CFLAGS)
-cuse_ec_cuse_ec_LDADD = cuse_ec/libchardev.la ec/libecmodel.la \
-	revocable/librevocable.la $(FUSE3_LIBS)
+cuse_ec_cuse_ec_LDADD = cuse_ec/libcuse_ec_daemon.la $(FUSE3_LIBS)
 
 dist_man_MANS += cuse_ec/cuse_ec.8
 dist_udevrules_DATA = cuse_ec/70-cuse_ec.rules

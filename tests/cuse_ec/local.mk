@@ -44,7 +44,7 @@ tests_cuse_ec_test_chardev_races_LDADD = $(daemon_test_ldadd) -ldl
 # The harness (tests/cuse_ec/harness.h) the tests share, built once.
 daemon_test_cflags = $(AM_CFLAGS) $(URCU_CFLAGS) $(CHECK_CFLAGS)
 daemon_test_cppflags = $(daemon_cppflags) -I$(top_srcdir)/tests/cuse_ec
-daemon_test_libs = tests/cuse_ec/libharness.la cuse_ec/libchardev.la ec/libecmodel.la \
+daemon_test_libs = tests/cuse_ec/libharness.la cuse_ec/libcuse_ec_daemon.la ec/libecmodel.la \
 	revocable/librevocable.la
 daemon_test_ldadd = $(daemon_test_libs) $(CHECK_LIBS)
 check_LTLIBRARIES += tests/cuse_ec/libharness.la
