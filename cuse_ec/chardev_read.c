@@ -452,13 +452,20 @@ int chardev_read(struct chardev_file *file, size_t len, bool nonblock, void *tok
 		*outlen = (size_t)ret;
 		return 0;
 	}
-	if (ret != -EAGAIN || nonblock)
+	if (ret != -EAGAIN)
 		goto out;
-	/* Nothing will ever arrive from a gone EC: say so, where the mode does. */
+	/*
+	 * Nothing will ever arrive from a gone EC: say so, where the mode
+	 * does - to a non-blocking read too. poll() reports POLLERR then, and
+	 * an event loop that read EAGAIN after it would poll and read again
+	 * for ever.
+	 */
 	if (chardev_ec_gone(file, CHARDEV_TRACE_OP_READ)) {
 		ret = -ENODEV;
 		goto out;
 	}
+	if (nonblock)
+		goto out;
 
 	p = calloc(1, sizeof(*p));
 	if (!p)

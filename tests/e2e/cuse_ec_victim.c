@@ -117,8 +117,8 @@ static int victim_poll(int fd)
 	}
 	printf("poll: POLLERR%s\n", (pfd.revents & POLLHUP) ? "|POLLHUP" : "");
 	/*
-	 * A command, not a read: after an unplug a non-blocking read of the
-	 * empty queue still says EAGAIN (the ABI), a command says ENODEV.
+	 * A command, not a read: a read would first hand out what is still
+	 * queued; a command says ENODEV whatever the queue holds.
 	 */
 	ret = victim_hello(fd);
 	return victim_judge("command after poll", ret, errno);
