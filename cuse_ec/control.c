@@ -170,29 +170,48 @@ static int control_kb_backlight(struct ec *ec, void *arg)
 	return ec_kb_backlight_percent(ec);
 }
 
+/*
+ * The operator's unplug, for "unplug" and "unplug wait": the hold is set
+ * before the unplug starts, so no uevent "add" may slip in after it. A
+ * start that fails leaves the EC, and with it whatever held it before;
+ * -ENODEV (nothing plugged) keeps the operator's hold, as asked.
+ */
+static int control_start_unplug(struct chardev_ctx *ctx, void (*done)(void *arg, int result),
+				void *arg)
+{
+	bool held = chardev_operator_hold(ctx);
+	int ret;
+
+	chardev_set_operator_hold(ctx, true);
+	ret = chardev_unplug_async(ctx, done, arg);
+	if (ret && ret != -ENODEV)
+		chardev_set_operator_hold(ctx, held);
+	return ret;
+}
+
+/* The reply to an unplug that did not start. */
+static void control_unplug_error(int ret, char *reply, size_t len)
+{
+	if (ret == -ENODEV)
+		snprintf(reply, len, "error not plugged");
+	else
+		snprintf(reply, len, "error unplug failed: %s", strerror(-ret));
+}
+
 int control_execute(struct chardev_ctx *ctx, const struct control_cmd *cmd,
 		    char *reply, size_t len)
 {
 	struct chardev_stats st;
 	char kb[32] = "";
-	bool held;
 	int ret = 0;
 
 	switch (cmd->verb) {
 	case CONTROL_UNPLUG:
-		/* Before the unplug: no uevent "add" may slip in after it. */
-		held = chardev_operator_hold(ctx);
-		chardev_set_operator_hold(ctx, true);
-		ret = chardev_unplug_async(ctx, NULL, NULL);
-		if (ret == -ENODEV) {
-			snprintf(reply, len, "error not plugged");
-		} else if (ret) {
-			/* The EC stays: so does whatever held it before. */
-			chardev_set_operator_hold(ctx, held);
-			snprintf(reply, len, "error unplug failed: %s", strerror(-ret));
-		} else {
+		ret = control_start_unplug(ctx, NULL, NULL);
+		if (ret)
+			control_unplug_error(ret, reply, len);
+		else
 			snprintf(reply, len, "ok unplug started");
-		}
 		return ret;
 	case CONTROL_PLUG:
 		chardev_set_operator_hold(ctx, false);
@@ -309,7 +328,6 @@ void control_handle_line(struct control_server *srv, int idx, const char *line, 
 	struct control_waiter *w;
 	struct control_cmd cmd;
 	char reply[CHARDEV_STATS_TEXT_MAX + 8], err[160];	/* "ok " + stats fits */
-	bool held;
 	int ret;
 
 	if (strlen(line) != len) {
@@ -344,18 +362,11 @@ void control_handle_line(struct control_server *srv, int idx, const char *line, 
 	/* Listed before starting: the completion may run at once. */
 	w->next = srv->waiters;
 	srv->waiters = w;
-	held = chardev_operator_hold(srv->ctx);
-	chardev_set_operator_hold(srv->ctx, true);
-	ret = chardev_unplug_async(srv->ctx, control_unplug_done, w);
+	ret = control_start_unplug(srv->ctx, control_unplug_done, w);
 	if (ret) {
 		srv->waiters = w->next;
 		free(w);
-		if (ret == -ENODEV) {
-			control_send(cl, "error not plugged");
-			return;
-		}
-		chardev_set_operator_hold(srv->ctx, held);
-		snprintf(reply, sizeof(reply), "error unplug failed: %s", strerror(-ret));
+		control_unplug_error(ret, reply, sizeof(reply));
 		control_send(cl, reply);
 		return;
 	}

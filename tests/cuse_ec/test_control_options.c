@@ -106,9 +106,15 @@ START_TEST(test_control_execute)
 	ck_assert_int_eq(control_execute(ctx, &cmd, reply, sizeof(reply)), -EBUSY);
 	ck_assert_str_eq(reply, "error already plugged");
 	ck_assert_int_eq(control_parse("unplug", &cmd, err, sizeof(err)), 0);
+	ck_assert(!chardev_operator_hold(ctx));
 	ck_assert_int_eq(control_execute(ctx, &cmd, reply, sizeof(reply)), 0);
+	/* The operator's unplug holds the EC out: no uevent "add" plugs it. */
+	ck_assert(chardev_operator_hold(ctx));
+	chardev_set_operator_hold(ctx, false);
 	ck_assert_int_eq(control_execute(ctx, &cmd, reply, sizeof(reply)), -ENODEV);
 	ck_assert_str_eq(reply, "error not plugged");
+	/* Nothing was plugged: the hold is the operator's all the same. */
+	ck_assert(chardev_operator_hold(ctx));
 	ck_assert_int_eq(control_parse("inject lid-close", &cmd, err, sizeof(err)), 0);
 	ck_assert_int_eq(control_execute(ctx, &cmd, reply, sizeof(reply)), -ENODEV);
 	ck_assert_int_eq(control_parse("latency 1000", &cmd, err, sizeof(err)), 0);
