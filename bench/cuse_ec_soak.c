@@ -40,6 +40,7 @@
 #include <unistd.h>
 
 #include "common/common.h"
+#include "ctl/ctl.h"
 #include "cros_ec/cros_ec_dev.h"
 #include "cros_ec/ec_commands.h"
 

@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # What every program needs once (common/common.h): the parsers for each
-# kind of value a user types, UTF-8 text for JSON, the monotonic clock,
-# the random generator and the control-socket client. libc only, so the
+# kind of value a user types, UTF-8 text for JSON, the monotonic clock
+# and the random generator. libc only, so the
 # EC model may link it; its tests are in tests/common/local.mk.
 
 noinst_LTLIBRARIES += common/libcommon.la
 common_libcommon_la_SOURCES = common/common.h common/parse.c common/utf8.c \
-	common/clock.c common/ctl_client.c
+	common/clock.c

@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "chardev_stats.h"
+#include "ctl/ctl_stats.h"
 #include "lifecycle.h"
 
 struct ec_clock;

@@ -61,14 +61,14 @@ static char *control_next_word(char **cursor)
 
 int control_parse(const char *line, struct control_cmd *cmd, char *err, size_t errlen)
 {
-	char buf[CONTROL_LINE_MAX + 1], *cursor = buf, *verb, *arg, *extra, *end;
+	char buf[CTL_LINE_MAX + 1], *cursor = buf, *verb, *arg, *extra, *end;
 	unsigned long long ns;
 	size_t len, i;
 
 	memset(cmd, 0, sizeof(*cmd));
 	len = strlen(line);
-	if (len > CONTROL_LINE_MAX) {
-		snprintf(err, errlen, "line too long (max %d bytes)", CONTROL_LINE_MAX);
+	if (len > CTL_LINE_MAX) {
+		snprintf(err, errlen, "line too long (max %d bytes)", CTL_LINE_MAX);
 		return -EINVAL;
 	}
 	/* Tolerate the CR of clients that send CRLF. */
@@ -289,7 +289,7 @@ static void control_send_trace(struct control_client *cl, struct chardev_trace *
 	}
 	n = chardev_trace_snapshot(tr, events, cap, &dropped);
 	snprintf(header, sizeof(header),
-		 CONTROL_TRACE_HEADER "%zu dropped=%" PRIu64 " capacity=%zu", n, dropped, cap);
+		 CTL_TRACE_HEADER "%zu dropped=%" PRIu64 " capacity=%zu", n, dropped, cap);
 	control_send(cl, header);
 	cl->trace = events;
 	cl->trace_n = n;

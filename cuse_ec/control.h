@@ -28,6 +28,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "ctl/ctl.h"
 #include "ec/ec.h"
 
 struct chardev_ctx;
@@ -36,8 +37,6 @@ struct control_server;
 /* The server thread's name (top -H, /proc/PID/task/TID/comm). */
 #define CONTROL_THREAD_NAME "ec-control"
 
-/* Longest accepted command line, newline excluded. */
-#define CONTROL_LINE_MAX 200
 
 enum control_verb {
 	CONTROL_UNPLUG,
@@ -52,8 +51,6 @@ enum control_verb {
 	CONTROL_TRACE_CLEAR,
 };
 
-/* The header of a "trace" reply, as a prefix: the event count follows. */
-#define CONTROL_TRACE_HEADER "ok trace events="
 
 /**
  * struct control_cmd - one parsed command line.

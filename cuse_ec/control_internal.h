@@ -77,7 +77,7 @@ struct control_client {
 	struct chardev_trace_entry *trace;
 	size_t trace_n;
 	size_t trace_i;
-	char buf[CONTROL_LINE_MAX + 2];
+	char buf[CTL_LINE_MAX + 2];
 };
 
 /**

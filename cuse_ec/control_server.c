@@ -197,7 +197,7 @@ static void control_drain_lines(struct control_server *srv, int idx)
 	 * Too long only if no line ends in the buffer: lines queued behind a
 	 * pending "unplug wait" are complete and wait their turn.
 	 */
-	if (cl->len > CONTROL_LINE_MAX && !memchr(cl->buf, '\n', cl->len)) {
+	if (cl->len > CTL_LINE_MAX && !memchr(cl->buf, '\n', cl->len)) {
 		/* No newline in sight: reject once, then skip to the next one. */
 		if (!cl->discard)
 			control_send(cl, "error line too long");

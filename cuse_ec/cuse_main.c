@@ -36,7 +36,7 @@
 #include "chardev.h"
 #include "common/common.h"
 #include "control.h"
-#include "control_client.h"
+#include "ctl/ctl.h"
 #include "ec/ec.h"
 #include "node.h"
 #include "node_setup.h"
@@ -622,8 +622,8 @@ int main(int argc, char **argv)
 		return profile_path_check(d.opts.check_profile, stdout, stderr);
 	/* Client mode: talk to a running daemon, set up nothing of our own. */
 	if (d.opts.n_send) {
-		ret = control_client_send(d.opts.control, d.opts.send, d.opts.n_send,
-					  CONTROL_CLIENT_REPLY_TIMEOUT_MS, stdout, stderr);
+		ret = ctl_send_lines(d.opts.control, d.opts.send, d.opts.n_send,
+					  CTL_SEND_REPLY_TIMEOUT_MS, stdout, stderr);
 		return ret ? 1 : 0;
 	}
 

@@ -18,7 +18,6 @@ cuse_ec_libcuse_ec_daemon_la_SOURCES = \
 	cuse_ec/control_server.c \
 	cuse_ec/options.c \
 	cuse_ec/profile_path.c \
-	cuse_ec/control_client.c \
 	cuse_ec/udev_follow.c \
 	cuse_ec/udev_match.c \
 	cuse_ec/privdrop.c \
@@ -34,14 +33,12 @@ noinst_HEADERS += \
 	cuse_ec/shutdown.h \
 	cuse_ec/chardev.h \
 	cuse_ec/chardev_internal.h \
-	cuse_ec/chardev_stats.h \
 	cuse_ec/chardev_testing.h \
 	cuse_ec/chardev_trace.h \
 	cuse_ec/lifecycle.h \
 	cuse_ec/lifecycle_testing.h \
 	cuse_ec/control.h \
 	cuse_ec/control_internal.h \
-	cuse_ec/control_client.h \
 	cuse_ec/options.h \
 	cuse_ec/profile_path.h \
 	cuse_ec/udev_follow.h
@@ -49,8 +46,8 @@ daemon_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/cuse_ec -I$(top_srcdir)/revocab
 	-DCUSE_EC_PROFILES_DIR='"$(profilesdir)"'
 cuse_ec_libcuse_ec_daemon_la_CPPFLAGS = $(daemon_cppflags)
 cuse_ec_libcuse_ec_daemon_la_CFLAGS = $(AM_CFLAGS) $(URCU_CFLAGS) $(UDEV_CFLAGS)
-# It links what it uses: the EC model, librevocable, liburcu, libudev.
-cuse_ec_libcuse_ec_daemon_la_LIBADD = common/libcommon.la ec/libecmodel.la \
+# It links what it uses: the control protocol, the EC model, librevocable, liburcu, libudev.
+cuse_ec_libcuse_ec_daemon_la_LIBADD = ctl/libctl.la common/libcommon.la ec/libecmodel.la \
 	revocable/librevocable.la $(URCU_LIBS) $(UDEV_LIBS)
 
 sbin_PROGRAMS += cuse_ec/cuse_ec

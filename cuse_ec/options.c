@@ -171,9 +171,9 @@ static int cuse_ec_check_send_line(const char *line, const struct cuse_ec_option
 		fprintf(err, "%s: --send needs a command (try --send=help)\n", prog);
 		return -EINVAL;
 	}
-	if (len > CONTROL_LINE_MAX) {
+	if (len > CTL_LINE_MAX) {
 		fprintf(err, "%s: --send line too long (%zu bytes, at most %d)\n", prog, len,
-			CONTROL_LINE_MAX);
+			CTL_LINE_MAX);
 		return -EINVAL;
 	}
 	if (strpbrk(line, "\r\n")) {

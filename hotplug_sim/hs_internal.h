@@ -15,6 +15,7 @@
 #include <sys/types.h>
 
 #include "common/common.h"
+#include "ctl/ctl.h"
 #include "hs.h"
 
 #define OPEN_BACKOFF_NS		1000000ull	/* between failed opens: no busy loop */

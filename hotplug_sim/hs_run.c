@@ -32,7 +32,8 @@
 #include <libudev.h>
 
 #include "client/ec_client.h"
-#include "cuse_ec/chardev_stats.h"
+#include "ctl/ctl.h"
+#include "ctl/ctl_stats.h"
 #include "hs_internal.h"
 #include "hs_run.h"
 

@@ -9,7 +9,8 @@ hotplug_sim_libhotplugsim_la_SOURCES = \
 	hotplug_sim/hs_parse.c \
 	hotplug_sim/hs_report.c
 hotplug_sim_libhotplugsim_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
-hotplug_sim_libhotplugsim_la_LIBADD = client/libecclient.la common/libcommon.la $(JSONC_LIBS)
+hotplug_sim_libhotplugsim_la_LIBADD = client/libecclient.la ctl/libctl.la common/libcommon.la \
+	$(JSONC_LIBS)
 noinst_HEADERS += hotplug_sim/hs.h hotplug_sim/hs_run.h
 
 bin_PROGRAMS += hotplug_sim/hotplug_sim

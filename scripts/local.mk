@@ -44,4 +44,4 @@ EXTRA_DIST += scripts/hotplug-lib.sh
 dist_noinst_SCRIPTS += scripts/soak
 noinst_PROGRAMS += bench/cuse_ec_soak
 bench_cuse_ec_soak_SOURCES = bench/cuse_ec_soak.c
-bench_cuse_ec_soak_LDADD = common/libcommon.la
+bench_cuse_ec_soak_LDADD = ctl/libctl.la common/libcommon.la

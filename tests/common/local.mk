@@ -5,5 +5,5 @@
 check_PROGRAMS += tests/common/test_parse
 tests_common_test_parse_SOURCES = tests/common/test_parse.c
 tests_common_test_parse_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_common_test_parse_LDADD = common/libcommon.la $(CHECK_LIBS)
+tests_common_test_parse_LDADD = ctl/libctl.la common/libcommon.la $(CHECK_LIBS)
 TESTS += tests/common/test_parse

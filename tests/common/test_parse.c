@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "common/common.h"
+#include "ctl/ctl.h"
 #include "../check_run.h"
 
 struct bad_case {

@@ -22,7 +22,7 @@
 #include "chardev.h"
 #include "chardev_trace.h"
 #include "control.h"
-#include "control_client.h"
+#include "ctl/ctl.h"
 #include "harness.h"
 #include "options.h"
 #include "../check_run.h"
@@ -70,7 +70,7 @@ START_TEST(test_control_parse_bad)
 		"\x1b[2J", "unplug\nplug", "trace all", "trace clear now", "TRACE",
 	};
 	struct control_cmd cmd;
-	char err[128], longline[CONTROL_LINE_MAX + 10];
+	char err[128], longline[CTL_LINE_MAX + 10];
 	size_t i;
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -533,8 +533,8 @@ END_TEST
 
 START_TEST(test_options_send)
 {
-	char longline[CONTROL_LINE_MAX + 2], maxline[CONTROL_LINE_MAX + 1];
-	char arg_long[CONTROL_LINE_MAX + 16], arg_max[CONTROL_LINE_MAX + 16];
+	char longline[CTL_LINE_MAX + 2], maxline[CTL_LINE_MAX + 1];
+	char arg_long[CTL_LINE_MAX + 16], arg_max[CTL_LINE_MAX + 16];
 	static const char *const bad[][3] = {
 		{ "--send=status", NULL, "--control" },		/* no socket */
 		{ "--control=/run/c", "--send=", "needs a command" },
@@ -622,7 +622,7 @@ static int run_client(const char *path, char **out_text, int timeout_ms, size_t 
 	*out_text = NULL;
 	out = open_memstream(out_text, &len);
 	err = open_memstream(&errtext, &elen);
-	ret = control_client_send(path, lines, n, timeout_ms, out, err);
+	ret = ctl_send_lines(path, lines, n, timeout_ms, out, err);
 	fclose(out);
 	fclose(err);
 	/* Every failure to talk must say why; every success must not. */

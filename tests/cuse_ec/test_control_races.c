@@ -288,7 +288,7 @@ START_TEST(test_unplug_wait_pipelined)
 	used = (size_t)snprintf(batch, sizeof(batch), "unplug wait\n");
 	for (i = 0; i < 80; i++)
 		used += (size_t)snprintf(batch + used, sizeof(batch) - used, "status\n");
-	ck_assert_uint_gt(used, 2 * CONTROL_LINE_MAX);
+	ck_assert_uint_gt(used, 2 * CTL_LINE_MAX);
 	send_all(fd, batch);
 	wait_unplugs(ctx, 1);
 	holder_finish(&holder);

@@ -33,7 +33,7 @@
 
 #include "cros_ec/cros_ec_dev.h"
 #include "cros_ec/ec_commands.h"
-#include "cuse_ec/control_client.h"
+#include "ctl/ctl.h"
 
 enum fops_mode { MODE_UNSAFE, MODE_REFCOUNT, MODE_REVOCABLE, MODE_V3 };
 
@@ -88,7 +88,7 @@ static int ctl(const char *line, char *reply, size_t len)
 
 	if (!f)
 		return -ENOMEM;
-	ret = control_client_send(ctl_path, lines, 1, WAIT_MS, f, stderr);
+	ret = ctl_send_lines(ctl_path, lines, 1, WAIT_MS, f, stderr);
 	fclose(f);
 	if (reply && len) {
 		snprintf(reply, len, "%s", out ? out : "");

@@ -46,6 +46,7 @@
 #include <unistd.h>
 
 #include "common/common.h"
+#include "ctl/ctl.h"
 #include "cros_ec/cros_ec_dev.h"
 #include "cros_ec/ec_commands.h"
 #include "tests/e2e/cros_ec_dev_syz.h"

@@ -16,10 +16,9 @@ tests_e2e_cuse_mini_client_SOURCES = tests/e2e/cuse_mini_client.c \
 # The rows of docs/teaching.md's op-by-op table, against the real daemon;
 # built by plain `make`, as scripts/uaf-lab runs it too.
 noinst_PROGRAMS += tests/e2e/cuse_ec_fops
-tests_e2e_cuse_ec_fops_SOURCES = tests/e2e/cuse_ec_fops.c cuse_ec/control_client.c \
-	cuse_ec/control_client.h
+tests_e2e_cuse_ec_fops_SOURCES = tests/e2e/cuse_ec_fops.c
 tests_e2e_cuse_ec_fops_CFLAGS = $(AM_CFLAGS) -pthread
-tests_e2e_cuse_ec_fops_LDADD = common/libcommon.la -lpthread
+tests_e2e_cuse_ec_fops_LDADD = ctl/libctl.la common/libcommon.la -lpthread
 
 e2e_tests = \
 	tests/e2e/cuse-mini-args.test \
@@ -61,7 +60,7 @@ CLEANFILES += tests/e2e/cros_ec_dev_syz.h
 EXTRA_DIST += include/cros_ec/cros_ec_dev.syz tests/e2e/syz2h.awk
 TESTS += tests/e2e/syz2h.test
 dist_noinst_SCRIPTS += tests/e2e/syz2h.test
-tests_e2e_cuse_ec_fuzz_LDADD = common/libcommon.la
+tests_e2e_cuse_ec_fuzz_LDADD = ctl/libctl.la common/libcommon.la
 tests_e2e_cuse_ec_fuzz_CFLAGS = $(AM_CFLAGS)
 check_PROGRAMS += tests/e2e/cuse_ec_victim
 tests_e2e_cuse_ec_victim_SOURCES = tests/e2e/cuse_ec_victim.c

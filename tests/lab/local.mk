@@ -4,11 +4,11 @@
 # scripts/uaf-lab works on a fresh build, and the test that runs the lab.
 
 noinst_PROGRAMS += tests/lab/uaf_lab_client
-# The trace's parser is compiled in: the client reads the daemon's order
-# with the daemon's own definition of the text.
-tests_lab_uaf_lab_client_SOURCES = tests/lab/uaf_lab_client.c cuse_ec/chardev_trace.c
-tests_lab_uaf_lab_client_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/cuse_ec
+# The client reads the daemon's order with the protocol's own definition
+# of the trace lines (ctl/ctl_trace.h).
+tests_lab_uaf_lab_client_SOURCES = tests/lab/uaf_lab_client.c
 tests_lab_uaf_lab_client_CFLAGS = $(AM_CFLAGS)
+tests_lab_uaf_lab_client_LDADD = ctl/libctl.la common/libcommon.la
 
 lab_tests = tests/lab/uaf-lab.test tests/lab/uaf-lab-args.test
 TESTS += $(lab_tests)

@@ -49,8 +49,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "chardev_stats.h"
-#include "chardev_trace.h"
+#include "ctl/ctl_stats.h"
+#include "ctl/ctl_trace.h"
 #include "cros_ec/cros_ec_dev.h"
 #include "cros_ec/ec_commands.h"
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * chardev_stats.h - the daemon's counters, defined once.
+ * ctl_stats.h - the daemon's counters, defined once, as the control
+ * protocol's "stats" reply carries them.
  *
  * CHARDEV_STATS() is the only list of counters. It generates the snapshot
  * struct, the counter indices, the control socket's "stats" key=value text
@@ -11,8 +12,8 @@
  * Header-only and free of daemon internals, so clients of the control
  * socket (hotplug_sim) parse the reply with the same definition.
  */
-#ifndef CUSE_EC_CHARDEV_STATS_H
-#define CUSE_EC_CHARDEV_STATS_H
+#ifndef CUSE_EC_CTL_STATS_H
+#define CUSE_EC_CTL_STATS_H
 
 #include <errno.h>
 #include <inttypes.h>
@@ -150,4 +151,4 @@ static inline int chardev_stats_parse(const char *text, struct chardev_stats *ou
 	return found;
 }
 
-#endif /* CUSE_EC_CHARDEV_STATS_H */
+#endif /* CUSE_EC_CTL_STATS_H */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * ctl_client.c - the one client of the daemon's control socket (common.h):
- * `cuse_ec --send` and hotplug_sim both speak through it.
+ * ctl_client.c - the one client of the daemon's control socket (ctl.h):
+ * `cuse_ec --send`, hotplug_sim, the lab, the soak and the tests speak
+ * through it.
  */
 #include "config.h"
 
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "common/common.h"
+#include "ctl/ctl.h"
 
 int ctl_open(struct ctl_conn *conn, const char *path)
 {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * control_client.c - `cuse_ec --send`: lines to the control socket, replies
- * printed, through the shared control-socket client.
+ * ctl_send.c - `cuse_ec --send`: lines to the control socket, replies
+ * printed, through the one control-socket client (ctl.h).
  */
 #include "config.h"
 
@@ -10,9 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/common.h"
-#include "control.h"
-#include "control_client.h"
+#include "ctl/ctl.h"
 
 /*
  * Print one line the socket sent: whatever listens at the path may not be
@@ -41,7 +39,7 @@ static int copy_lines(struct ctl_conn *conn, unsigned long long count, int timeo
 	return 0;
 }
 
-int control_client_send(const char *path, const char *const *lines, size_t n_lines,
+int ctl_send_lines(const char *path, const char *const *lines, size_t n_lines,
 			int timeout_ms, FILE *out, FILE *err)
 {
 	char reply[CTL_REPLY_MAX];
@@ -62,7 +60,7 @@ int control_client_send(const char *path, const char *const *lines, size_t n_lin
 	}
 	for (i = 0; i < n_lines; i++) {
 		len = strlen(lines[i]);
-		if (!len || len > CONTROL_LINE_MAX || strpbrk(lines[i], "\r\n")) {
+		if (!len || len > CTL_LINE_MAX || strpbrk(lines[i], "\r\n")) {
 			fprintf(err, "cuse_ec: not a control line: '%.40s'\n", lines[i]);
 			ret = -EINVAL;
 			goto out_close;
@@ -78,8 +76,8 @@ int control_client_send(const char *path, const char *const *lines, size_t n_lin
 		if (!ctl_reply_is_ok(reply))
 			all_ok = false;
 		/* A trace: its header says how many event lines follow. */
-		if (!strncmp(reply, CONTROL_TRACE_HEADER, strlen(CONTROL_TRACE_HEADER))) {
-			ret = copy_lines(conn, strtoull(reply + strlen(CONTROL_TRACE_HEADER),
+		if (!strncmp(reply, CTL_TRACE_HEADER, strlen(CTL_TRACE_HEADER))) {
+			ret = copy_lines(conn, strtoull(reply + strlen(CTL_TRACE_HEADER),
 							NULL, 10), timeout_ms, out);
 			if (ret) {
 				fprintf(err, "cuse_ec: '%s' on %s: trace cut short: %s\n",
