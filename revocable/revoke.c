@@ -365,6 +365,19 @@ struct async_revoke {
 	pthread_cond_t cond;
 };
 
+/* Drop a reference unless it is the last: true if dropped. */
+static bool put_unless_last(struct revocable_provider *rp)
+{
+	long old = __atomic_load_n(&rp->priv_refcount, __ATOMIC_RELAXED);
+
+	while (old > 1)
+		if (__atomic_compare_exchange_n(&rp->priv_refcount, &old,
+						old - 1, false, __ATOMIC_ACQ_REL,
+						__ATOMIC_RELAXED))
+			return true;
+	return false;
+}
+
 static void *async_revoke_worker(void *data)
 {
 	struct async_revoke *job = data;
@@ -380,9 +393,21 @@ static void *async_revoke_worker(void *data)
 		revoke_finish(job->rp);
 	else
 		revoke_wait(job->rp);
-	if (job->done)
-		job->done(job->rp, job->arg);
-	revocable_provider_put(job->rp);
+	/*
+	 * done() is where an owner typically drops its reference and frees
+	 * the memory (an embedded provider without free_fn is gone at once):
+	 * nothing may touch the provider after it.  So our reference goes
+	 * first - unless it is the last one, in which case nobody else can
+	 * free the provider in done() and it is put afterwards.
+	 */
+	if (put_unless_last(job->rp)) {
+		if (job->done)
+			job->done(job->rp, job->arg);
+	} else {
+		if (job->done)
+			job->done(job->rp, job->arg);
+		revocable_provider_put(job->rp);
+	}
 	pthread_cond_destroy(&job->cond);
 	pthread_mutex_destroy(&job->lock);
 	free(job);
@@ -398,7 +423,11 @@ static void *async_revoke_worker(void *data)
  * revocable_provider_revoke_async() - revoke without blocking the caller.
  * @rp: the provider; the caller must hold a reference until the call returns.
  * @done: optional, called once on a library thread after the last reader
- *	left and the release callback ran (also when already revoked).
+ *	left and the release callback ran (also when already revoked).  The
+ *	library touches @rp no more once @done is called, so @done may drop
+ *	the owner's reference and free the memory; @rp is valid in @done
+ *	while the caller holds a reference (the job's own is dropped before
+ *	@done unless it is the last).
  * @arg: passed to @done.
  *
  * The revocation itself happens before this returns: new accesses get NULL

@@ -20,13 +20,15 @@ check_PROGRAMS += tests/revocable/test_revocable_seed \
 	tests/revocable/test_revocable_stress \
 	tests/revocable/test_revocable_nomem \
 	tests/revocable/test_revocable_slot_wait \
-	tests/revocable/test_revocable_offpath
+	tests/revocable/test_revocable_offpath \
+	tests/revocable/test_revocable_defects
 TESTS += tests/revocable/test_revocable_seed \
 	tests/revocable/test_revocable_contract \
 	tests/revocable/test_revocable_stress \
 	tests/revocable/test_revocable_nomem \
 	tests/revocable/test_revocable_slot_wait \
-	tests/revocable/test_revocable_offpath
+	tests/revocable/test_revocable_offpath \
+	tests/revocable/test_revocable_defects
 noinst_HEADERS += tests/revocable/kunit_shim.h tests/revocable/test_util.h
 
 tests_revocable_test_revocable_seed_SOURCES = tests/revocable/test_seed.c
@@ -50,6 +52,12 @@ tests_revocable_test_revocable_offpath_SOURCES = tests/revocable/test_offpath.c
 tests_revocable_test_revocable_offpath_CFLAGS = $(revocable_test_cflags)
 tests_revocable_test_revocable_offpath_CPPFLAGS = $(revocable_test_cppflags)
 tests_revocable_test_revocable_offpath_LDADD = $(revocable_test_ldadd)
+
+# Issue 26's defects, each test written to fail before its fix.
+tests_revocable_test_revocable_defects_SOURCES = tests/revocable/test_defects.c
+tests_revocable_test_revocable_defects_CFLAGS = $(revocable_test_cflags)
+tests_revocable_test_revocable_defects_CPPFLAGS = $(revocable_test_cppflags)
+tests_revocable_test_revocable_defects_LDADD = $(revocable_test_ldadd)
 
 # The protocol's Promela model, checked by spin (and its planted bugs).
 dist_check_SCRIPTS += tests/revocable/spin-model.test

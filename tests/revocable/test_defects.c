@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * librevocable's issue-26 defects, one test each, each written to fail on
+ * the code before its fix: freed memory is unmapped (a late touch is
+ * SIGSEGV in any build, not silent corruption), a hang is a deadline that
+ * fails the test with the condition it waited for, and counts the library
+ * reports replace any timing.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <revocable.h>
+
+#include "test_util.h"
+
+#define RES	((void *)0x5e51)
+
+/* An embedded provider in a page of its own: munmap() makes any later
+ * touch by the library a fault. */
+struct device {
+	struct revocable_provider rp;
+	int done_runs;
+};
+
+static struct device *device_map(void)
+{
+	void *mem = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	ck_assert_ptr_ne(mem, MAP_FAILED);
+	return mem;
+}
+
+/* ---- defect 8: the async job touches the provider after done() ---- */
+
+static int unmapped_in_done;
+
+/* The usual shape: done() is where the owner lets the device go. */
+static void done_frees_device(struct revocable_provider *rp, void *arg)
+{
+	struct device *d = arg;
+
+	ck_assert_ptr_eq(rp, &d->rp);
+	revocable_provider_free(rp);	/* the owner's reference, the last */
+	ck_assert_int_eq(munmap(d, 4096), 0);
+	__atomic_store_n(&unmapped_in_done, 1, __ATOMIC_SEQ_CST);
+}
+
+START_TEST(test_async_done_frees_embedded)
+{
+	struct device *d = device_map();
+
+	unmapped_in_done = 0;
+	revocable_provider_init(&d->rp, RES, NULL);
+	ck_assert_int_eq(revocable_provider_revoke_async(&d->rp,
+							 done_frees_device, d),
+			 0);
+	revocable_barrier();
+	ck_assert_msg(__atomic_load_n(&unmapped_in_done, __ATOMIC_SEQ_CST),
+		      "done() never ran before revocable_barrier() returned");
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("revocable_defects");
+	TCase *tc = tcase_create("defects");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_async_done_frees_embedded);
+	suite_add_tcase(s, tc);
+	return run_suite(s);
+}
