@@ -186,12 +186,15 @@ static inline void revocable__lab_forget(const struct revocable *rev)
 struct revocable__release_frame {
 	const struct revocable_provider *rp;
 	struct revocable__release_frame *prev;
+	bool teardown;	/* run by the last put: no reference is left */
 };
 
 REVOCABLE__INTERNAL extern __thread struct revocable__release_frame *
 	revocable__releasing;
 REVOCABLE__INTERNAL bool
 revocable__in_release(const struct revocable_provider *rp);
+REVOCABLE__INTERNAL bool
+revocable__in_teardown(const struct revocable_provider *rp);
 REVOCABLE__INTERNAL bool
 revocable__others_hold(const struct revocable_provider *rp);
 

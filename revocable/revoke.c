@@ -299,6 +299,24 @@ bool revocable__in_release(const struct revocable_provider *rp)
 	return false;
 }
 
+/**
+ * revocable__in_teardown() - is this thread in @rp's release callback run
+ *	by its last put (never revoked)?
+ * @rp: the provider.
+ *
+ * Return: true if so: @rp has no reference left, so nothing that needs
+ * one (a revoke, an async revoke, a put) may be done to it there.
+ */
+bool revocable__in_teardown(const struct revocable_provider *rp)
+{
+	const struct revocable__release_frame *f;
+
+	for (f = revocable__releasing; f; f = f->prev)
+		if (f->rp == rp)
+			return f->teardown;
+	return false;
+}
+
 /*
  * Everyone else: return only once the starter has finished, so no caller of
  * revoke can free the resource while the winner is still waiting out readers.
@@ -436,7 +454,9 @@ static void *async_revoke_worker(void *data)
  * from inside an access to @rp (the wait simply includes that access).
  *
  * Return: 0, or -EINVAL for a NULL @rp, -ENOMEM / -EAGAIN if the work could
- * not be started (then nothing was revoked and @done is not called).
+ * not be started (then nothing was revoked and @done is not called),
+ * -EDEADLK from the release callback that @rp's last put runs (no
+ * reference is left to hold; reported on stderr).
  */
 int revocable_provider_revoke_async(struct revocable_provider *rp,
 				    void (*done)(struct revocable_provider *rp,
@@ -448,6 +468,13 @@ int revocable_provider_revoke_async(struct revocable_provider *rp,
 
 	if (!rp)
 		return -EINVAL;
+	/* Its job's reference would bring the provider back from zero and
+	 * tear it down a second time. */
+	if (revocable__in_teardown(rp)) {
+		fprintf(stderr,
+			"revocable: revocable_provider_revoke_async() inside the release callback of the provider's last put; refused (-EDEADLK)\n");
+		return -EDEADLK;
+	}
 	revocable__context_ensure();
 	job = REVOCABLE__ALLOC_FAILS(REVOCABLE__ALLOC_ASYNC) ? NULL :
 		calloc(1, sizeof(*job));

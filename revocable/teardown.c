@@ -19,11 +19,24 @@
 static void provider_teardown(struct revocable_provider *rp)
 {
 	void (*free_fn)(struct revocable_provider *rp) = rp->priv_free_fn;
+	struct revocable__release_frame frame = { .rp = rp, .teardown = true };
 
-	/* Never revoked: no handle is left, so no reader can exist; the
-	 * release callback still runs exactly once. */
-	if (rp->priv_state == REVOCABLE_LIVE && rp->priv_release)
+	/*
+	 * Never revoked: no handle is left, so no reader can exist; the
+	 * release callback still runs exactly once.  It runs as revoked and
+	 * inside the same frame a revoke pushes, so a revoke of @rp from it
+	 * is refused rather than running it a second time.
+	 */
+	if (rp->priv_state == REVOCABLE_LIVE && rp->priv_release) {
+		pthread_mutex_lock(&rp->priv_lock);
+		__atomic_store_n(&rp->priv_state, REVOCABLE_REVOKED,
+				 __ATOMIC_RELAXED);
+		pthread_mutex_unlock(&rp->priv_lock);
+		frame.prev = revocable__releasing;
+		revocable__releasing = &frame;
 		rp->priv_release(rp->priv_res, rp->priv_release_arg);
+		revocable__releasing = frame.prev;
+	}
 	pthread_cond_destroy(&rp->priv_revoked_cond);
 	pthread_mutex_destroy(&rp->priv_lock);
 	if (rp->priv_allocated)
@@ -284,6 +297,8 @@ void revocable_provider_free(struct revocable_provider *rp)
 {
 	if (!rp)
 		return;
+	if (revocable__in_teardown(rp))
+		return;		/* its last reference is already gone */
 	if (revocable__in_release(rp)) {
 		revocable_provider_put(rp);
 		return;

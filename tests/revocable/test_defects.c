@@ -68,6 +68,82 @@ START_TEST(test_async_done_frees_embedded)
 }
 END_TEST
 
+/* ---- defect 2: teardown's release callback without the reentrancy frame ---- */
+
+enum reenter { REENTER_REVOKE, REENTER_REVOKE_ASYNC, REENTER_FREE };
+
+struct torn {
+	struct revocable_provider rp;
+	enum reenter what;
+	int release_runs;
+	int frees;
+	int ret;
+};
+
+static void torn_free(struct revocable_provider *rp)
+{
+	struct torn *t = caa_container_of(rp, struct torn, rp);
+
+	__atomic_fetch_add(&t->frees, 1, __ATOMIC_SEQ_CST);
+}
+
+/* Runs from the last put's teardown (never revoked) and calls back in. */
+static void torn_release(void *res, void *arg)
+{
+	struct torn *t = arg;
+
+	(void)res;
+	if (__atomic_fetch_add(&t->release_runs, 1, __ATOMIC_SEQ_CST))
+		return;		/* a second run: the defect; counted, no more */
+	switch (t->what) {
+	case REENTER_REVOKE:
+		t->ret = revocable_provider_revoke(&t->rp);
+		break;
+	case REENTER_REVOKE_ASYNC:
+		t->ret = revocable_provider_revoke_async(&t->rp, NULL, NULL);
+		break;
+	case REENTER_FREE:
+		revocable_provider_free(&t->rp);
+		t->ret = 0;
+		break;
+	}
+}
+
+static void run_torn(enum reenter what, int want_ret)
+{
+	struct torn t = { .what = what, .ret = 1 };
+
+	revocable_provider_init(&t.rp, RES, torn_free);
+	ck_assert_int_eq(revocable_provider_set_release(&t.rp, torn_release,
+							&t), 0);
+	revocable_provider_put(&t.rp);	/* last reference, never revoked */
+	revocable_barrier();
+	ck_assert_int_eq(t.ret, want_ret);
+	ck_assert_msg(t.release_runs == 1,
+		      "release callback ran %d times (want once)",
+		      t.release_runs);
+	ck_assert_msg(t.frees == 1, "free_fn ran %d times (want once)",
+		      t.frees);
+}
+
+START_TEST(test_teardown_release_revokes_self)
+{
+	run_torn(REENTER_REVOKE, -EDEADLK);
+}
+END_TEST
+
+START_TEST(test_teardown_release_revokes_self_async)
+{
+	run_torn(REENTER_REVOKE_ASYNC, -EDEADLK);
+}
+END_TEST
+
+START_TEST(test_teardown_release_frees_self)
+{
+	run_torn(REENTER_FREE, 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("revocable_defects");
@@ -75,6 +151,9 @@ int main(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_async_done_frees_embedded);
+	tcase_add_test(tc, test_teardown_release_revokes_self);
+	tcase_add_test(tc, test_teardown_release_revokes_self_async);
+	tcase_add_test(tc, test_teardown_release_frees_self);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
