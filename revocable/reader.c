@@ -36,6 +36,8 @@ struct revocable_context revocable__ctx = {
 	.work_lock = PTHREAD_MUTEX_INITIALIZER,
 	.work_cond = PTHREAD_COND_INITIALIZER,
 	.defer_tail = &revocable__ctx.defer_head,
+	.release_jobs_tail = &revocable__ctx.release_jobs,
+	.async_jobs = CDS_LIST_HEAD_INIT(revocable__ctx.async_jobs),
 #ifdef REVOCABLE_LAB_V3_INDEX_BUG
 	.lab.lock = PTHREAD_MUTEX_INITIALIZER,
 #endif
@@ -256,7 +258,7 @@ static void atfork_child(void)
 	struct reader_record *rec, *tmp;
 	struct revocable__release_job *job;
 	struct revocable_provider *rp;
-	unsigned long queued = 0;
+	uint64_t queued = 0;
 
 	/* The records are left allocated: freeing in a fork handler is not
 	 * safe everywhere, and this is a one-time leak in the child. */
@@ -271,11 +273,14 @@ static void atfork_child(void)
 
 	for (rp = revocable__ctx.defer_head; rp; rp = rp->priv_defer_next)
 		queued++;
+	revocable__ctx.defer_done = revocable__ctx.defer_queued - queued;
+	queued = 0;
 	for (job = revocable__ctx.release_jobs; job; job = job->next)
 		queued++;
-	revocable__ctx.defer_done = revocable__ctx.defer_queued - queued;
+	revocable__ctx.jobs_done = revocable__ctx.jobs_queued - queued;
 	revocable__ctx.defer_worker_running = false;
-	revocable__ctx.async_inflight = 0;
+	/* The jobs' memory is left behind, as the records above. */
+	CDS_INIT_LIST_HEAD(&revocable__ctx.async_jobs);
 	revocable__on_worker = false;
 
 	pthread_mutex_init(&revocable__ctx.readers_lock, NULL);

@@ -75,6 +75,12 @@ struct revocable__release_job {
 	void *arg;
 };
 
+/* An async revoke in flight, as revocable_barrier() sees it. */
+struct revocable__async_link {
+	struct cds_list_head node;	/* in revocable__ctx.async_jobs */
+	uint64_t seq;			/* start order */
+};
+
 /**
  * struct revocable_context - the library's only shared state.
  *
@@ -93,15 +99,27 @@ struct revocable_context {
 	size_t nr_readers;
 	unsigned long next_id;		/* of the next reader record, from 1 */
 
-	pthread_mutex_t work_lock;	/* guards the rest */
+	/*
+	 * Guards the rest.  Both deferred queues are FIFO and the worker
+	 * takes from them in turn, so "done >= what was queued when the
+	 * barrier began" means exactly that every earlier item is done,
+	 * and neither queue can starve the other.  64-bit counts: they
+	 * never wrap, on ILP32 either.
+	 */
+	pthread_mutex_t work_lock;
 	pthread_cond_t work_cond;	/* wakes revocable_barrier() */
 	struct revocable_provider *defer_head;
 	struct revocable_provider **defer_tail;
 	struct revocable__release_job *release_jobs;
+	struct revocable__release_job **release_jobs_tail;
 	bool defer_worker_running;
-	unsigned long defer_queued;
-	unsigned long defer_done;
-	unsigned long async_inflight;
+	bool worker_took_job;		/* the worker's last item was a job */
+	uint64_t defer_queued;		/* providers queued for teardown */
+	uint64_t defer_done;
+	uint64_t jobs_queued;		/* release jobs queued */
+	uint64_t jobs_done;
+	struct cds_list_head async_jobs; /* in flight, oldest (lowest seq) first */
+	uint64_t async_seq;		/* of the next async revoke */
 #ifdef REVOCABLE_LAB_V3_INDEX_BUG
 	struct revocable_lab_index lab;	/* teaching lab only, see below */
 #endif

@@ -372,8 +372,10 @@ int revocable_provider_revoke(struct revocable_provider *rp)
  * @arg: passed to @done.
  * @started: this job's caller started the revocation (so finishes it).
  * @go: set once @started is known; the worker waits for it.
+ * @link: in the context's list of async revokes in flight.
  */
 struct async_revoke {
+	struct revocable__async_link link;
 	struct revocable_provider *rp;
 	void (*done)(struct revocable_provider *rp, void *arg);
 	void *arg;
@@ -394,6 +396,15 @@ static bool put_unless_last(struct revocable_provider *rp)
 						__ATOMIC_RELAXED))
 			return true;
 	return false;
+}
+
+/* The job is over for revocable_barrier(). */
+static void async_unlink(struct async_revoke *job)
+{
+	pthread_mutex_lock(&revocable__ctx.work_lock);
+	cds_list_del(&job->link.node);
+	pthread_cond_broadcast(&revocable__ctx.work_cond);
+	pthread_mutex_unlock(&revocable__ctx.work_lock);
 }
 
 static void *async_revoke_worker(void *data)
@@ -426,14 +437,10 @@ static void *async_revoke_worker(void *data)
 			job->done(job->rp, job->arg);
 		revocable_provider_put(job->rp);
 	}
+	async_unlink(job);
 	pthread_cond_destroy(&job->cond);
 	pthread_mutex_destroy(&job->lock);
 	free(job);
-
-	pthread_mutex_lock(&revocable__ctx.work_lock);
-	revocable__ctx.async_inflight--;
-	pthread_cond_broadcast(&revocable__ctx.work_cond);
-	pthread_mutex_unlock(&revocable__ctx.work_lock);
 	return NULL;
 }
 
@@ -487,16 +494,14 @@ int revocable_provider_revoke_async(struct revocable_provider *rp,
 	pthread_cond_init(&job->cond, NULL);
 
 	pthread_mutex_lock(&revocable__ctx.work_lock);
-	revocable__ctx.async_inflight++;
+	job->link.seq = revocable__ctx.async_seq++;
+	cds_list_add_tail(&job->link.node, &revocable__ctx.async_jobs);
 	pthread_mutex_unlock(&revocable__ctx.work_lock);
 
 	/* The thread first, so that a failure leaves nothing half revoked. */
 	ret = revocable__start_detached(async_revoke_worker, job);
 	if (ret) {
-		pthread_mutex_lock(&revocable__ctx.work_lock);
-		revocable__ctx.async_inflight--;
-		pthread_cond_broadcast(&revocable__ctx.work_cond);
-		pthread_mutex_unlock(&revocable__ctx.work_lock);
+		async_unlink(job);
 		pthread_cond_destroy(&job->cond);
 		pthread_mutex_destroy(&job->lock);
 		revocable_provider_put(rp);

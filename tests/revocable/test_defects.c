@@ -10,6 +10,7 @@
 
 #include <check.h>
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,6 +145,68 @@ START_TEST(test_teardown_release_frees_self)
 }
 END_TEST
 
+/* ---- defect 7: revocable_barrier() waits for work queued after it ---- */
+
+/*
+ * A chain of async revokes: each done() starts the next before it ends,
+ * so from the first one on there is always one in flight (and a deferred
+ * free queued by each), until the chain is told to stop.  A barrier that
+ * waits for "nothing in flight" never returns; one that waits for what
+ * was queued before it returns once the link in flight at its call ends.
+ */
+static int chain_stop;
+static int chain_links;
+
+static void chain_done(struct revocable_provider *rp, void *arg);
+
+static void chain_next(void)
+{
+	struct revocable_provider *rp = revocable_provider_alloc(RES);
+
+	ck_assert_ptr_nonnull(rp);
+	ck_assert_int_eq(revocable_provider_revoke_async(rp, chain_done, NULL),
+			 0);
+	revocable_provider_put(rp);	/* the job's reference remains */
+}
+
+static void chain_done(struct revocable_provider *rp, void *arg)
+{
+	(void)rp;
+	(void)arg;
+	__atomic_fetch_add(&chain_links, 1, __ATOMIC_SEQ_CST);
+	if (!__atomic_load_n(&chain_stop, __ATOMIC_SEQ_CST))
+		chain_next();
+}
+
+static void *barrier_fn(void *arg)
+{
+	(void)arg;
+	revocable_barrier();
+	return NULL;
+}
+
+START_TEST(test_barrier_ignores_later_work)
+{
+	int64_t start = now_ms();
+	pthread_t tid;
+
+	chain_next();
+	/* The chain is running: it has replaced its first link. */
+	while (__atomic_load_n(&chain_links, __ATOMIC_SEQ_CST) < 2) {
+		ck_assert_msg(now_ms() - start < 10000,
+			      "the async revoke chain never reached its second link");
+		sched_yield();
+	}
+	tid = start_thread(barrier_fn, NULL);
+	join_within(tid, 10000,
+		    "revocable_barrier() under a chain of async revokes started after it");
+	__atomic_store_n(&chain_stop, 1, __ATOMIC_SEQ_CST);
+	/* The chain ends with the link in flight now: this one returns too. */
+	tid = start_thread(barrier_fn, NULL);
+	join_within(tid, 10000, "revocable_barrier() after the chain stopped");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("revocable_defects");
@@ -154,6 +217,7 @@ int main(void)
 	tcase_add_test(tc, test_teardown_release_revokes_self);
 	tcase_add_test(tc, test_teardown_release_revokes_self_async);
 	tcase_add_test(tc, test_teardown_release_frees_self);
+	tcase_add_test(tc, test_barrier_ignores_later_work);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
