@@ -307,6 +307,21 @@ static void context_init(void)
 		fprintf(stderr, "revocable: no fork handlers; a child of a threaded parent may hang\n");
 }
 
+/*
+ * dlclose() unmaps the library while threads it registered may live on:
+ * a key destructor left installed would be called at their exit into
+ * unmapped code.  Deleting the key drops the destructor (their records
+ * are leaked: nothing may run for them any more).  The fork handlers need
+ * nothing: glibc removes a library's atfork handlers when it is unloaded.
+ */
+__attribute__((destructor)) static void context_unload(void)
+{
+	if (!revocable__ctx.have_key)
+		return;
+	revocable__ctx.have_key = false;
+	pthread_key_delete(revocable__ctx.key);
+}
+
 void revocable__context_ensure(void)
 {
 	pthread_once(&revocable__ctx.once, context_init);

@@ -21,14 +21,16 @@ check_PROGRAMS += tests/revocable/test_revocable_seed \
 	tests/revocable/test_revocable_nomem \
 	tests/revocable/test_revocable_slot_wait \
 	tests/revocable/test_revocable_offpath \
-	tests/revocable/test_revocable_defects
+	tests/revocable/test_revocable_defects \
+	tests/revocable/test_revocable_dlclose
 TESTS += tests/revocable/test_revocable_seed \
 	tests/revocable/test_revocable_contract \
 	tests/revocable/test_revocable_stress \
 	tests/revocable/test_revocable_nomem \
 	tests/revocable/test_revocable_slot_wait \
 	tests/revocable/test_revocable_offpath \
-	tests/revocable/test_revocable_defects
+	tests/revocable/test_revocable_defects \
+	tests/revocable/test_revocable_dlclose
 noinst_HEADERS += tests/revocable/kunit_shim.h tests/revocable/test_util.h
 
 tests_revocable_test_revocable_seed_SOURCES = tests/revocable/test_seed.c
@@ -58,6 +60,16 @@ tests_revocable_test_revocable_defects_SOURCES = tests/revocable/test_defects.c
 tests_revocable_test_revocable_defects_CFLAGS = $(revocable_test_cflags)
 tests_revocable_test_revocable_defects_CPPFLAGS = $(revocable_test_cppflags)
 tests_revocable_test_revocable_defects_LDADD = $(revocable_test_ldadd)
+
+# dlclose() of the library with a registered thread alive: the test loads
+# the build tree's shared object itself, so it links no librevocable.
+tests_revocable_test_revocable_dlclose_SOURCES = tests/revocable/test_dlclose.c
+tests_revocable_test_revocable_dlclose_CFLAGS = $(revocable_test_cflags)
+tests_revocable_test_revocable_dlclose_CPPFLAGS = $(revocable_test_cppflags) \
+	-DREVOCABLE_SO='"$(abs_top_builddir)/revocable/.libs/librevocable.so"'
+tests_revocable_test_revocable_dlclose_LDADD = $(CHECK_LIBS) -ldl
+EXTRA_tests_revocable_test_revocable_dlclose_DEPENDENCIES = \
+	revocable/librevocable.la
 
 # The protocol's Promela model, checked by spin (and its planted bugs).
 dist_check_SCRIPTS += tests/revocable/spin-model.test
