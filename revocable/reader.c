@@ -379,10 +379,17 @@ static bool overflow_reserve(struct reader_record *rec)
 
 /*
  * Accesses that do not fit a slot count themselves on the provider.  The
- * RMW and the load are both sequentially consistent, so either the revoker
- * sees the count or this load sees NULL.  An access that saw NULL uncounts
- * itself at once, so a stream of late readers cannot keep a revoker
- * waiting.
+ * RMW and the load after it are both sequentially consistent, and so are
+ * the revoker's NULL store and its load of the count: either the revoker
+ * sees the count or the load after the increment sees NULL (then the
+ * access uncounts itself and sees nothing).  Before all that, a load
+ * that already sees NULL ends the access with the counter untouched: the
+ * resource never comes back once NULL, so such an access needs no count
+ * at all, and the safety argument rests only on the load after the
+ * increment.  That first check is what keeps a revoke live: once the
+ * NULL store is visible, new accesses never raise the counter, so only
+ * the accesses already past the check can hold it above zero - a bounded
+ * set, where a stream of increment-then-decrement held it for seconds.
  */
 static void *overflow_access(struct revocable__reader *rd,
 			     struct revocable_provider *rp)
@@ -400,11 +407,13 @@ static void *overflow_access(struct revocable__reader *rd,
 			rd->state |= REVOCABLE__DEPTH_OVERFLOW;
 		return NULL;
 	}
-	if (rp == &revocable__null_provider) {
-		res = NULL;	/* keep the shared sentinel never written */
+	if (rp == &revocable__null_provider ||
+	    !__atomic_load_n(&rp->priv_res, __ATOMIC_SEQ_CST)) {
+		res = NULL;	/* revoked (or the never written sentinel) */
 	} else {
 		__atomic_fetch_add(&rp->priv_overflow_readers, 1,
 				   __ATOMIC_SEQ_CST);
+		REVOCABLE__OVERFLOW_COUNTED(rp);
 		res = __atomic_load_n(&rp->priv_res, __ATOMIC_SEQ_CST);
 		if (!res)
 			__atomic_fetch_sub(&rp->priv_overflow_readers, 1,

@@ -183,6 +183,20 @@ bool revocable__test_alloc_fails(enum revocable__alloc_site site);
 #define REVOCABLE__ALLOC_FAILS(site)	false
 #endif
 
+/*
+ * Test-only seams (REVOCABLE_TEST_HOOKS, same scheme as the allocation
+ * hook: tests/revocable/ compiles the sources into the test): the count
+ * of overflow increments per provider, so a test can show that an access
+ * finding a provider revoked leaves its counter alone.  None in the
+ * installed library.
+ */
+#ifdef REVOCABLE_TEST_HOOKS
+void revocable__test_overflow_counted(const struct revocable_provider *rp);
+#define REVOCABLE__OVERFLOW_COUNTED(rp)	revocable__test_overflow_counted(rp)
+#else
+#define REVOCABLE__OVERFLOW_COUNTED(rp)	do { } while (0)
+#endif
+
 /* reader.c */
 REVOCABLE__INTERNAL void revocable__context_ensure(void);
 REVOCABLE__INTERNAL int revocable__membarrier(int cmd);

@@ -22,7 +22,8 @@ check_PROGRAMS += tests/revocable/test_revocable_seed \
 	tests/revocable/test_revocable_slot_wait \
 	tests/revocable/test_revocable_offpath \
 	tests/revocable/test_revocable_defects \
-	tests/revocable/test_revocable_dlclose
+	tests/revocable/test_revocable_dlclose \
+	tests/revocable/test_revocable_hooks
 TESTS += tests/revocable/test_revocable_seed \
 	tests/revocable/test_revocable_contract \
 	tests/revocable/test_revocable_stress \
@@ -30,7 +31,8 @@ TESTS += tests/revocable/test_revocable_seed \
 	tests/revocable/test_revocable_slot_wait \
 	tests/revocable/test_revocable_offpath \
 	tests/revocable/test_revocable_defects \
-	tests/revocable/test_revocable_dlclose
+	tests/revocable/test_revocable_dlclose \
+	tests/revocable/test_revocable_hooks
 noinst_HEADERS += tests/revocable/kunit_shim.h tests/revocable/test_util.h
 
 tests_revocable_test_revocable_seed_SOURCES = tests/revocable/test_seed.c
@@ -89,6 +91,15 @@ tests_revocable_test_revocable_nomem_CFLAGS = $(revocable_test_cflags)
 tests_revocable_test_revocable_nomem_CPPFLAGS = $(revocable_test_cppflags) \
 	-DREVOCABLE_TEST_ALLOC_HOOK
 tests_revocable_test_revocable_nomem_LDADD = $(CHECK_LIBS)
+
+# Counted, not timed: the library's sources compiled into the test with
+# its test-only seams (REVOCABLE_TEST_HOOKS, revocable_internal.h).
+tests_revocable_test_revocable_hooks_SOURCES = tests/revocable/test_hooks.c \
+	$(revocable_librevocable_la_SOURCES)
+tests_revocable_test_revocable_hooks_CFLAGS = $(revocable_test_cflags)
+tests_revocable_test_revocable_hooks_CPPFLAGS = $(revocable_test_cppflags) \
+	-DREVOCABLE_TEST_HOOKS
+tests_revocable_test_revocable_hooks_LDADD = $(CHECK_LIBS)
 
 # The revoker's "has that access ended?" predicate at exact points of a
 # reader's life: revoke.c is #included by the test (the predicate is
