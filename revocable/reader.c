@@ -252,6 +252,47 @@ static void atfork_parent(void)
 	pthread_mutex_unlock(&revocable__ctx.readers_lock);
 }
 
+/* Counted accesses to @rp on the thread of @self: the count @rp must
+ * have in a fork() child, where no other thread exists. */
+static long own_overflow_count(const struct revocable__reader *self,
+			       const struct revocable_provider *rp)
+{
+	const struct reader_record *rec;
+	long n = 0;
+	uint32_t i;
+
+	if (!self)
+		return 0;
+	rec = caa_container_of(self, const struct reader_record, pub);
+	for (i = 0; i < self->overflow_depth; i++)
+		n += rec->overflow[i] == (uintptr_t)rp;
+	return n;
+}
+
+/*
+ * In a fork() child: @rec's thread is gone, so are its counted accesses.
+ * It may have been anywhere in one at the fork - between its entry and
+ * the increment, or the decrement and the entry's removal - so its count
+ * is not subtracted but every provider its entries name is recounted from
+ * the forking thread's own entries (an entry is written before the
+ * counter moves: overflow_access()).
+ */
+static void forget_overflow_counts(struct reader_record *rec,
+				   const struct revocable__reader *self)
+{
+	uint32_t i;
+
+	for (i = 0; i < rec->pub.overflow_depth && i < rec->overflow_cap; i++) {
+		struct revocable_provider *rp = (struct revocable_provider *)
+			(rec->overflow[i] & ~OVERFLOW_UNCOUNTED);
+
+		if (rp == &revocable__null_provider)
+			continue;
+		__atomic_store_n(&rp->priv_overflow_readers,
+				 own_overflow_count(self, rp), __ATOMIC_RELAXED);
+	}
+}
+
 static void atfork_child(void)
 {
 	struct revocable__reader *self = current_reader();
@@ -265,6 +306,7 @@ static void atfork_child(void)
 	cds_list_for_each_entry_safe(rec, tmp, &revocable__ctx.readers, node) {
 		if (&rec->pub == self)
 			continue;
+		forget_overflow_counts(rec, self);
 		cds_list_del(&rec->node);
 		revocable__ctx.nr_readers--;
 	}
@@ -395,6 +437,7 @@ static void *overflow_access(struct revocable__reader *rd,
 			     struct revocable_provider *rp)
 {
 	struct reader_record *rec = rd ? to_record(rd) : NULL;
+	uintptr_t *e;
 	void *res;
 
 	if (!rec || !overflow_reserve(rec)) {
@@ -407,21 +450,30 @@ static void *overflow_access(struct revocable__reader *rd,
 			rd->state |= REVOCABLE__DEPTH_OVERFLOW;
 		return NULL;
 	}
-	if (rp == &revocable__null_provider ||
-	    !__atomic_load_n(&rp->priv_res, __ATOMIC_SEQ_CST)) {
-		res = NULL;	/* revoked (or the never written sentinel) */
-	} else {
-		__atomic_fetch_add(&rp->priv_overflow_readers, 1,
-				   __ATOMIC_SEQ_CST);
-		REVOCABLE__OVERFLOW_COUNTED(rp);
-		res = __atomic_load_n(&rp->priv_res, __ATOMIC_SEQ_CST);
-		if (!res)
-			__atomic_fetch_sub(&rp->priv_overflow_readers, 1,
-					   __ATOMIC_RELEASE);
-	}
-	rec->overflow[rd->overflow_depth++] =
-		(uintptr_t)rp | (res ? 0 : OVERFLOW_UNCOUNTED);
+	/*
+	 * The entry names @rp before the counter can move: a fork() child
+	 * recomputes the counts of every provider that another thread's
+	 * entries name (atfork_child()), which covers the increment only if
+	 * the entry is there first.
+	 */
+	e = &rec->overflow[rd->overflow_depth];
+	*e = (uintptr_t)rp | OVERFLOW_UNCOUNTED;
+	rd->overflow_depth++;
 	rd->state |= REVOCABLE__DEPTH_OVERFLOW;
+	cmm_barrier();
+	if (rp == &revocable__null_provider ||
+	    !__atomic_load_n(&rp->priv_res, __ATOMIC_SEQ_CST))
+		return NULL;	/* revoked (or the never written sentinel) */
+	*e = (uintptr_t)rp;
+	cmm_barrier();
+	__atomic_fetch_add(&rp->priv_overflow_readers, 1, __ATOMIC_SEQ_CST);
+	REVOCABLE__OVERFLOW_COUNTED(rp);
+	res = __atomic_load_n(&rp->priv_res, __ATOMIC_SEQ_CST);
+	if (!res) {
+		__atomic_fetch_sub(&rp->priv_overflow_readers, 1,
+				   __ATOMIC_RELEASE);
+		*e |= OVERFLOW_UNCOUNTED;
+	}
 	return res;
 }
 

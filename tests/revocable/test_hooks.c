@@ -8,7 +8,11 @@
 #include "config.h"
 
 #include <check.h>
+#include <signal.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "revocable_internal.h"
 #include "test_util.h"
@@ -76,6 +80,110 @@ START_TEST(test_overflow_revoked_not_counted)
 }
 END_TEST
 
+/* ---- defect 3: fork() while another thread is inside a counted access ---- */
+
+/* The fork test starts no thread in the child, but TSan would still
+ * refuse a threaded parent's fork by default. */
+const char *__tsan_default_options(void);
+const char *__tsan_default_options(void)
+{
+	return "die_after_fork=0";
+}
+
+struct holder {
+	struct revocable *rev;
+	int depth;		/* accesses it makes, nested */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int inside, go;
+	void *seen;
+};
+
+static void *holder_fn(void *arg)
+{
+	struct holder *h = arg;
+	int i;
+
+	for (i = 0; i < h->depth; i++)
+		h->seen = revocable_try_access(h->rev);
+	pthread_mutex_lock(&h->lock);
+	h->inside = 1;
+	pthread_cond_broadcast(&h->cond);
+	while (!h->go)
+		pthread_cond_wait(&h->cond, &h->lock);
+	pthread_mutex_unlock(&h->lock);
+	for (i = 0; i < h->depth; i++)
+		revocable_release(h->rev);
+	return NULL;
+}
+
+/*
+ * Another thread holds @depth nested accesses to a provider (the last
+ * ones counted); the child of a fork() must revoke it at once: the other
+ * thread does not exist there.
+ */
+static void fork_while_counted(int depth)
+{
+	struct revocable_provider *rp = revocable_provider_alloc(RES_LIVE);
+	struct holder h = { .rev = revocable_alloc(rp), .depth = depth };
+	pthread_t tid;
+	int status;
+	pid_t pid;
+
+	pthread_mutex_init(&h.lock, NULL);
+	pthread_cond_init(&h.cond, NULL);
+	tid = start_thread(holder_fn, &h);
+	pthread_mutex_lock(&h.lock);
+	while (!h.inside)
+		pthread_cond_wait(&h.cond, &h.lock);
+	pthread_mutex_unlock(&h.lock);
+	ck_assert_ptr_eq(h.seen, RES_LIVE);
+	ck_assert_int_gt(__atomic_load_n(&rp->priv_overflow_readers,
+					 __ATOMIC_SEQ_CST), 0);
+
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		signal(SIGALRM, SIG_DFL);	/* Check's handler is inherited */
+		alarm(10);	/* a hang becomes SIGALRM, seen below */
+		_exit(revocable_provider_revoke(rp) == 1 ? 0 : 1);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(!WIFSIGNALED(status),
+		      "the child's revoke died of signal %d (SIGALRM: it waited for a thread the child does not have)",
+		      WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		      "the child's revoke did not return 1");
+
+	pthread_mutex_lock(&h.lock);
+	h.go = 1;
+	pthread_cond_broadcast(&h.cond);
+	pthread_mutex_unlock(&h.lock);
+	join_within(tid, 10000, "the holder's releases");
+	revocable_free(h.rev);
+	revocable_provider_free(rp);
+	revocable_barrier();
+}
+
+START_TEST(test_fork_other_thread_nested_counted)
+{
+	fork_while_counted(REVOCABLE_READER_SLOTS + 2);
+}
+END_TEST
+
+/* Without membarrier every access is counted: the same, in that mode.
+ * Check runs each test in a process of its own, so the mode set here,
+ * before the library's first use, is this test's alone. */
+START_TEST(test_fork_other_thread_counted_no_membarrier)
+{
+	ck_assert_int_eq(setenv("REVOCABLE_NO_MEMBARRIER", "1", 1), 0);
+	revocable__context_ensure();
+	ck_assert_msg(!revocable__ctx.use_membarrier,
+		      "REVOCABLE_NO_MEMBARRIER=1 not in effect (is CK_FORK=no set?)");
+	fork_while_counted(1);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("revocable_hooks");
@@ -83,6 +191,8 @@ int main(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_overflow_revoked_not_counted);
+	tcase_add_test(tc, test_fork_other_thread_nested_counted);
+	tcase_add_test(tc, test_fork_other_thread_counted_no_membarrier);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
