@@ -45,11 +45,14 @@ enum revocable__state {
  * @wake_seq: futex word; bumped by every wake-up of revokers asleep on
  *	our slots (pub.waiters says whether there are any).
  * @id: registration number, increasing: the list is newest first.
+ *	64 bits on every ABI, and compared only by signed difference
+ *	(revoke.c), so neither ILP32's 2^32 registrations nor a wrap of the
+ *	counter itself skips a record.
  */
 struct reader_record {
 	struct revocable__reader pub;
 	struct cds_list_head node;
-	unsigned long id;
+	uint64_t id;
 	long refs;
 	uintptr_t *overflow;
 	size_t overflow_cap;
@@ -97,7 +100,7 @@ struct revocable_context {
 	pthread_mutex_t readers_lock;	/* guards readers, nr_readers, next_id */
 	struct cds_list_head readers;
 	size_t nr_readers;
-	unsigned long next_id;		/* of the next reader record, from 1 */
+	uint64_t next_id;		/* of the next reader record */
 
 	/*
 	 * Guards the rest.  Both deferred queues are FIFO and the worker

@@ -117,15 +117,29 @@ static void wait_slot(struct reader_record *rec, unsigned int idx,
  * a scan always makes progress without memory. */
 #define SCAN_STACK_WAITS (4 * REVOCABLE_READER_SLOTS)
 
+/* Where the scan is: records registered before @below are still to do. */
+struct scan_pos {
+	uint64_t below;
+	bool done;
+};
+
+/* Registered before @id?  By signed difference, so a wrap of the 64-bit
+ * counter (or a test starting it near the end) orders ids correctly. */
+static bool id_before(uint64_t a, uint64_t id)
+{
+	return (int64_t)(a - id) < 0;
+}
+
 /*
  * One pass of the scan: note, under the registry lock, the slots naming
- * @rp in records older than @*below (registration ids), whole records at a
- * time, until @cap entries are used.  Each slot's count of NULL-seeing
- * accesses is recorded with it.  Returns the number noted and lowers
- * @*below to the oldest record noted; 0 when every record is done.
+ * @rp in records older than @pos->below (registration ids), whole records
+ * at a time, until @cap entries are used.  Each slot's count of
+ * NULL-seeing accesses is recorded with it.  Returns the number noted and
+ * lowers @pos->below to the oldest record noted; sets @pos->done once
+ * the oldest record is passed.
  */
 static size_t scan_some(struct revocable_provider *rp, struct slot_wait *waits,
-			size_t cap, unsigned long *below)
+			size_t cap, struct scan_pos *pos)
 {
 	struct reader_record *rec;
 	size_t n = 0;
@@ -136,7 +150,7 @@ static size_t scan_some(struct revocable_provider *rp, struct slot_wait *waits,
 	cds_list_for_each_entry(rec, &revocable__ctx.readers, node) {
 		size_t start = n;
 
-		if (rec->id >= *below)
+		if (!id_before(rec->id, pos->below))
 			continue;
 		if (cap - n < REVOCABLE_READER_SLOTS)
 			break;
@@ -155,10 +169,10 @@ static size_t scan_some(struct revocable_provider *rp, struct slot_wait *waits,
 		if (n > start)
 			__atomic_fetch_add(&rec->refs, n - start,
 					   __ATOMIC_RELAXED);
-		*below = rec->id;
+		pos->below = rec->id;
 	}
 	if (&rec->node == &revocable__ctx.readers)
-		*below = 0;	/* reached the oldest record */
+		pos->done = true;	/* reached the oldest record */
 	pthread_mutex_unlock(&revocable__ctx.readers_lock);
 	return n;
 }
@@ -178,11 +192,13 @@ static void wait_for_readers(struct revocable_provider *rp)
 {
 	struct slot_wait stack_waits[SCAN_STACK_WAITS];
 	struct slot_wait *waits = stack_waits;
-	unsigned long below = ULONG_MAX;
+	struct scan_pos pos = { 0 };
 	size_t cap = SCAN_STACK_WAITS, n, i, want;
 	unsigned int round = 0;
 
 	pthread_mutex_lock(&revocable__ctx.readers_lock);
+	/* Records from here on registered after the NULL store: skipped. */
+	pos.below = revocable__ctx.next_id;
 	want = revocable__ctx.nr_readers * REVOCABLE_READER_SLOTS;
 	pthread_mutex_unlock(&revocable__ctx.readers_lock);
 	if (want > cap && !REVOCABLE__ALLOC_FAILS(REVOCABLE__ALLOC_SCAN)) {
@@ -197,8 +213,8 @@ static void wait_for_readers(struct revocable_provider *rp)
 		}
 	}
 
-	while (below) {
-		n = scan_some(rp, waits, cap, &below);
+	while (!pos.done) {
+		n = scan_some(rp, waits, cap, &pos);
 		/* Unlocked: thread start/exit and other revokes go on. */
 		for (i = 0; i < n; i++) {
 			wait_slot(waits[i].rec, waits[i].idx, rp,

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -184,6 +185,126 @@ START_TEST(test_fork_other_thread_counted_no_membarrier)
 }
 END_TEST
 
+/* ---- defect 9: registration ids wrapping (ILP32: after 2^32 threads) ---- */
+
+#define WRAP_READERS 3
+
+struct wrap_reader {
+	struct revocable *rev;
+	struct revocable__reader *rd;	/* its record, for the waiters */
+	pthread_mutex_t *lock;
+	pthread_cond_t *cond;
+	int inside, go;
+};
+
+static void *wrap_reader_fn(void *arg)
+{
+	struct wrap_reader *r = arg;
+	void *res = revocable_try_access(r->rev);
+
+	pthread_mutex_lock(r->lock);
+	r->rd = current_reader();
+	r->inside = res == RES_LIVE;
+	pthread_cond_broadcast(r->cond);
+	while (!r->go)
+		pthread_cond_wait(r->cond, r->lock);
+	__atomic_store_n(&r->inside, 0, __ATOMIC_SEQ_CST);
+	pthread_mutex_unlock(r->lock);
+	revocable_release(r->rev);
+	return NULL;
+}
+
+static struct wrap_reader wrap_readers[WRAP_READERS];
+static int wrap_release_saw_inside = -1;
+
+static void wrap_release(void *res, void *arg)
+{
+	int i, n = 0;
+
+	(void)res;
+	(void)arg;
+	for (i = 0; i < WRAP_READERS; i++)
+		n += __atomic_load_n(&wrap_readers[i].inside, __ATOMIC_SEQ_CST);
+	wrap_release_saw_inside = n;
+}
+
+static void *revoke_fn(void *arg)
+{
+	return (void *)(intptr_t)revocable_provider_revoke(arg);
+}
+
+/*
+ * Three readers registered across the id counter's wrap, all inside an
+ * access: the revoke must wait for each in turn.  The revoker parking on
+ * a reader (its waiters count) is the reported condition that lets the
+ * test release that reader; a release callback that runs while one is
+ * still inside is the failure.  The counter is started near its end
+ * through the library's internal context (test build only: no such hook
+ * exists in the installed library or revocable.sym).
+ */
+START_TEST(test_reader_ids_wrap)
+{
+	struct revocable_provider *rp = revocable_provider_alloc(RES_LIVE);
+	pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
+	pthread_t tid[WRAP_READERS], revoker;
+	int i, released = 0;
+	int64_t start;
+
+	revocable__context_ensure();
+	revocable__ctx.next_id = (__typeof__(revocable__ctx.next_id))-2;
+	ck_assert_int_eq(revocable_provider_set_release(rp, wrap_release, NULL),
+			 0);
+	for (i = 0; i < WRAP_READERS; i++) {
+		struct wrap_reader *r = &wrap_readers[i];
+
+		r->rev = revocable_alloc(rp);
+		r->lock = &lock;
+		r->cond = &cond;
+		tid[i] = start_thread(wrap_reader_fn, r);
+		pthread_mutex_lock(&lock);
+		while (!r->rd)
+			pthread_cond_wait(&cond, &lock);
+		pthread_mutex_unlock(&lock);
+		ck_assert_int_eq(r->inside, 1);
+	}
+	ck_assert_msg(to_record(wrap_readers[2].rd)->id <
+		      to_record(wrap_readers[1].rd)->id,
+		      "the ids did not wrap: the test proves nothing");
+
+	revoker = start_thread(revoke_fn, rp);
+	start = now_ms();
+	while (released < WRAP_READERS) {
+		ck_assert_msg(wrap_release_saw_inside < 0,
+			      "the release callback ran with %d reader(s) still inside",
+			      wrap_release_saw_inside);
+		for (i = 0; i < WRAP_READERS; i++) {
+			struct wrap_reader *r = &wrap_readers[i];
+
+			if (r->go || !__atomic_load_n(&r->rd->waiters,
+						      __ATOMIC_SEQ_CST))
+				continue;
+			pthread_mutex_lock(&lock);
+			r->go = 1;
+			pthread_cond_broadcast(&cond);
+			pthread_mutex_unlock(&lock);
+			join_within(tid[i], 10000, "a released reader");
+			released++;
+		}
+		ck_assert_msg(now_ms() - start < 10000,
+			      "the revoker never parked on the %d reader(s) left",
+			      WRAP_READERS - released);
+		sched_yield();
+	}
+	join_within(revoker, 10000, "the revoke after its readers left");
+	ck_assert_int_eq(wrap_release_saw_inside, 0);
+	for (i = 0; i < WRAP_READERS; i++)
+		revocable_free(wrap_readers[i].rev);
+	revocable_provider_free(rp);
+	revocable_barrier();
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("revocable_hooks");
@@ -193,6 +314,7 @@ int main(void)
 	tcase_add_test(tc, test_overflow_revoked_not_counted);
 	tcase_add_test(tc, test_fork_other_thread_nested_counted);
 	tcase_add_test(tc, test_fork_other_thread_counted_no_membarrier);
+	tcase_add_test(tc, test_reader_ids_wrap);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
