@@ -32,10 +32,12 @@ struct revocable_context revocable__ctx = {
 	.once = PTHREAD_ONCE_INIT,
 	.readers_lock = PTHREAD_MUTEX_INITIALIZER,
 	.readers = CDS_LIST_HEAD_INIT(revocable__ctx.readers),
-	.next_id = 1,
+	.next_id = 1,	/* any start works: ids compare by difference */
 	.work_lock = PTHREAD_MUTEX_INITIALIZER,
 	.work_cond = PTHREAD_COND_INITIALIZER,
 	.defer_tail = &revocable__ctx.defer_head,
+	.release_jobs_tail = &revocable__ctx.release_jobs,
+	.async_jobs = CDS_LIST_HEAD_INIT(revocable__ctx.async_jobs),
 #ifdef REVOCABLE_LAB_V3_INDEX_BUG
 	.lab.lock = PTHREAD_MUTEX_INITIALIZER,
 #endif
@@ -250,19 +252,61 @@ static void atfork_parent(void)
 	pthread_mutex_unlock(&revocable__ctx.readers_lock);
 }
 
+/* Counted accesses to @rp on the thread of @self: the count @rp must
+ * have in a fork() child, where no other thread exists. */
+static long own_overflow_count(const struct revocable__reader *self,
+			       const struct revocable_provider *rp)
+{
+	const struct reader_record *rec;
+	long n = 0;
+	uint32_t i;
+
+	if (!self)
+		return 0;
+	rec = caa_container_of(self, const struct reader_record, pub);
+	for (i = 0; i < self->overflow_depth; i++)
+		n += rec->overflow[i] == (uintptr_t)rp;
+	return n;
+}
+
+/*
+ * In a fork() child: @rec's thread is gone, so are its counted accesses.
+ * It may have been anywhere in one at the fork - between its entry and
+ * the increment, or the decrement and the entry's removal - so its count
+ * is not subtracted but every provider its entries name is recounted from
+ * the forking thread's own entries (an entry is written before the
+ * counter moves: overflow_access()).
+ */
+static void forget_overflow_counts(struct reader_record *rec,
+				   const struct revocable__reader *self)
+{
+	uint32_t i;
+
+	for (i = 0; i < rec->pub.overflow_depth && i < rec->overflow_cap; i++) {
+		struct revocable_provider *rp = (struct revocable_provider *)
+			(rec->overflow[i] & ~OVERFLOW_UNCOUNTED);
+
+		if (rp == &revocable__null_provider)
+			continue;
+		__atomic_store_n(&rp->priv_overflow_readers,
+				 own_overflow_count(self, rp), __ATOMIC_RELAXED);
+	}
+}
+
 static void atfork_child(void)
 {
 	struct revocable__reader *self = current_reader();
 	struct reader_record *rec, *tmp;
 	struct revocable__release_job *job;
 	struct revocable_provider *rp;
-	unsigned long queued = 0;
+	uint64_t queued = 0;
 
 	/* The records are left allocated: freeing in a fork handler is not
 	 * safe everywhere, and this is a one-time leak in the child. */
 	cds_list_for_each_entry_safe(rec, tmp, &revocable__ctx.readers, node) {
 		if (&rec->pub == self)
 			continue;
+		forget_overflow_counts(rec, self);
 		cds_list_del(&rec->node);
 		revocable__ctx.nr_readers--;
 	}
@@ -271,11 +315,14 @@ static void atfork_child(void)
 
 	for (rp = revocable__ctx.defer_head; rp; rp = rp->priv_defer_next)
 		queued++;
+	revocable__ctx.defer_done = revocable__ctx.defer_queued - queued;
+	queued = 0;
 	for (job = revocable__ctx.release_jobs; job; job = job->next)
 		queued++;
-	revocable__ctx.defer_done = revocable__ctx.defer_queued - queued;
+	revocable__ctx.jobs_done = revocable__ctx.jobs_queued - queued;
 	revocable__ctx.defer_worker_running = false;
-	revocable__ctx.async_inflight = 0;
+	/* The jobs' memory is left behind, as the records above. */
+	CDS_INIT_LIST_HEAD(&revocable__ctx.async_jobs);
 	revocable__on_worker = false;
 
 	pthread_mutex_init(&revocable__ctx.readers_lock, NULL);
@@ -300,6 +347,21 @@ static void context_init(void)
 		pthread_key_create(&revocable__ctx.key, reader_thread_exit) == 0;
 	if (pthread_atfork(atfork_prepare, atfork_parent, atfork_child))
 		fprintf(stderr, "revocable: no fork handlers; a child of a threaded parent may hang\n");
+}
+
+/*
+ * dlclose() unmaps the library while threads it registered may live on:
+ * a key destructor left installed would be called at their exit into
+ * unmapped code.  Deleting the key drops the destructor (their records
+ * are leaked: nothing may run for them any more).  The fork handlers need
+ * nothing: glibc removes a library's atfork handlers when it is unloaded.
+ */
+__attribute__((destructor)) static void context_unload(void)
+{
+	if (!revocable__ctx.have_key)
+		return;
+	revocable__ctx.have_key = false;
+	pthread_key_delete(revocable__ctx.key);
 }
 
 void revocable__context_ensure(void)
@@ -359,15 +421,23 @@ static bool overflow_reserve(struct reader_record *rec)
 
 /*
  * Accesses that do not fit a slot count themselves on the provider.  The
- * RMW and the load are both sequentially consistent, so either the revoker
- * sees the count or this load sees NULL.  An access that saw NULL uncounts
- * itself at once, so a stream of late readers cannot keep a revoker
- * waiting.
+ * RMW and the load after it are both sequentially consistent, and so are
+ * the revoker's NULL store and its load of the count: either the revoker
+ * sees the count or the load after the increment sees NULL (then the
+ * access uncounts itself and sees nothing).  Before all that, a load
+ * that already sees NULL ends the access with the counter untouched: the
+ * resource never comes back once NULL, so such an access needs no count
+ * at all, and the safety argument rests only on the load after the
+ * increment.  That first check is what keeps a revoke live: once the
+ * NULL store is visible, new accesses never raise the counter, so only
+ * the accesses already past the check can hold it above zero - a bounded
+ * set, where a stream of increment-then-decrement held it for seconds.
  */
 static void *overflow_access(struct revocable__reader *rd,
 			     struct revocable_provider *rp)
 {
 	struct reader_record *rec = rd ? to_record(rd) : NULL;
+	uintptr_t *e;
 	void *res;
 
 	if (!rec || !overflow_reserve(rec)) {
@@ -380,19 +450,30 @@ static void *overflow_access(struct revocable__reader *rd,
 			rd->state |= REVOCABLE__DEPTH_OVERFLOW;
 		return NULL;
 	}
-	if (rp == &revocable__null_provider) {
-		res = NULL;	/* keep the shared sentinel never written */
-	} else {
-		__atomic_fetch_add(&rp->priv_overflow_readers, 1,
-				   __ATOMIC_SEQ_CST);
-		res = __atomic_load_n(&rp->priv_res, __ATOMIC_SEQ_CST);
-		if (!res)
-			__atomic_fetch_sub(&rp->priv_overflow_readers, 1,
-					   __ATOMIC_RELEASE);
-	}
-	rec->overflow[rd->overflow_depth++] =
-		(uintptr_t)rp | (res ? 0 : OVERFLOW_UNCOUNTED);
+	/*
+	 * The entry names @rp before the counter can move: a fork() child
+	 * recomputes the counts of every provider that another thread's
+	 * entries name (atfork_child()), which covers the increment only if
+	 * the entry is there first.
+	 */
+	e = &rec->overflow[rd->overflow_depth];
+	*e = (uintptr_t)rp | OVERFLOW_UNCOUNTED;
+	rd->overflow_depth++;
 	rd->state |= REVOCABLE__DEPTH_OVERFLOW;
+	cmm_barrier();
+	if (rp == &revocable__null_provider ||
+	    !__atomic_load_n(&rp->priv_res, __ATOMIC_SEQ_CST))
+		return NULL;	/* revoked (or the never written sentinel) */
+	*e = (uintptr_t)rp;
+	cmm_barrier();
+	__atomic_fetch_add(&rp->priv_overflow_readers, 1, __ATOMIC_SEQ_CST);
+	REVOCABLE__OVERFLOW_COUNTED(rp);
+	res = __atomic_load_n(&rp->priv_res, __ATOMIC_SEQ_CST);
+	if (!res) {
+		__atomic_fetch_sub(&rp->priv_overflow_readers, 1,
+				   __ATOMIC_RELEASE);
+		*e |= OVERFLOW_UNCOUNTED;
+	}
 	return res;
 }
 

@@ -45,11 +45,14 @@ enum revocable__state {
  * @wake_seq: futex word; bumped by every wake-up of revokers asleep on
  *	our slots (pub.waiters says whether there are any).
  * @id: registration number, increasing: the list is newest first.
+ *	64 bits on every ABI, and compared only by signed difference
+ *	(revoke.c), so neither ILP32's 2^32 registrations nor a wrap of the
+ *	counter itself skips a record.
  */
 struct reader_record {
 	struct revocable__reader pub;
 	struct cds_list_head node;
-	unsigned long id;
+	uint64_t id;
 	long refs;
 	uintptr_t *overflow;
 	size_t overflow_cap;
@@ -75,6 +78,12 @@ struct revocable__release_job {
 	void *arg;
 };
 
+/* An async revoke in flight, as revocable_barrier() sees it. */
+struct revocable__async_link {
+	struct cds_list_head node;	/* in revocable__ctx.async_jobs */
+	uint64_t seq;			/* start order */
+};
+
 /**
  * struct revocable_context - the library's only shared state.
  *
@@ -91,17 +100,29 @@ struct revocable_context {
 	pthread_mutex_t readers_lock;	/* guards readers, nr_readers, next_id */
 	struct cds_list_head readers;
 	size_t nr_readers;
-	unsigned long next_id;		/* of the next reader record, from 1 */
+	uint64_t next_id;		/* of the next reader record */
 
-	pthread_mutex_t work_lock;	/* guards the rest */
+	/*
+	 * Guards the rest.  Both deferred queues are FIFO and the worker
+	 * takes from them in turn, so "done >= what was queued when the
+	 * barrier began" means exactly that every earlier item is done,
+	 * and neither queue can starve the other.  64-bit counts: they
+	 * never wrap, on ILP32 either.
+	 */
+	pthread_mutex_t work_lock;
 	pthread_cond_t work_cond;	/* wakes revocable_barrier() */
 	struct revocable_provider *defer_head;
 	struct revocable_provider **defer_tail;
 	struct revocable__release_job *release_jobs;
+	struct revocable__release_job **release_jobs_tail;
 	bool defer_worker_running;
-	unsigned long defer_queued;
-	unsigned long defer_done;
-	unsigned long async_inflight;
+	bool worker_took_job;		/* the worker's last item was a job */
+	uint64_t defer_queued;		/* providers queued for teardown */
+	uint64_t defer_done;
+	uint64_t jobs_queued;		/* release jobs queued */
+	uint64_t jobs_done;
+	struct cds_list_head async_jobs; /* in flight, oldest (lowest seq) first */
+	uint64_t async_seq;		/* of the next async revoke */
 #ifdef REVOCABLE_LAB_V3_INDEX_BUG
 	struct revocable_lab_index lab;	/* teaching lab only, see below */
 #endif
@@ -165,6 +186,20 @@ bool revocable__test_alloc_fails(enum revocable__alloc_site site);
 #define REVOCABLE__ALLOC_FAILS(site)	false
 #endif
 
+/*
+ * Test-only seams (REVOCABLE_TEST_HOOKS, same scheme as the allocation
+ * hook: tests/revocable/ compiles the sources into the test): the count
+ * of overflow increments per provider, so a test can show that an access
+ * finding a provider revoked leaves its counter alone.  None in the
+ * installed library.
+ */
+#ifdef REVOCABLE_TEST_HOOKS
+void revocable__test_overflow_counted(const struct revocable_provider *rp);
+#define REVOCABLE__OVERFLOW_COUNTED(rp)	revocable__test_overflow_counted(rp)
+#else
+#define REVOCABLE__OVERFLOW_COUNTED(rp)	do { } while (0)
+#endif
+
 /* reader.c */
 REVOCABLE__INTERNAL void revocable__context_ensure(void);
 REVOCABLE__INTERNAL int revocable__membarrier(int cmd);
@@ -186,12 +221,15 @@ static inline void revocable__lab_forget(const struct revocable *rev)
 struct revocable__release_frame {
 	const struct revocable_provider *rp;
 	struct revocable__release_frame *prev;
+	bool teardown;	/* run by the last put: no reference is left */
 };
 
 REVOCABLE__INTERNAL extern __thread struct revocable__release_frame *
 	revocable__releasing;
 REVOCABLE__INTERNAL bool
 revocable__in_release(const struct revocable_provider *rp);
+REVOCABLE__INTERNAL bool
+revocable__in_teardown(const struct revocable_provider *rp);
 REVOCABLE__INTERNAL bool
 revocable__others_hold(const struct revocable_provider *rp);
 

@@ -117,15 +117,29 @@ static void wait_slot(struct reader_record *rec, unsigned int idx,
  * a scan always makes progress without memory. */
 #define SCAN_STACK_WAITS (4 * REVOCABLE_READER_SLOTS)
 
+/* Where the scan is: records registered before @below are still to do. */
+struct scan_pos {
+	uint64_t below;
+	bool done;
+};
+
+/* Registered before @id?  By signed difference, so a wrap of the 64-bit
+ * counter (or a test starting it near the end) orders ids correctly. */
+static bool id_before(uint64_t a, uint64_t id)
+{
+	return (int64_t)(a - id) < 0;
+}
+
 /*
  * One pass of the scan: note, under the registry lock, the slots naming
- * @rp in records older than @*below (registration ids), whole records at a
- * time, until @cap entries are used.  Each slot's count of NULL-seeing
- * accesses is recorded with it.  Returns the number noted and lowers
- * @*below to the oldest record noted; 0 when every record is done.
+ * @rp in records older than @pos->below (registration ids), whole records
+ * at a time, until @cap entries are used.  Each slot's count of
+ * NULL-seeing accesses is recorded with it.  Returns the number noted and
+ * lowers @pos->below to the oldest record noted; sets @pos->done once
+ * the oldest record is passed.
  */
 static size_t scan_some(struct revocable_provider *rp, struct slot_wait *waits,
-			size_t cap, unsigned long *below)
+			size_t cap, struct scan_pos *pos)
 {
 	struct reader_record *rec;
 	size_t n = 0;
@@ -136,7 +150,7 @@ static size_t scan_some(struct revocable_provider *rp, struct slot_wait *waits,
 	cds_list_for_each_entry(rec, &revocable__ctx.readers, node) {
 		size_t start = n;
 
-		if (rec->id >= *below)
+		if (!id_before(rec->id, pos->below))
 			continue;
 		if (cap - n < REVOCABLE_READER_SLOTS)
 			break;
@@ -155,10 +169,10 @@ static size_t scan_some(struct revocable_provider *rp, struct slot_wait *waits,
 		if (n > start)
 			__atomic_fetch_add(&rec->refs, n - start,
 					   __ATOMIC_RELAXED);
-		*below = rec->id;
+		pos->below = rec->id;
 	}
 	if (&rec->node == &revocable__ctx.readers)
-		*below = 0;	/* reached the oldest record */
+		pos->done = true;	/* reached the oldest record */
 	pthread_mutex_unlock(&revocable__ctx.readers_lock);
 	return n;
 }
@@ -178,11 +192,13 @@ static void wait_for_readers(struct revocable_provider *rp)
 {
 	struct slot_wait stack_waits[SCAN_STACK_WAITS];
 	struct slot_wait *waits = stack_waits;
-	unsigned long below = ULONG_MAX;
+	struct scan_pos pos = { 0 };
 	size_t cap = SCAN_STACK_WAITS, n, i, want;
 	unsigned int round = 0;
 
 	pthread_mutex_lock(&revocable__ctx.readers_lock);
+	/* Records from here on registered after the NULL store: skipped. */
+	pos.below = revocable__ctx.next_id;
 	want = revocable__ctx.nr_readers * REVOCABLE_READER_SLOTS;
 	pthread_mutex_unlock(&revocable__ctx.readers_lock);
 	if (want > cap && !REVOCABLE__ALLOC_FAILS(REVOCABLE__ALLOC_SCAN)) {
@@ -197,8 +213,8 @@ static void wait_for_readers(struct revocable_provider *rp)
 		}
 	}
 
-	while (below) {
-		n = scan_some(rp, waits, cap, &below);
+	while (!pos.done) {
+		n = scan_some(rp, waits, cap, &pos);
 		/* Unlocked: thread start/exit and other revokes go on. */
 		for (i = 0; i < n; i++) {
 			wait_slot(waits[i].rec, waits[i].idx, rp,
@@ -299,6 +315,24 @@ bool revocable__in_release(const struct revocable_provider *rp)
 	return false;
 }
 
+/**
+ * revocable__in_teardown() - is this thread in @rp's release callback run
+ *	by its last put (never revoked)?
+ * @rp: the provider.
+ *
+ * Return: true if so: @rp has no reference left, so nothing that needs
+ * one (a revoke, an async revoke, a put) may be done to it there.
+ */
+bool revocable__in_teardown(const struct revocable_provider *rp)
+{
+	const struct revocable__release_frame *f;
+
+	for (f = revocable__releasing; f; f = f->prev)
+		if (f->rp == rp)
+			return f->teardown;
+	return false;
+}
+
 /*
  * Everyone else: return only once the starter has finished, so no caller of
  * revoke can free the resource while the winner is still waiting out readers.
@@ -354,8 +388,10 @@ int revocable_provider_revoke(struct revocable_provider *rp)
  * @arg: passed to @done.
  * @started: this job's caller started the revocation (so finishes it).
  * @go: set once @started is known; the worker waits for it.
+ * @link: in the context's list of async revokes in flight.
  */
 struct async_revoke {
+	struct revocable__async_link link;
 	struct revocable_provider *rp;
 	void (*done)(struct revocable_provider *rp, void *arg);
 	void *arg;
@@ -364,6 +400,28 @@ struct async_revoke {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 };
+
+/* Drop a reference unless it is the last: true if dropped. */
+static bool put_unless_last(struct revocable_provider *rp)
+{
+	long old = __atomic_load_n(&rp->priv_refcount, __ATOMIC_RELAXED);
+
+	while (old > 1)
+		if (__atomic_compare_exchange_n(&rp->priv_refcount, &old,
+						old - 1, false, __ATOMIC_ACQ_REL,
+						__ATOMIC_RELAXED))
+			return true;
+	return false;
+}
+
+/* The job is over for revocable_barrier(). */
+static void async_unlink(struct async_revoke *job)
+{
+	pthread_mutex_lock(&revocable__ctx.work_lock);
+	cds_list_del(&job->link.node);
+	pthread_cond_broadcast(&revocable__ctx.work_cond);
+	pthread_mutex_unlock(&revocable__ctx.work_lock);
+}
 
 static void *async_revoke_worker(void *data)
 {
@@ -380,17 +438,25 @@ static void *async_revoke_worker(void *data)
 		revoke_finish(job->rp);
 	else
 		revoke_wait(job->rp);
-	if (job->done)
-		job->done(job->rp, job->arg);
-	revocable_provider_put(job->rp);
+	/*
+	 * done() is where an owner typically drops its reference and frees
+	 * the memory (an embedded provider without free_fn is gone at once):
+	 * nothing may touch the provider after it.  So our reference goes
+	 * first - unless it is the last one, in which case nobody else can
+	 * free the provider in done() and it is put afterwards.
+	 */
+	if (put_unless_last(job->rp)) {
+		if (job->done)
+			job->done(job->rp, job->arg);
+	} else {
+		if (job->done)
+			job->done(job->rp, job->arg);
+		revocable_provider_put(job->rp);
+	}
+	async_unlink(job);
 	pthread_cond_destroy(&job->cond);
 	pthread_mutex_destroy(&job->lock);
 	free(job);
-
-	pthread_mutex_lock(&revocable__ctx.work_lock);
-	revocable__ctx.async_inflight--;
-	pthread_cond_broadcast(&revocable__ctx.work_cond);
-	pthread_mutex_unlock(&revocable__ctx.work_lock);
 	return NULL;
 }
 
@@ -398,7 +464,11 @@ static void *async_revoke_worker(void *data)
  * revocable_provider_revoke_async() - revoke without blocking the caller.
  * @rp: the provider; the caller must hold a reference until the call returns.
  * @done: optional, called once on a library thread after the last reader
- *	left and the release callback ran (also when already revoked).
+ *	left and the release callback ran (also when already revoked).  The
+ *	library touches @rp no more once @done is called, so @done may drop
+ *	the owner's reference and free the memory; @rp is valid in @done
+ *	while the caller holds a reference (the job's own is dropped before
+ *	@done unless it is the last).
  * @arg: passed to @done.
  *
  * The revocation itself happens before this returns: new accesses get NULL
@@ -407,7 +477,9 @@ static void *async_revoke_worker(void *data)
  * from inside an access to @rp (the wait simply includes that access).
  *
  * Return: 0, or -EINVAL for a NULL @rp, -ENOMEM / -EAGAIN if the work could
- * not be started (then nothing was revoked and @done is not called).
+ * not be started (then nothing was revoked and @done is not called),
+ * -EDEADLK from the release callback that @rp's last put runs (no
+ * reference is left to hold; reported on stderr).
  */
 int revocable_provider_revoke_async(struct revocable_provider *rp,
 				    void (*done)(struct revocable_provider *rp,
@@ -419,6 +491,13 @@ int revocable_provider_revoke_async(struct revocable_provider *rp,
 
 	if (!rp)
 		return -EINVAL;
+	/* Its job's reference would bring the provider back from zero and
+	 * tear it down a second time. */
+	if (revocable__in_teardown(rp)) {
+		fprintf(stderr,
+			"revocable: revocable_provider_revoke_async() inside the release callback of the provider's last put; refused (-EDEADLK)\n");
+		return -EDEADLK;
+	}
 	revocable__context_ensure();
 	job = REVOCABLE__ALLOC_FAILS(REVOCABLE__ALLOC_ASYNC) ? NULL :
 		calloc(1, sizeof(*job));
@@ -431,16 +510,14 @@ int revocable_provider_revoke_async(struct revocable_provider *rp,
 	pthread_cond_init(&job->cond, NULL);
 
 	pthread_mutex_lock(&revocable__ctx.work_lock);
-	revocable__ctx.async_inflight++;
+	job->link.seq = revocable__ctx.async_seq++;
+	cds_list_add_tail(&job->link.node, &revocable__ctx.async_jobs);
 	pthread_mutex_unlock(&revocable__ctx.work_lock);
 
 	/* The thread first, so that a failure leaves nothing half revoked. */
 	ret = revocable__start_detached(async_revoke_worker, job);
 	if (ret) {
-		pthread_mutex_lock(&revocable__ctx.work_lock);
-		revocable__ctx.async_inflight--;
-		pthread_cond_broadcast(&revocable__ctx.work_cond);
-		pthread_mutex_unlock(&revocable__ctx.work_lock);
+		async_unlink(job);
 		pthread_cond_destroy(&job->cond);
 		pthread_mutex_destroy(&job->lock);
 		revocable_provider_put(rp);

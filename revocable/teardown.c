@@ -19,11 +19,24 @@
 static void provider_teardown(struct revocable_provider *rp)
 {
 	void (*free_fn)(struct revocable_provider *rp) = rp->priv_free_fn;
+	struct revocable__release_frame frame = { .rp = rp, .teardown = true };
 
-	/* Never revoked: no handle is left, so no reader can exist; the
-	 * release callback still runs exactly once. */
-	if (rp->priv_state == REVOCABLE_LIVE && rp->priv_release)
+	/*
+	 * Never revoked: no handle is left, so no reader can exist; the
+	 * release callback still runs exactly once.  It runs as revoked and
+	 * inside the same frame a revoke pushes, so a revoke of @rp from it
+	 * is refused rather than running it a second time.
+	 */
+	if (rp->priv_state == REVOCABLE_LIVE && rp->priv_release) {
+		pthread_mutex_lock(&rp->priv_lock);
+		__atomic_store_n(&rp->priv_state, REVOCABLE_REVOKED,
+				 __ATOMIC_RELAXED);
+		pthread_mutex_unlock(&rp->priv_lock);
+		frame.prev = revocable__releasing;
+		revocable__releasing = &frame;
 		rp->priv_release(rp->priv_res, rp->priv_release_arg);
+		revocable__releasing = frame.prev;
+	}
 	pthread_cond_destroy(&rp->priv_revoked_cond);
 	pthread_mutex_destroy(&rp->priv_lock);
 	if (rp->priv_allocated)
@@ -32,22 +45,33 @@ static void provider_teardown(struct revocable_provider *rp)
 		free_fn(rp);
 }
 
-/* Take the next piece of deferred work; work_lock held. */
+/* Take the next piece of deferred work, from the two queues in turn;
+ * work_lock held. */
 static bool defer_pop(struct revocable_provider **rp,
 		      struct revocable__release_job **job)
 {
-	*rp = revocable__ctx.defer_head;
+	bool job_first = !revocable__ctx.worker_took_job;
+
+	*rp = NULL;
 	*job = NULL;
+	if (job_first || !revocable__ctx.defer_head)
+		*job = revocable__ctx.release_jobs;
+	if (*job) {
+		revocable__ctx.release_jobs = (*job)->next;
+		if (!revocable__ctx.release_jobs)
+			revocable__ctx.release_jobs_tail =
+				&revocable__ctx.release_jobs;
+		revocable__ctx.worker_took_job = true;
+		return true;
+	}
+	*rp = revocable__ctx.defer_head;
 	if (*rp) {
 		revocable__ctx.defer_head = (*rp)->priv_defer_next;
 		if (!revocable__ctx.defer_head)
 			revocable__ctx.defer_tail = &revocable__ctx.defer_head;
-		return true;
+		revocable__ctx.worker_took_job = false;
 	}
-	*job = revocable__ctx.release_jobs;
-	if (*job)
-		revocable__ctx.release_jobs = (*job)->next;
-	return *job != NULL;
+	return *rp != NULL;
 }
 
 static void *defer_worker(void *unused)
@@ -69,7 +93,10 @@ static void *defer_worker(void *unused)
 		}
 
 		pthread_mutex_lock(&revocable__ctx.work_lock);
-		revocable__ctx.defer_done++;
+		if (rp)
+			revocable__ctx.defer_done++;
+		else
+			revocable__ctx.jobs_done++;
 		pthread_cond_broadcast(&revocable__ctx.work_cond);
 	}
 	/* Exit when idle rather than linger: nothing left running at exit. */
@@ -180,21 +207,35 @@ static void provider_last_put_embedded(struct revocable_provider *rp)
 	job->next = NULL;
 	revocable__context_ensure();
 	pthread_mutex_lock(&revocable__ctx.work_lock);
-	/* Order among jobs does not matter: each is independent. */
-	job->next = revocable__ctx.release_jobs;
-	revocable__ctx.release_jobs = job;
-	revocable__ctx.defer_queued++;
+	*revocable__ctx.release_jobs_tail = job;
+	revocable__ctx.release_jobs_tail = &job->next;
+	revocable__ctx.jobs_queued++;
 	start = worker_needed_locked();
 	pthread_mutex_unlock(&revocable__ctx.work_lock);
 	if (start)
 		worker_start();
 }
 
+/* Has every async revoke started before @seq finished?  work_lock held. */
+static bool async_done_below(uint64_t seq)
+{
+	struct revocable__async_link *oldest;
+
+	if (cds_list_empty(&revocable__ctx.async_jobs))
+		return true;
+	oldest = cds_list_first_entry(&revocable__ctx.async_jobs,
+				      struct revocable__async_link, node);
+	return oldest->seq >= seq;
+}
+
 /**
  * revocable_barrier() - wait for deferred frees and async revokes to finish.
  *
  * For tests and for shutdown paths that must know every free_fn and every
- * async completion callback has run.  Returns at once when called from a
+ * async completion callback has run.  Like rcu_barrier(), it waits only
+ * for what was queued before the call: work queued meanwhile (a done()
+ * that starts the next async revoke, say) cannot keep it waiting.
+ * Returns at once when called from a
  * library thread or inside a release callback, where waiting could wait
  * for the caller itself (an async revoke of the provider being released
  * finishes only after its callback).  Must not be called inside an
@@ -202,7 +243,7 @@ static void provider_last_put_embedded(struct revocable_provider *rp)
  */
 void revocable_barrier(void)
 {
-	unsigned long target;
+	uint64_t defer_target, jobs_target, async_target;
 	bool start;
 
 	if (revocable__on_worker || revocable__in_release(NULL))
@@ -215,15 +256,21 @@ void revocable_barrier(void)
 	if (start)
 		worker_start();
 	pthread_mutex_lock(&revocable__ctx.work_lock);
-	for (;;) {
-		target = revocable__ctx.defer_queued;
-		if (revocable__ctx.async_inflight == 0 &&
-		    revocable__ctx.defer_done >= target &&
-		    !revocable__ctx.defer_worker_running)
-			break;
+	/*
+	 * An async revoke's done() may queue deferred frees, so its work is
+	 * counted first; the deferred queues' targets are taken once the
+	 * async revokes before us are over.
+	 */
+	async_target = revocable__ctx.async_seq;
+	while (!async_done_below(async_target))
 		pthread_cond_wait(&revocable__ctx.work_cond,
 				  &revocable__ctx.work_lock);
-	}
+	defer_target = revocable__ctx.defer_queued;
+	jobs_target = revocable__ctx.jobs_queued;
+	while (revocable__ctx.defer_done < defer_target ||
+	       revocable__ctx.jobs_done < jobs_target)
+		pthread_cond_wait(&revocable__ctx.work_cond,
+				  &revocable__ctx.work_lock);
 	pthread_mutex_unlock(&revocable__ctx.work_lock);
 }
 
@@ -284,6 +331,8 @@ void revocable_provider_free(struct revocable_provider *rp)
 {
 	if (!rp)
 		return;
+	if (revocable__in_teardown(rp))
+		return;		/* its last reference is already gone */
 	if (revocable__in_release(rp)) {
 		revocable_provider_put(rp);
 		return;

@@ -20,13 +20,19 @@ check_PROGRAMS += tests/revocable/test_revocable_seed \
 	tests/revocable/test_revocable_stress \
 	tests/revocable/test_revocable_nomem \
 	tests/revocable/test_revocable_slot_wait \
-	tests/revocable/test_revocable_offpath
+	tests/revocable/test_revocable_offpath \
+	tests/revocable/test_revocable_defects \
+	tests/revocable/test_revocable_dlclose \
+	tests/revocable/test_revocable_hooks
 TESTS += tests/revocable/test_revocable_seed \
 	tests/revocable/test_revocable_contract \
 	tests/revocable/test_revocable_stress \
 	tests/revocable/test_revocable_nomem \
 	tests/revocable/test_revocable_slot_wait \
-	tests/revocable/test_revocable_offpath
+	tests/revocable/test_revocable_offpath \
+	tests/revocable/test_revocable_defects \
+	tests/revocable/test_revocable_dlclose \
+	tests/revocable/test_revocable_hooks
 noinst_HEADERS += tests/revocable/kunit_shim.h tests/revocable/test_util.h
 
 tests_revocable_test_revocable_seed_SOURCES = tests/revocable/test_seed.c
@@ -51,6 +57,22 @@ tests_revocable_test_revocable_offpath_CFLAGS = $(revocable_test_cflags)
 tests_revocable_test_revocable_offpath_CPPFLAGS = $(revocable_test_cppflags)
 tests_revocable_test_revocable_offpath_LDADD = $(revocable_test_ldadd)
 
+# Issue 26's defects, each test written to fail before its fix.
+tests_revocable_test_revocable_defects_SOURCES = tests/revocable/test_defects.c
+tests_revocable_test_revocable_defects_CFLAGS = $(revocable_test_cflags)
+tests_revocable_test_revocable_defects_CPPFLAGS = $(revocable_test_cppflags)
+tests_revocable_test_revocable_defects_LDADD = $(revocable_test_ldadd)
+
+# dlclose() of the library with a registered thread alive: the test loads
+# the build tree's shared object itself, so it links no librevocable.
+tests_revocable_test_revocable_dlclose_SOURCES = tests/revocable/test_dlclose.c
+tests_revocable_test_revocable_dlclose_CFLAGS = $(revocable_test_cflags)
+tests_revocable_test_revocable_dlclose_CPPFLAGS = $(revocable_test_cppflags) \
+	-DREVOCABLE_SO='"$(abs_top_builddir)/revocable/.libs/librevocable.so"'
+tests_revocable_test_revocable_dlclose_LDADD = $(CHECK_LIBS) -ldl
+EXTRA_tests_revocable_test_revocable_dlclose_DEPENDENCIES = \
+	revocable/librevocable.la
+
 # The protocol's Promela model, checked by spin (and its planted bugs).
 dist_check_SCRIPTS += tests/revocable/spin-model.test
 EXTRA_DIST += revocable/model/revocable.pml
@@ -69,6 +91,15 @@ tests_revocable_test_revocable_nomem_CFLAGS = $(revocable_test_cflags)
 tests_revocable_test_revocable_nomem_CPPFLAGS = $(revocable_test_cppflags) \
 	-DREVOCABLE_TEST_ALLOC_HOOK
 tests_revocable_test_revocable_nomem_LDADD = $(CHECK_LIBS)
+
+# Counted, not timed: the library's sources compiled into the test with
+# its test-only seams (REVOCABLE_TEST_HOOKS, revocable_internal.h).
+tests_revocable_test_revocable_hooks_SOURCES = tests/revocable/test_hooks.c \
+	$(revocable_librevocable_la_SOURCES)
+tests_revocable_test_revocable_hooks_CFLAGS = $(revocable_test_cflags)
+tests_revocable_test_revocable_hooks_CPPFLAGS = $(revocable_test_cppflags) \
+	-DREVOCABLE_TEST_HOOKS
+tests_revocable_test_revocable_hooks_LDADD = $(CHECK_LIBS)
 
 # The revoker's "has that access ended?" predicate at exact points of a
 # reader's life: revoke.c is #included by the test (the predicate is

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * librevocable's issue-26 defects, one test each, each written to fail on
+ * the code before its fix: freed memory is unmapped (a late touch is
+ * SIGSEGV in any build, not silent corruption), a hang is a deadline that
+ * fails the test with the condition it waited for, and counts the library
+ * reports replace any timing.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <revocable.h>
+
+#include "test_util.h"
+
+#define RES	((void *)0x5e51)
+
+/* An embedded provider in a page of its own: munmap() makes any later
+ * touch by the library a fault. */
+struct device {
+	struct revocable_provider rp;
+	int done_runs;
+};
+
+static struct device *device_map(void)
+{
+	void *mem = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	ck_assert_ptr_ne(mem, MAP_FAILED);
+	return mem;
+}
+
+/* ---- defect 8: the async job touches the provider after done() ---- */
+
+static int unmapped_in_done;
+
+/* The usual shape: done() is where the owner lets the device go. */
+static void done_frees_device(struct revocable_provider *rp, void *arg)
+{
+	struct device *d = arg;
+
+	ck_assert_ptr_eq(rp, &d->rp);
+	revocable_provider_free(rp);	/* the owner's reference, the last */
+	ck_assert_int_eq(munmap(d, 4096), 0);
+	__atomic_store_n(&unmapped_in_done, 1, __ATOMIC_SEQ_CST);
+}
+
+START_TEST(test_async_done_frees_embedded)
+{
+	struct device *d = device_map();
+
+	unmapped_in_done = 0;
+	revocable_provider_init(&d->rp, RES, NULL);
+	ck_assert_int_eq(revocable_provider_revoke_async(&d->rp,
+							 done_frees_device, d),
+			 0);
+	revocable_barrier();
+	ck_assert_msg(__atomic_load_n(&unmapped_in_done, __ATOMIC_SEQ_CST),
+		      "done() never ran before revocable_barrier() returned");
+}
+END_TEST
+
+/* ---- defect 2: teardown's release callback without the reentrancy frame ---- */
+
+enum reenter { REENTER_REVOKE, REENTER_REVOKE_ASYNC, REENTER_FREE };
+
+struct torn {
+	struct revocable_provider rp;
+	enum reenter what;
+	int release_runs;
+	int frees;
+	int ret;
+};
+
+static void torn_free(struct revocable_provider *rp)
+{
+	struct torn *t = caa_container_of(rp, struct torn, rp);
+
+	__atomic_fetch_add(&t->frees, 1, __ATOMIC_SEQ_CST);
+}
+
+/* Runs from the last put's teardown (never revoked) and calls back in. */
+static void torn_release(void *res, void *arg)
+{
+	struct torn *t = arg;
+
+	(void)res;
+	if (__atomic_fetch_add(&t->release_runs, 1, __ATOMIC_SEQ_CST))
+		return;		/* a second run: the defect; counted, no more */
+	switch (t->what) {
+	case REENTER_REVOKE:
+		t->ret = revocable_provider_revoke(&t->rp);
+		break;
+	case REENTER_REVOKE_ASYNC:
+		t->ret = revocable_provider_revoke_async(&t->rp, NULL, NULL);
+		break;
+	case REENTER_FREE:
+		revocable_provider_free(&t->rp);
+		t->ret = 0;
+		break;
+	}
+}
+
+static void run_torn(enum reenter what, int want_ret)
+{
+	struct torn t = { .what = what, .ret = 1 };
+
+	revocable_provider_init(&t.rp, RES, torn_free);
+	ck_assert_int_eq(revocable_provider_set_release(&t.rp, torn_release,
+							&t), 0);
+	revocable_provider_put(&t.rp);	/* last reference, never revoked */
+	revocable_barrier();
+	ck_assert_int_eq(t.ret, want_ret);
+	ck_assert_msg(t.release_runs == 1,
+		      "release callback ran %d times (want once)",
+		      t.release_runs);
+	ck_assert_msg(t.frees == 1, "free_fn ran %d times (want once)",
+		      t.frees);
+}
+
+START_TEST(test_teardown_release_revokes_self)
+{
+	run_torn(REENTER_REVOKE, -EDEADLK);
+}
+END_TEST
+
+START_TEST(test_teardown_release_revokes_self_async)
+{
+	run_torn(REENTER_REVOKE_ASYNC, -EDEADLK);
+}
+END_TEST
+
+START_TEST(test_teardown_release_frees_self)
+{
+	run_torn(REENTER_FREE, 0);
+}
+END_TEST
+
+/* ---- defect 7: revocable_barrier() waits for work queued after it ---- */
+
+/*
+ * A chain of async revokes: each done() starts the next before it ends,
+ * so from the first one on there is always one in flight (and a deferred
+ * free queued by each), until the chain is told to stop.  A barrier that
+ * waits for "nothing in flight" never returns; one that waits for what
+ * was queued before it returns once the link in flight at its call ends.
+ */
+static int chain_stop;
+static int chain_links;
+
+static void chain_done(struct revocable_provider *rp, void *arg);
+
+static void chain_next(void)
+{
+	struct revocable_provider *rp = revocable_provider_alloc(RES);
+
+	ck_assert_ptr_nonnull(rp);
+	ck_assert_int_eq(revocable_provider_revoke_async(rp, chain_done, NULL),
+			 0);
+	revocable_provider_put(rp);	/* the job's reference remains */
+}
+
+static void chain_done(struct revocable_provider *rp, void *arg)
+{
+	(void)rp;
+	(void)arg;
+	__atomic_fetch_add(&chain_links, 1, __ATOMIC_SEQ_CST);
+	if (!__atomic_load_n(&chain_stop, __ATOMIC_SEQ_CST))
+		chain_next();
+}
+
+static void *barrier_fn(void *arg)
+{
+	(void)arg;
+	revocable_barrier();
+	return NULL;
+}
+
+START_TEST(test_barrier_ignores_later_work)
+{
+	int64_t start = now_ms();
+	pthread_t tid;
+
+	chain_next();
+	/* The chain is running: it has replaced its first link. */
+	while (__atomic_load_n(&chain_links, __ATOMIC_SEQ_CST) < 2) {
+		ck_assert_msg(now_ms() - start < 10000,
+			      "the async revoke chain never reached its second link");
+		sched_yield();
+	}
+	tid = start_thread(barrier_fn, NULL);
+	join_within(tid, 10000,
+		    "revocable_barrier() under a chain of async revokes started after it");
+	__atomic_store_n(&chain_stop, 1, __ATOMIC_SEQ_CST);
+	/* The chain ends with the link in flight now: this one returns too. */
+	tid = start_thread(barrier_fn, NULL);
+	join_within(tid, 10000, "revocable_barrier() after the chain stopped");
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("revocable_defects");
+	TCase *tc = tcase_create("defects");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_async_done_frees_embedded);
+	tcase_add_test(tc, test_teardown_release_revokes_self);
+	tcase_add_test(tc, test_teardown_release_revokes_self_async);
+	tcase_add_test(tc, test_teardown_release_frees_self);
+	tcase_add_test(tc, test_barrier_ignores_later_work);
+	suite_add_tcase(s, tc);
+	return run_suite(s);
+}

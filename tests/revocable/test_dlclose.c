@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * librevocable unloaded by dlclose() while a thread it registered lives
+ * on (issue 26, defect 6): the thread's exit must not call into the
+ * unmapped library.  This program does not link librevocable; it loads
+ * the build tree's shared object (REVOCABLE_SO) itself.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+
+#include "test_util.h"
+
+#define RES	((void *)0x5e52)
+
+struct lib {
+	void *dl;
+	void *(*provider_alloc)(void *res);
+	void *(*alloc)(void *rp);
+	void *(*try_access)(void *rev);
+	void (*release)(void *rev);
+	void (*free_handle)(void *rev);
+	void (*provider_free)(void *rp);
+};
+
+static void lib_open(struct lib *lib)
+{
+	lib->dl = dlopen(REVOCABLE_SO, RTLD_NOW | RTLD_LOCAL);
+	ck_assert_msg(lib->dl, "dlopen %s: %s", REVOCABLE_SO, dlerror());
+	*(void **)&lib->provider_alloc = dlsym(lib->dl, "revocable_provider_alloc");
+	*(void **)&lib->alloc = dlsym(lib->dl, "revocable_alloc");
+	*(void **)&lib->try_access = dlsym(lib->dl, "revocable_try_access");
+	*(void **)&lib->release = dlsym(lib->dl, "revocable_release");
+	*(void **)&lib->free_handle = dlsym(lib->dl, "revocable_free");
+	*(void **)&lib->provider_free = dlsym(lib->dl, "revocable_provider_free");
+	ck_assert(lib->provider_alloc && lib->alloc && lib->try_access &&
+		  lib->release && lib->free_handle && lib->provider_free);
+}
+
+/* The thread registers with the library, then waits for the unload. */
+struct reader {
+	struct lib *lib;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int registered;
+	int unloaded;
+	void *seen;
+};
+
+static void *reader_fn(void *arg)
+{
+	struct reader *r = arg;
+	struct lib *lib = r->lib;
+	void *rp = lib->provider_alloc(RES);
+	void *rev = lib->alloc(rp);
+
+	r->seen = lib->try_access(rev);
+	lib->release(rev);
+	lib->free_handle(rev);
+	lib->provider_free(rp);
+
+	pthread_mutex_lock(&r->lock);
+	r->registered = 1;
+	pthread_cond_broadcast(&r->cond);
+	while (!r->unloaded)
+		pthread_cond_wait(&r->cond, &r->lock);
+	pthread_mutex_unlock(&r->lock);
+	return NULL;	/* the thread-exit path of a library now gone */
+}
+
+START_TEST(test_thread_exit_after_dlclose)
+{
+	struct lib lib;
+	struct reader r = { .lib = &lib };
+	void (*barrier)(void);
+	pthread_t tid;
+
+	lib_open(&lib);
+	*(void **)&barrier = dlsym(lib.dl, "revocable_barrier");
+	ck_assert_ptr_nonnull(barrier);
+	pthread_mutex_init(&r.lock, NULL);
+	pthread_cond_init(&r.cond, NULL);
+	tid = start_thread(reader_fn, &r);
+
+	pthread_mutex_lock(&r.lock);
+	while (!r.registered)
+		pthread_cond_wait(&r.cond, &r.lock);
+	pthread_mutex_unlock(&r.lock);
+	ck_assert_ptr_eq(r.seen, RES);
+
+	barrier();	/* the library's own threads are done */
+	ck_assert_int_eq(dlclose(lib.dl), 0);
+
+	pthread_mutex_lock(&r.lock);
+	r.unloaded = 1;
+	pthread_cond_broadcast(&r.cond);
+	pthread_mutex_unlock(&r.lock);
+	join_within(tid, 10000, "a registered thread exiting after dlclose()");
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("revocable_dlclose");
+	TCase *tc = tcase_create("dlclose");
+
+	tcase_add_test(tc, test_thread_exit_after_dlclose);
+	suite_add_tcase(s, tc);
+	return run_suite(s);
+}

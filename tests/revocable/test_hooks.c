@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * librevocable through its test-only seams (REVOCABLE_TEST_HOOKS): the
+ * library sources are compiled into this test, which supplies the hooks,
+ * so what a counter does can be counted rather than timed.  The installed
+ * library has no hook.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "revocable_internal.h"
+#include "test_util.h"
+
+#define RES_LIVE	((void *)0x11fe)
+#define RES_GONE	((void *)0x90e)
+
+/* ---- defect 4: the counted path livelocks a revoke ---- */
+
+static const struct revocable_provider *counted_rp;
+static unsigned long counted;
+
+/* The library's hook: an overflow access incremented @rp's counter. */
+void revocable__test_overflow_counted(const struct revocable_provider *rp)
+{
+	if (rp == counted_rp)
+		__atomic_fetch_add(&counted, 1, __ATOMIC_RELAXED);
+}
+
+/* @n accesses to @rev nested below a full slot stack: the counted path. */
+static void overflow_accesses(struct revocable *rev, int n, void *want)
+{
+	struct revocable_provider *filler = revocable_provider_alloc(RES_LIVE);
+	struct revocable *fill = revocable_alloc(filler);
+	int i;
+
+	for (i = 0; i < REVOCABLE_READER_SLOTS; i++)
+		ck_assert_ptr_eq(revocable_try_access(fill), RES_LIVE);
+	for (i = 0; i < n; i++)
+		ck_assert_ptr_eq(revocable_try_access(rev), want);
+	for (i = 0; i < n; i++)
+		revocable_release(rev);
+	for (i = 0; i < REVOCABLE_READER_SLOTS; i++)
+		revocable_release(fill);
+	revocable_free(fill);
+	revocable_provider_free(filler);
+}
+
+/*
+ * An access that finds the provider revoked must not touch its counter:
+ * a stream of such accesses would keep a waiting revoke above zero (16
+ * readers on 2 CPUs kept one there for over 10 s).  So no increment at
+ * all once revoked, not merely one undone at once.
+ */
+START_TEST(test_overflow_revoked_not_counted)
+{
+	struct revocable_provider *rp = revocable_provider_alloc(RES_GONE);
+	struct revocable *rev = revocable_alloc(rp);
+
+	counted_rp = rp;
+	/* The hook sees live overflow accesses (else the test proves nothing). */
+	overflow_accesses(rev, 3, RES_GONE);
+	ck_assert_uint_eq(__atomic_load_n(&counted, __ATOMIC_RELAXED), 3);
+
+	ck_assert_int_eq(revocable_provider_revoke(rp), 1);
+	overflow_accesses(rev, 100, NULL);
+	ck_assert_msg(__atomic_load_n(&counted, __ATOMIC_RELAXED) == 3,
+		      "%lu accesses to a revoked provider touched its overflow counter",
+		      __atomic_load_n(&counted, __ATOMIC_RELAXED) - 3);
+	ck_assert_int_eq(__atomic_load_n(&rp->priv_overflow_readers,
+					 __ATOMIC_SEQ_CST), 0);
+	revocable_free(rev);
+	revocable_provider_free(rp);
+	revocable_barrier();
+}
+END_TEST
+
+/* ---- defect 3: fork() while another thread is inside a counted access ---- */
+
+/* The fork test starts no thread in the child, but TSan would still
+ * refuse a threaded parent's fork by default. */
+const char *__tsan_default_options(void);
+const char *__tsan_default_options(void)
+{
+	return "die_after_fork=0";
+}
+
+struct holder {
+	struct revocable *rev;
+	int depth;		/* accesses it makes, nested */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int inside, go;
+	void *seen;
+};
+
+static void *holder_fn(void *arg)
+{
+	struct holder *h = arg;
+	int i;
+
+	for (i = 0; i < h->depth; i++)
+		h->seen = revocable_try_access(h->rev);
+	pthread_mutex_lock(&h->lock);
+	h->inside = 1;
+	pthread_cond_broadcast(&h->cond);
+	while (!h->go)
+		pthread_cond_wait(&h->cond, &h->lock);
+	pthread_mutex_unlock(&h->lock);
+	for (i = 0; i < h->depth; i++)
+		revocable_release(h->rev);
+	return NULL;
+}
+
+/*
+ * Another thread holds @depth nested accesses to a provider (the last
+ * ones counted); the child of a fork() must revoke it at once: the other
+ * thread does not exist there.
+ */
+static void fork_while_counted(int depth)
+{
+	struct revocable_provider *rp = revocable_provider_alloc(RES_LIVE);
+	struct holder h = { .rev = revocable_alloc(rp), .depth = depth };
+	pthread_t tid;
+	int status;
+	pid_t pid;
+
+	pthread_mutex_init(&h.lock, NULL);
+	pthread_cond_init(&h.cond, NULL);
+	tid = start_thread(holder_fn, &h);
+	pthread_mutex_lock(&h.lock);
+	while (!h.inside)
+		pthread_cond_wait(&h.cond, &h.lock);
+	pthread_mutex_unlock(&h.lock);
+	ck_assert_ptr_eq(h.seen, RES_LIVE);
+	ck_assert_int_gt(__atomic_load_n(&rp->priv_overflow_readers,
+					 __ATOMIC_SEQ_CST), 0);
+
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		signal(SIGALRM, SIG_DFL);	/* Check's handler is inherited */
+		alarm(10);	/* a hang becomes SIGALRM, seen below */
+		_exit(revocable_provider_revoke(rp) == 1 ? 0 : 1);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(!WIFSIGNALED(status),
+		      "the child's revoke died of signal %d (SIGALRM: it waited for a thread the child does not have)",
+		      WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		      "the child's revoke did not return 1");
+
+	pthread_mutex_lock(&h.lock);
+	h.go = 1;
+	pthread_cond_broadcast(&h.cond);
+	pthread_mutex_unlock(&h.lock);
+	join_within(tid, 10000, "the holder's releases");
+	revocable_free(h.rev);
+	revocable_provider_free(rp);
+	revocable_barrier();
+}
+
+START_TEST(test_fork_other_thread_nested_counted)
+{
+	fork_while_counted(REVOCABLE_READER_SLOTS + 2);
+}
+END_TEST
+
+/* Without membarrier every access is counted: the same, in that mode.
+ * Check runs each test in a process of its own, so the mode set here,
+ * before the library's first use, is this test's alone. */
+START_TEST(test_fork_other_thread_counted_no_membarrier)
+{
+	ck_assert_int_eq(setenv("REVOCABLE_NO_MEMBARRIER", "1", 1), 0);
+	revocable__context_ensure();
+	ck_assert_msg(!revocable__ctx.use_membarrier,
+		      "REVOCABLE_NO_MEMBARRIER=1 not in effect (is CK_FORK=no set?)");
+	fork_while_counted(1);
+}
+END_TEST
+
+/* ---- defect 9: registration ids wrapping (ILP32: after 2^32 threads) ---- */
+
+#define WRAP_READERS 3
+
+struct wrap_reader {
+	struct revocable *rev;
+	struct revocable__reader *rd;	/* its record, for the waiters */
+	pthread_mutex_t *lock;
+	pthread_cond_t *cond;
+	int inside, go;
+};
+
+static void *wrap_reader_fn(void *arg)
+{
+	struct wrap_reader *r = arg;
+	void *res = revocable_try_access(r->rev);
+
+	pthread_mutex_lock(r->lock);
+	r->rd = current_reader();
+	r->inside = res == RES_LIVE;
+	pthread_cond_broadcast(r->cond);
+	while (!r->go)
+		pthread_cond_wait(r->cond, r->lock);
+	__atomic_store_n(&r->inside, 0, __ATOMIC_SEQ_CST);
+	pthread_mutex_unlock(r->lock);
+	revocable_release(r->rev);
+	return NULL;
+}
+
+static struct wrap_reader wrap_readers[WRAP_READERS];
+static int wrap_release_saw_inside = -1;
+
+static void wrap_release(void *res, void *arg)
+{
+	int i, n = 0;
+
+	(void)res;
+	(void)arg;
+	for (i = 0; i < WRAP_READERS; i++)
+		n += __atomic_load_n(&wrap_readers[i].inside, __ATOMIC_SEQ_CST);
+	wrap_release_saw_inside = n;
+}
+
+static void *revoke_fn(void *arg)
+{
+	return (void *)(intptr_t)revocable_provider_revoke(arg);
+}
+
+/*
+ * Three readers registered across the id counter's wrap, all inside an
+ * access: the revoke must wait for each in turn.  The revoker parking on
+ * a reader (its waiters count) is the reported condition that lets the
+ * test release that reader; a release callback that runs while one is
+ * still inside is the failure.  The counter is started near its end
+ * through the library's internal context (test build only: no such hook
+ * exists in the installed library or revocable.sym).
+ */
+START_TEST(test_reader_ids_wrap)
+{
+	struct revocable_provider *rp = revocable_provider_alloc(RES_LIVE);
+	pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
+	pthread_t tid[WRAP_READERS], revoker;
+	int i, released = 0;
+	int64_t start;
+
+	revocable__context_ensure();
+	revocable__ctx.next_id = (__typeof__(revocable__ctx.next_id))-2;
+	ck_assert_int_eq(revocable_provider_set_release(rp, wrap_release, NULL),
+			 0);
+	for (i = 0; i < WRAP_READERS; i++) {
+		struct wrap_reader *r = &wrap_readers[i];
+
+		r->rev = revocable_alloc(rp);
+		r->lock = &lock;
+		r->cond = &cond;
+		tid[i] = start_thread(wrap_reader_fn, r);
+		pthread_mutex_lock(&lock);
+		while (!r->rd)
+			pthread_cond_wait(&cond, &lock);
+		pthread_mutex_unlock(&lock);
+		ck_assert_int_eq(r->inside, 1);
+	}
+	ck_assert_msg(to_record(wrap_readers[2].rd)->id <
+		      to_record(wrap_readers[1].rd)->id,
+		      "the ids did not wrap: the test proves nothing");
+
+	revoker = start_thread(revoke_fn, rp);
+	start = now_ms();
+	while (released < WRAP_READERS) {
+		ck_assert_msg(wrap_release_saw_inside < 0,
+			      "the release callback ran with %d reader(s) still inside",
+			      wrap_release_saw_inside);
+		for (i = 0; i < WRAP_READERS; i++) {
+			struct wrap_reader *r = &wrap_readers[i];
+
+			if (r->go || !__atomic_load_n(&r->rd->waiters,
+						      __ATOMIC_SEQ_CST))
+				continue;
+			pthread_mutex_lock(&lock);
+			r->go = 1;
+			pthread_cond_broadcast(&cond);
+			pthread_mutex_unlock(&lock);
+			join_within(tid[i], 10000, "a released reader");
+			released++;
+		}
+		ck_assert_msg(now_ms() - start < 10000,
+			      "the revoker never parked on the %d reader(s) left",
+			      WRAP_READERS - released);
+		sched_yield();
+	}
+	join_within(revoker, 10000, "the revoke after its readers left");
+	ck_assert_int_eq(wrap_release_saw_inside, 0);
+	for (i = 0; i < WRAP_READERS; i++)
+		revocable_free(wrap_readers[i].rev);
+	revocable_provider_free(rp);
+	revocable_barrier();
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("revocable_hooks");
+	TCase *tc = tcase_create("hooks");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_overflow_revoked_not_counted);
+	tcase_add_test(tc, test_fork_other_thread_nested_counted);
+	tcase_add_test(tc, test_fork_other_thread_counted_no_membarrier);
+	tcase_add_test(tc, test_reader_ids_wrap);
+	suite_add_tcase(s, tc);
+	return run_suite(s);
+}
