@@ -85,45 +85,50 @@ wait_node() {
 	return 1
 }
 
+# start_daemon NAME [OPTION...]: a cuse_ec serving /dev/NAME with its control
+# socket at /run/bench-NAME.sock and no EC latency; its pid in $started.
+start_daemon() {
+	local name=$1 sock=/run/bench-$1.sock i
+
+	shift
+	"$daemon" -f --name="$name" --control="$sock" --log-level=err "$@" &
+	started=$!
+	wait_node "/dev/$name" || { echo "cuse_ec $* did not start" >&2; exit 1; }
+	for (( i = 0; i < 100; i++ )); do [[ -S $sock ]] && break; sleep 0.05; done
+	"$probe" ctl "$sock" "latency 0" >/dev/null
+}
+
+# compare DEV FLOOR_DEV TARGET TITLE: RUNS runs of the bench, rounds
+# alternating between the two devices, and the ratios' verdicts.
+compare() {
+	local results run
+
+	echo "== $4, $iterations ops per round, $runs run(s) =="
+	results=$(mktemp)
+	for (( run = 1; run <= runs; run++ )); do
+		echo "-- run $run"
+		"$bench" "$1" "$2" "$iterations" | tee -a "$results"
+	done
+	echo "== latency ratio over $runs run(s) (target: median <= $3)"
+	ratios "$results" "$3"
+	rm -f "$results"
+}
+
 # Both servers run at once; the client alternates rounds between them.
 "$null" --name=cros_null &
 null_pid=$!
-"$daemon" -f --control=/run/bench.sock --log-level=err &
-pid=$!
 wait_node /dev/cros_null || { echo "null server did not start" >&2; exit 1; }
-wait_node /dev/cros_ec || { echo "cuse_ec did not start" >&2; exit 1; }
-for (( i = 0; i < 100; i++ )); do [[ -S /run/bench.sock ]] && break; sleep 0.05; done
-"$probe" ctl /run/bench.sock "latency 0" >/dev/null
-
-echo "== cuse_ec (revocable) vs the null CUSE server, $iterations ops per round, $runs run(s) =="
-results=$(mktemp)
-for (( run = 1; run <= runs; run++ )); do
-	echo "-- run $run"
-	"$bench" /dev/cros_ec /dev/cros_null "$iterations" | tee -a "$results"
-done
-echo "== latency ratio over $runs run(s) (target: median <= $ratio_target)"
-ratios "$results" "$ratio_target"
-rm -f "$results"
+start_daemon cros_ec
+pid=$started
+compare /dev/cros_ec /dev/cros_null "$ratio_target" "cuse_ec (revocable) vs the null CUSE server"
 kill -TERM "$null_pid" || true
 wait "$null_pid" || true
 
 # The fix as finally posted against revocable, the same way: a fenced daemon
-# beside the revocable one, rounds alternating, ratio fenced/revocable.
-"$daemon" -f --name=cros_fenced --lifecycle=fenced --control=/run/bench-fenced.sock \
-	--log-level=err &
-fenced_pid=$!
-wait_node /dev/cros_fenced || { echo "fenced cuse_ec did not start" >&2; exit 1; }
-for (( i = 0; i < 100; i++ )); do [[ -S /run/bench-fenced.sock ]] && break; sleep 0.05; done
-"$probe" ctl /run/bench-fenced.sock "latency 0" >/dev/null
-echo "== cuse_ec fenced vs revocable, $iterations ops per round, $runs run(s) =="
-results=$(mktemp)
-for (( run = 1; run <= runs; run++ )); do
-	echo "-- run $run"
-	"$bench" /dev/cros_fenced /dev/cros_ec "$iterations" | tee -a "$results"
-done
-echo "== fenced/revocable latency ratio over $runs run(s) (target: median <= $fenced_target)"
-ratios "$results" "$fenced_target"
-rm -f "$results"
+# beside the revocable one, the ratio fenced/revocable.
+start_daemon cros_fenced --lifecycle=fenced
+fenced_pid=$started
+compare /dev/cros_fenced /dev/cros_ec "$fenced_target" "cuse_ec fenced vs revocable"
 kill -TERM "$fenced_pid" || true
 wait "$fenced_pid" || true
 
