@@ -185,6 +185,15 @@ void revocable__record_put(struct reader_record *rec)
 	}
 }
 
+/*
+ * What an out-of-order release leaves in a slot below the top: not NULL,
+ * which below the top means an access whose provider is not stored yet
+ * (see release_slow()).  Never dereferenced and never any provider, so a
+ * revoker's comparison or a release's match never takes it for one.
+ */
+static const char slot_hole_mark;
+#define SLOT_HOLE ((struct revocable_provider *)(uintptr_t)&slot_hole_mark)
+
 /* Thread exit: the thread can no longer be inside an access (if it was,
  * that was a bug and the accesses are dropped so revokers do not hang). */
 static void reader_thread_exit(void *arg)
@@ -198,10 +207,13 @@ static void reader_thread_exit(void *arg)
 	pthread_mutex_unlock(&revocable__ctx.readers_lock);
 
 	for (i = 0; i < REVOCABLE_READER_SLOTS; i++) {
-		if (!rec->pub.slot[i].rp)
+		struct revocable_provider *held = rec->pub.slot[i].rp;
+
+		if (!held)
 			continue;
 		__atomic_store_n(&rec->pub.slot[i].rp, NULL, __ATOMIC_SEQ_CST);
-		dropped++;
+		if (held != SLOT_HOLE)
+			dropped++;
 	}
 	if (dropped && __atomic_load_n(&rec->pub.waiters, __ATOMIC_SEQ_CST))
 		revocable__wake_revokers(&rec->pub);
@@ -609,12 +621,29 @@ static void release_slow(struct revocable_provider *rp)
 		for (i = depth; i-- > 0;) {
 			if (rd->slot[i].rp != rp)
 				continue;
-			__atomic_store_n(&rd->slot[i].rp, NULL,
-					 __ATOMIC_RELEASE);
-			/* Compact holes left by out-of-order releases. */
-			while (depth && !rd->slot[depth - 1].rp)
+			/*
+			 * Below the top the slot becomes a hole; the top is
+			 * emptied and the holes under it popped.  Only holes:
+			 * a NULL below the top is an access that a signal
+			 * handler (this very call, perhaps) interrupted after
+			 * it took the depth and before it stored its provider
+			 * - popping that would end an access in progress.
+			 */
+			if (i + 1 < depth) {
+				__atomic_store_n(&rd->slot[i].rp, SLOT_HOLE,
+						 __ATOMIC_RELEASE);
+			} else {
+				__atomic_store_n(&rd->slot[i].rp, NULL,
+						 __ATOMIC_RELEASE);
 				depth--;
-			rd->state = depth | flags;
+				while (depth &&
+				       rd->slot[depth - 1].rp == SLOT_HOLE) {
+					__atomic_store_n(&rd->slot[depth - 1].rp,
+							 NULL, __ATOMIC_RELAXED);
+					depth--;
+				}
+				rd->state = depth | flags;
+			}
 			/* Without membarrier nobody fences for us: do it
 			 * here, as the waiter check needs (see the inline). */
 			cmm_smp_mb();
