@@ -163,18 +163,52 @@ long revocable__futex(unsigned int *word, int op, unsigned int val,
 	return syscall(SYS_futex, word, op, val, timeout, NULL, 0);
 }
 
+/*
+ * What an out-of-order release leaves in a slot below the top: not NULL,
+ * which below the top means an access whose provider is not stored yet
+ * (see release_slow()).  Never dereferenced and never any provider, so a
+ * revoker's comparison or a release's match never takes it for one.
+ */
+static const char slot_hole_mark;
+#define SLOT_HOLE ((struct revocable_provider *)(uintptr_t)&slot_hole_mark)
+
+static void wake_all_revokers(struct reader_record *rec)
+{
+	REVOCABLE__REVOKERS_WOKEN();
+	__atomic_fetch_add(&rec->wake_seq, 1, __ATOMIC_SEQ_CST);
+	revocable__futex(&rec->wake_seq, FUTEX_WAKE_PRIVATE, INT_MAX, NULL);
+}
+
 /**
  * revocable__wake_revokers() - a reader's release found revokers asleep.
  * @rd: the releasing thread's reader state.
  *
- * Out of line and rare: only releases that a revoker is waiting for get here.
+ * Out of line and rare: only releases while a revoker waits get here.  It
+ * wakes them only when a slot that a revoker waits on is empty (or a
+ * hole): the release that called us left its own slot so, and a release of an
+ * unrelated access nested above costs neither a wake-up nor the revoker's
+ * re-park.  A revoker counts itself in @slot_waiters before @waiters, so
+ * seeing its @waiters we see its slot too; a revoker whose count we miss
+ * counted itself after our load of @waiters and re-checks the slot after
+ * its membarrier, seeing it empty (the argument of docs/design.md,
+ * "Waking the revoker", for @waiters alone).
  */
 void revocable__wake_revokers(struct revocable__reader *rd)
 {
 	struct reader_record *rec = to_record(rd);
+	unsigned int i;
 
-	__atomic_fetch_add(&rec->wake_seq, 1, __ATOMIC_SEQ_CST);
-	revocable__futex(&rec->wake_seq, FUTEX_WAKE_PRIVATE, INT_MAX, NULL);
+	for (i = 0; i < REVOCABLE_READER_SLOTS; i++) {
+		struct revocable_provider *held;
+
+		if (!__atomic_load_n(&rec->slot_waiters[i], __ATOMIC_SEQ_CST))
+			continue;
+		held = __atomic_load_n(&rd->slot[i].rp, __ATOMIC_RELAXED);
+		if (!held || held == SLOT_HOLE) {
+			wake_all_revokers(rec);
+			return;
+		}
+	}
 }
 
 void revocable__record_put(struct reader_record *rec)
@@ -198,13 +232,16 @@ static void reader_thread_exit(void *arg)
 	pthread_mutex_unlock(&revocable__ctx.readers_lock);
 
 	for (i = 0; i < REVOCABLE_READER_SLOTS; i++) {
-		if (!rec->pub.slot[i].rp)
+		struct revocable_provider *held = rec->pub.slot[i].rp;
+
+		if (!held)
 			continue;
 		__atomic_store_n(&rec->pub.slot[i].rp, NULL, __ATOMIC_SEQ_CST);
-		dropped++;
+		if (held != SLOT_HOLE)
+			dropped++;
 	}
 	if (dropped && __atomic_load_n(&rec->pub.waiters, __ATOMIC_SEQ_CST))
-		revocable__wake_revokers(&rec->pub);
+		wake_all_revokers(rec);
 	for (i = 0; i < rec->pub.overflow_depth; i++) {
 		uintptr_t e = rec->overflow[i];
 		struct revocable_provider *rp;
@@ -609,12 +646,29 @@ static void release_slow(struct revocable_provider *rp)
 		for (i = depth; i-- > 0;) {
 			if (rd->slot[i].rp != rp)
 				continue;
-			__atomic_store_n(&rd->slot[i].rp, NULL,
-					 __ATOMIC_RELEASE);
-			/* Compact holes left by out-of-order releases. */
-			while (depth && !rd->slot[depth - 1].rp)
+			/*
+			 * Below the top the slot becomes a hole; the top is
+			 * emptied and the holes under it popped.  Only holes:
+			 * a NULL below the top is an access that a signal
+			 * handler (this very call, perhaps) interrupted after
+			 * it took the depth and before it stored its provider
+			 * - popping that would end an access in progress.
+			 */
+			if (i + 1 < depth) {
+				__atomic_store_n(&rd->slot[i].rp, SLOT_HOLE,
+						 __ATOMIC_RELEASE);
+			} else {
+				__atomic_store_n(&rd->slot[i].rp, NULL,
+						 __ATOMIC_RELEASE);
 				depth--;
-			rd->state = depth | flags;
+				while (depth &&
+				       rd->slot[depth - 1].rp == SLOT_HOLE) {
+					__atomic_store_n(&rd->slot[depth - 1].rp,
+							 NULL, __ATOMIC_RELAXED);
+					depth--;
+				}
+				rd->state = depth | flags;
+			}
 			/* Without membarrier nobody fences for us: do it
 			 * here, as the waiter check needs (see the inline). */
 			cmm_smp_mb();

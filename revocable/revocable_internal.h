@@ -44,6 +44,8 @@ enum revocable__state {
  * @overflow_cap: allocated entries of @overflow.
  * @wake_seq: futex word; bumped by every wake-up of revokers asleep on
  *	our slots (pub.waiters says whether there are any).
+ * @slot_waiters: revokers waiting on each slot: a release wakes them only
+ *	if a slot waited on is empty, not for every access's release.
  * @id: registration number, increasing: the list is newest first.
  *	64 bits on every ABI, and compared only by signed difference
  *	(revoke.c), so neither ILP32's 2^32 registrations nor a wrap of the
@@ -57,6 +59,7 @@ struct reader_record {
 	uintptr_t *overflow;
 	size_t overflow_cap;
 	unsigned int wake_seq;
+	unsigned int slot_waiters[REVOCABLE_READER_SLOTS];
 };
 
 #ifdef REVOCABLE_LAB_V3_INDEX_BUG
@@ -190,14 +193,17 @@ bool revocable__test_alloc_fails(enum revocable__alloc_site site);
  * Test-only seams (REVOCABLE_TEST_HOOKS, same scheme as the allocation
  * hook: tests/revocable/ compiles the sources into the test): the count
  * of overflow increments per provider, so a test can show that an access
- * finding a provider revoked leaves its counter alone.  None in the
- * installed library.
+ * finding a provider revoked leaves its counter alone, and of wake-ups of
+ * parked revokers.  None in the installed library.
  */
 #ifdef REVOCABLE_TEST_HOOKS
 void revocable__test_overflow_counted(const struct revocable_provider *rp);
+void revocable__test_revokers_woken(void);
 #define REVOCABLE__OVERFLOW_COUNTED(rp)	revocable__test_overflow_counted(rp)
+#define REVOCABLE__REVOKERS_WOKEN()	revocable__test_revokers_woken()
 #else
 #define REVOCABLE__OVERFLOW_COUNTED(rp)	do { } while (0)
+#define REVOCABLE__REVOKERS_WOKEN()	do { } while (0)
 #endif
 
 /* reader.c */

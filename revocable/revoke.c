@@ -104,12 +104,15 @@ static void wait_slot(struct reader_record *rec, unsigned int idx,
 			caa_cpu_relax();
 			continue;
 		}
+		/* The slot first: a reader that sees @waiters sees it too. */
+		__atomic_fetch_add(&rec->slot_waiters[idx], 1, __ATOMIC_SEQ_CST);
 		__atomic_fetch_add(&rec->pub.waiters, 1, __ATOMIC_SEQ_CST);
 		order_against_readers();
 		seq = __atomic_load_n(&rec->wake_seq, __ATOMIC_SEQ_CST);
 		if (slot_busy(rec, idx, rp, revoked_seen))
 			revocable__futex(&rec->wake_seq, FUTEX_WAIT_PRIVATE, seq, &park);
 		__atomic_fetch_sub(&rec->pub.waiters, 1, __ATOMIC_SEQ_CST);
+		__atomic_fetch_sub(&rec->slot_waiters[idx], 1, __ATOMIC_SEQ_CST);
 	}
 }
 

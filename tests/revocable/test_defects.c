@@ -207,6 +207,96 @@ START_TEST(test_barrier_ignores_later_work)
 }
 END_TEST
 
+/* ---- defect 1: a signal handler's access inside the inline fast path ---- */
+
+#if defined(__x86_64__) && !defined(__SANITIZE_THREAD__)
+#include <signal.h>
+#include <ucontext.h>
+
+#define X86_EFLAGS_TF	0x100
+
+static struct revocable *step_rev_handler;
+static volatile sig_atomic_t step_stop;
+static volatile long step_traps;
+static volatile long step_handler_bad;
+
+/*
+ * Runs after every single instruction of the stepped access (the trap
+ * flag): a whole access and release of its own, as a signal handler may
+ * at any instruction boundary.  Once the stepped code says it is past
+ * the access, the trap flag is cleared in the context it returns to.
+ */
+static void step_trap(int sig, siginfo_t *si, void *ctx)
+{
+	ucontext_t *uc = ctx;
+
+	(void)sig;
+	(void)si;
+	if (step_stop) {
+		uc->uc_mcontext.gregs[REG_EFL] &= ~X86_EFLAGS_TF;
+		return;
+	}
+	step_traps++;
+	if (revocable_try_access(step_rev_handler) != RES)
+		step_handler_bad++;
+	revocable_release(step_rev_handler);
+}
+
+static inline void step_start(void)
+{
+	__asm__ volatile("pushfq\n\torq $0x100, (%%rsp)\n\tpopfq"
+			 ::: "memory", "cc");
+}
+
+/*
+ * Single-steps the inline try_access (this thread already registered,
+ * so the fast path runs) with a handler access at every instruction
+ * boundary; the interrupted access must come out intact: its slot and
+ * depth recorded, so a revoke still waits for it.
+ */
+START_TEST(test_signal_at_every_fast_path_step)
+{
+	struct revocable_provider *rp = revocable_provider_alloc(RES);
+	struct revocable_provider *rp_h = revocable_provider_alloc(RES);
+	struct revocable *rev = revocable_alloc(rp);
+	struct revocable *volatile vrev = rev;
+	struct sigaction sa = { .sa_sigaction = step_trap,
+				.sa_flags = SA_SIGINFO };
+	struct revocable__reader *rd;
+	void *res;
+
+	step_rev_handler = revocable_alloc(rp_h);
+	ck_assert_ptr_eq(revocable_try_access(rev), RES);	/* registers */
+	revocable_release(rev);
+	rd = revocable__tls_reader;
+	ck_assert_uint_eq(rd->state, 0);
+	sigemptyset(&sa.sa_mask);
+	ck_assert_int_eq(sigaction(SIGTRAP, &sa, NULL), 0);
+
+	step_start();
+	res = revocable_try_access(vrev);
+	step_stop = 1;
+	/* The handler cleared the trap flag at the first boundary after. */
+
+	ck_assert_msg(step_traps > 3, "only %ld steps: the trap flag did not work",
+		      step_traps);
+	ck_assert_int_eq(step_handler_bad, 0);
+	ck_assert_ptr_eq(res, RES);
+	ck_assert_msg(rd->state == 1 && rd->slot[0].rp == rp,
+		      "after %ld handler accesses the interrupted access is lost: state %u, slot 0 %s",
+		      step_traps, rd->state,
+		      rd->slot[0].rp == rp ? "holds it" : "does not hold it");
+	revocable_release(rev);
+	ck_assert_uint_eq(rd->state, 0);
+	revocable_free(rev);
+	revocable_free(step_rev_handler);
+	revocable_provider_free(rp);
+	revocable_provider_free(rp_h);
+	revocable_barrier();
+}
+END_TEST
+#endif
+
 int main(void)
 {
 	Suite *s = suite_create("revocable_defects");
@@ -218,6 +308,9 @@ int main(void)
 	tcase_add_test(tc, test_teardown_release_revokes_self_async);
 	tcase_add_test(tc, test_teardown_release_frees_self);
 	tcase_add_test(tc, test_barrier_ignores_later_work);
+#if defined(__x86_64__) && !defined(__SANITIZE_THREAD__)
+	tcase_add_test(tc, test_signal_at_every_fast_path_step);
+#endif
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

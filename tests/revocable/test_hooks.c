@@ -305,6 +305,91 @@ START_TEST(test_reader_ids_wrap)
 }
 END_TEST
 
+/* ---- defect 5: every release woke a revoker waiting on the thread ---- */
+
+static unsigned long revokers_woken;
+
+/* The library's hook: a release woke the revokers parked on its thread. */
+void revocable__test_revokers_woken(void)
+{
+	__atomic_fetch_add(&revokers_woken, 1, __ATOMIC_SEQ_CST);
+}
+
+struct busy_reader {
+	struct revocable *rev_a, *rev_b;
+	struct revocable__reader *rd;
+	int inside, go, b_rounds;
+	unsigned long woken_by_b;
+	const char *stuck;
+};
+
+/*
+ * Inside A while a revoke of A waits, the thread works on B: each of its
+ * releases of B comes while the revoker is parked on it (its waiters
+ * count, the reported condition), and none may wake the revoker.
+ */
+static void *busy_reader_fn(void *arg)
+{
+	struct busy_reader *r = arg;
+	unsigned long before;
+	int i;
+
+	if (revocable_try_access(r->rev_a) != RES_LIVE)
+		return (void *)"no access to A";
+	r->rd = current_reader();
+	__atomic_store_n(&r->inside, 1, __ATOMIC_SEQ_CST);
+	before = __atomic_load_n(&revokers_woken, __ATOMIC_SEQ_CST);
+	for (i = 0; i < r->b_rounds; i++) {
+		int64_t start = now_ms();
+
+		while (!__atomic_load_n(&r->rd->waiters, __ATOMIC_SEQ_CST)) {
+			if (now_ms() - start > 10000) {
+				r->stuck = "the revoker of A never parked on the reader";
+				break;
+			}
+			sched_yield();
+		}
+		if (revocable_try_access(r->rev_b) != RES_GONE)
+			return (void *)"no access to B";
+		revocable_release(r->rev_b);
+	}
+	r->woken_by_b = __atomic_load_n(&revokers_woken, __ATOMIC_SEQ_CST) -
+			before;
+	revocable_release(r->rev_a);
+	return NULL;
+}
+
+START_TEST(test_unrelated_release_wakes_no_revoker)
+{
+	struct revocable_provider *a = revocable_provider_alloc(RES_LIVE);
+	struct revocable_provider *b = revocable_provider_alloc(RES_GONE);
+	struct busy_reader r = { .rev_a = revocable_alloc(a),
+				 .rev_b = revocable_alloc(b), .b_rounds = 50 };
+	pthread_t reader, revoker;
+	int64_t start = now_ms();
+	void *err;
+
+	reader = start_thread(busy_reader_fn, &r);
+	while (!__atomic_load_n(&r.inside, __ATOMIC_SEQ_CST)) {
+		ck_assert_msg(now_ms() - start < 10000, "the reader never got inside A");
+		sched_yield();
+	}
+	revoker = start_thread(revoke_fn, a);
+	ck_assert_int_eq(pthread_join(reader, &err), 0);
+	ck_assert_msg(!err, "%s", (const char *)err);
+	ck_assert_msg(!r.stuck, "%s", r.stuck);
+	ck_assert_msg(r.woken_by_b == 0,
+		      "%lu of %d releases of B woke the revoker waiting for A",
+		      r.woken_by_b, r.b_rounds);
+	join_within(revoker, 10000, "the revoke of A after the reader left");
+	revocable_free(r.rev_a);
+	revocable_free(r.rev_b);
+	revocable_provider_free(a);
+	revocable_provider_free(b);
+	revocable_barrier();
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("revocable_hooks");
@@ -315,6 +400,7 @@ int main(void)
 	tcase_add_test(tc, test_fork_other_thread_nested_counted);
 	tcase_add_test(tc, test_fork_other_thread_counted_no_membarrier);
 	tcase_add_test(tc, test_reader_ids_wrap);
+	tcase_add_test(tc, test_unrelated_release_wakes_no_revoker);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
