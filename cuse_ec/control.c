@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * control.c - the control socket's verbs (see control.h): a parser that is
- * tested on its own, the commands that reply at once, and the two that need
- * the server: "trace" (many lines) and "unplug wait" (a reply on
- * completion). The server itself is control_server.c.
+ * control.c - the control socket's verbs: one table (control_verbs[]) from
+ * which the parser, "help" and the dispatch are made; the verbs that reply
+ * at once, and those that need the server: "trace" (many lines) and
+ * "unplug wait" (a reply on completion). The server itself is
+ * control_server.c.
  */
 #include "config.h"
 
@@ -21,23 +22,89 @@
 #include "control.h"
 #include "control_internal.h"
 
-static const struct {
+/**
+ * struct control_verb - one control verb: the only place it is declared.
+ * @name:  the words that select it: "plug", "unplug wait"
+ * @value: NULL, or the placeholder of the value it takes last ("NS"), which
+ *         @parse reads
+ * @help:  what it does, for "help VERB"
+ * @parse: reads the value into the command; -EINVAL with a reason
+ * @now:   runs a verb whose one-line reply is ready at once
+ * @serve: runs a verb that needs the server (several lines, a later reply)
+ *
+ * Exactly one of @now and @serve is set. A line selects the row whose
+ * @name its first words are and whose @value it has; rows are tried in
+ * table order, so with two rows of one first word the literal one comes
+ * first (tests/cuse_ec/test_control_options.c checks the table).
+ */
+struct control_verb {
 	const char *name;
-	enum ec_stimulus stimulus;
-} control_stimuli[] = {
-	{ "lid-open", EC_STIM_LID_OPEN },
-	{ "lid-close", EC_STIM_LID_CLOSE },
-	{ "power-button", EC_STIM_POWER_BUTTON },
-	{ "ac-plug", EC_STIM_AC_PLUG },
-	{ "ac-unplug", EC_STIM_AC_UNPLUG },
-	{ "wp-assert", EC_STIM_WP_ASSERT },
-	{ "wp-deassert", EC_STIM_WP_DEASSERT },
+	const char *value;
+	const char *help;
+	int (*parse)(const char *value, struct control_cmd *cmd, char *err, size_t errlen);
+	int (*now)(struct chardev_ctx *ctx, const struct control_cmd *cmd,
+		   char *reply, size_t len);
+	void (*serve)(struct control_server *srv, int idx, const struct control_cmd *cmd);
 };
 
-static const char control_help[] =
-	"ok commands: unplug [wait], plug, status, stats, "
-	"inject lid-open|lid-close|power-button|ac-plug|ac-unplug|wp-assert|wp-deassert, latency <ns>, "
-	"trace [clear], help";
+static int control_parse_event(const char *value, struct control_cmd *cmd,
+			       char *err, size_t errlen);
+static int control_parse_ns(const char *value, struct control_cmd *cmd,
+			    char *err, size_t errlen);
+static int control_parse_topic(const char *value, struct control_cmd *cmd,
+			       char *err, size_t errlen);
+static int control_do_unplug(struct chardev_ctx *ctx, const struct control_cmd *cmd,
+			     char *reply, size_t len);
+static int control_do_plug(struct chardev_ctx *ctx, const struct control_cmd *cmd,
+			   char *reply, size_t len);
+static int control_do_status(struct chardev_ctx *ctx, const struct control_cmd *cmd,
+			     char *reply, size_t len);
+static int control_do_stats(struct chardev_ctx *ctx, const struct control_cmd *cmd,
+			    char *reply, size_t len);
+static int control_do_inject(struct chardev_ctx *ctx, const struct control_cmd *cmd,
+			     char *reply, size_t len);
+static int control_do_latency(struct chardev_ctx *ctx, const struct control_cmd *cmd,
+			      char *reply, size_t len);
+static int control_do_trace_clear(struct chardev_ctx *ctx, const struct control_cmd *cmd,
+				  char *reply, size_t len);
+static int control_do_help(struct chardev_ctx *ctx, const struct control_cmd *cmd,
+			   char *reply, size_t len);
+static void control_serve_unplug_wait(struct control_server *srv, int idx,
+				      const struct control_cmd *cmd);
+static void control_serve_trace(struct control_server *srv, int idx,
+				const struct control_cmd *cmd);
+
+/* The control verbs. "help" lists them in this order. */
+static const struct control_verb control_verbs[] = {
+	{ .name = "unplug", .now = control_do_unplug,
+	  .help = "start an unplug (an asynchronous revoke); the reply comes at once" },
+	{ .name = "unplug wait", .serve = control_serve_unplug_wait,
+	  .help = "start an unplug; the reply comes once the EC is gone" },
+	{ .name = "plug", .now = control_do_plug,
+	  .help = "create a fresh EC" },
+	{ .name = "status", .now = control_do_status,
+	  .help = "plugged or unplugged, lifecycle mode, open files" },
+	{ .name = "stats", .now = control_do_stats,
+	  .help = "every counter as key=value" },
+	{ .name = "trace", .serve = control_serve_trace,
+	  .help = "the lifecycle event log: \"" CTL_TRACE_HEADER "N dropped=D capacity=C\", "
+		  "then N lines" },
+	{ .name = "trace clear", .now = control_do_trace_clear,
+	  .help = "forget the events so far (numbers keep counting)" },
+	{ .name = "inject", .value = "EVENT", .parse = control_parse_event,
+	  .now = control_do_inject,
+	  .help = "change the EC's state and raise the events a real EC would" },
+	{ .name = "latency", .value = "NS", .parse = control_parse_ns,
+	  .now = control_do_latency,
+	  .help = "nanoseconds every host command spends in the EC, 0..60000000000" },
+	{ .name = "help", .now = control_do_help,
+	  .help = "the verbs" },
+	{ .name = "help", .value = "VERB", .parse = control_parse_topic,
+	  .now = control_do_help,
+	  .help = "what a verb does" },
+};
+
+#define CONTROL_VERB_COUNT (sizeof(control_verbs) / sizeof(control_verbs[0]))
 
 /* Split off the next space-separated word; returns NULL at the end. */
 static char *control_next_word(char **cursor)
@@ -59,11 +126,74 @@ static char *control_next_word(char **cursor)
 	return word;
 }
 
+/*
+ * Whether @words[0..@n) select @verb: its name's words, then its value if
+ * it takes one, and nothing more. Sets *@value to the value word.
+ */
+static bool control_verb_matches(const struct control_verb *verb, char *const *words,
+				 size_t n, const char **value)
+{
+	const char *name = verb->name;
+	size_t i = 0, wlen;
+
+	while (*name) {
+		wlen = strcspn(name, " ");
+		if (i == n || strlen(words[i]) != wlen || strncmp(words[i], name, wlen))
+			return false;
+		name += wlen;
+		name += *name == ' ';
+		i++;
+	}
+	if (verb->value && i + 1 == n) {
+		*value = words[i];
+		return true;
+	}
+	return !verb->value && i == n;
+}
+
+/* "NAME" or "NAME VALUE", as "help" and the usage errors show a verb. */
+static void control_verb_form(const struct control_verb *verb, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s", verb->name, verb->value ? " " : "",
+		 verb->value ? verb->value : "");
+}
+
+/* The verb's own row for "help VERB": the first whose first word is @word. */
+static const struct control_verb *control_verb_by_word(const char *word)
+{
+	size_t i, wlen = strlen(word);
+
+	for (i = 0; i < CONTROL_VERB_COUNT; i++) {
+		if (!strncmp(control_verbs[i].name, word, wlen) &&
+		    (!control_verbs[i].name[wlen] || control_verbs[i].name[wlen] == ' '))
+			return &control_verbs[i];
+	}
+	return NULL;
+}
+
+/* "usage: trace | trace clear": every form of the verb that @word starts. */
+static void control_usage(const char *word, char *err, size_t errlen)
+{
+	size_t i, wlen = strlen(word), used;
+	char form[64];
+
+	used = (size_t)snprintf(err, errlen, "usage:");
+	for (i = 0; i < CONTROL_VERB_COUNT && used < errlen; i++) {
+		const char *name = control_verbs[i].name;
+
+		if (strncmp(name, word, wlen) || (name[wlen] && name[wlen] != ' '))
+			continue;
+		control_verb_form(&control_verbs[i], form, sizeof(form));
+		used += (size_t)snprintf(err + used, errlen - used, "%s %s",
+					 used > strlen("usage:") ? " |" : "", form);
+	}
+}
+
 int control_parse(const char *line, struct control_cmd *cmd, char *err, size_t errlen)
 {
-	char buf[CTL_LINE_MAX + 1], *cursor = buf, *verb, *arg, *extra, *end;
-	unsigned long long ns;
-	size_t len, i;
+	char buf[CTL_LINE_MAX + 1], *cursor = buf, *words[4];
+	const char *value = NULL;
+	size_t len, i, n = 0;
 
 	memset(cmd, 0, sizeof(*cmd));
 	len = strlen(line);
@@ -87,74 +217,107 @@ int control_parse(const char *line, struct control_cmd *cmd, char *err, size_t e
 			return -EINVAL;
 		}
 	}
-
-	verb = control_next_word(&cursor);
-	if (!verb) {
+	/* No verb has more than three words; a fourth makes the line wrong. */
+	while (n < 4 && (words[n] = control_next_word(&cursor)))
+		n++;
+	if (!n) {
 		snprintf(err, errlen, "empty command (try 'help')");
 		return -EINVAL;
 	}
-	arg = control_next_word(&cursor);
-	extra = arg ? control_next_word(&cursor) : NULL;
+	for (i = 0; i < CONTROL_VERB_COUNT; i++) {
+		if (!control_verb_matches(&control_verbs[i], words, n, &value))
+			continue;
+		cmd->verb = &control_verbs[i];
+		if (!control_verbs[i].parse)
+			return 0;
+		return control_verbs[i].parse(value, cmd, err, errlen);
+	}
+	if (control_verb_by_word(words[0]))
+		control_usage(words[0], err, errlen);
+	else
+		snprintf(err, errlen, "unknown command '%.40s' (try 'help')", words[0]);
+	return -EINVAL;
+}
 
-	if (!strcmp(verb, "unplug")) {
-		if (arg && strcmp(arg, "wait")) {
-			snprintf(err, errlen, "usage: unplug [wait]");
-			return -EINVAL;
-		}
-		cmd->verb = arg ? CONTROL_UNPLUG_WAIT : CONTROL_UNPLUG;
-	} else if (!strcmp(verb, "trace")) {
-		if (arg && strcmp(arg, "clear")) {
-			snprintf(err, errlen, "usage: trace [clear]");
-			return -EINVAL;
-		}
-		cmd->verb = arg ? CONTROL_TRACE_CLEAR : CONTROL_TRACE;
-	} else if (!strcmp(verb, "plug") || !strcmp(verb, "status") ||
-		   !strcmp(verb, "stats") || !strcmp(verb, "help")) {
-		if (arg) {
-			snprintf(err, errlen, "'%s' takes no argument", verb);
-			return -EINVAL;
-		}
-		cmd->verb = !strcmp(verb, "plug") ? CONTROL_PLUG :
-			    !strcmp(verb, "status") ? CONTROL_STATUS :
-			    !strcmp(verb, "stats") ? CONTROL_STATS : CONTROL_HELP;
-		return 0;
-	} else if (!strcmp(verb, "inject")) {
-		if (!arg) {
-			snprintf(err, errlen, "usage: inject lid-open|lid-close|power-button|"
-				 "ac-plug|ac-unplug");
-			return -EINVAL;
-		}
-		for (i = 0; i < sizeof(control_stimuli) / sizeof(control_stimuli[0]); i++) {
-			if (!strcmp(arg, control_stimuli[i].name))
-				break;
-		}
-		if (i == sizeof(control_stimuli) / sizeof(control_stimuli[0])) {
-			snprintf(err, errlen, "unknown event '%.40s'", arg);
-			return -EINVAL;
-		}
-		cmd->verb = CONTROL_INJECT;
-		cmd->stimulus = control_stimuli[i].stimulus;
-	} else if (!strcmp(verb, "latency")) {
-		if (!arg || arg[0] < '0' || arg[0] > '9') {
-			snprintf(err, errlen, "usage: latency <nanoseconds>");
-			return -EINVAL;
-		}
-		errno = 0;
-		ns = strtoull(arg, &end, 10);
-		/* Above 60 s a "latency" is a hang; refuse it. */
-		if (errno || *end || ns > 60000000000ULL) {
-			snprintf(err, errlen, "latency must be 0..60000000000 ns");
-			return -EINVAL;
-		}
-		cmd->verb = CONTROL_LATENCY;
-		cmd->latency_ns = ns;
-	} else {
-		snprintf(err, errlen, "unknown command '%.40s' (try 'help')", verb);
+const char *control_verb_name(const struct control_cmd *cmd)
+{
+	return cmd->verb ? cmd->verb->name : NULL;
+}
+
+static int control_parse_event(const char *value, struct control_cmd *cmd,
+			       char *err, size_t errlen)
+{
+	if (ec_stimulus_parse(value, &cmd->stimulus)) {
+		snprintf(err, errlen, "unknown event '%.40s' (try 'help inject')", value);
 		return -EINVAL;
 	}
-	if (extra) {
-		snprintf(err, errlen, "unexpected argument '%.40s'", extra);
+	return 0;
+}
+
+static int control_parse_ns(const char *value, struct control_cmd *cmd,
+			    char *err, size_t errlen)
+{
+	unsigned long long ns;
+	char *end;
+
+	errno = 0;
+	ns = value[0] >= '0' && value[0] <= '9' ? strtoull(value, &end, 10) : 0;
+	/* Above 60 s a "latency" is a hang; refuse it. */
+	if (value[0] < '0' || value[0] > '9' || errno || *end || ns > 60000000000ULL) {
+		snprintf(err, errlen, "latency must be 0..60000000000 ns");
 		return -EINVAL;
+	}
+	cmd->latency_ns = ns;
+	return 0;
+}
+
+static int control_parse_topic(const char *value, struct control_cmd *cmd,
+			       char *err, size_t errlen)
+{
+	cmd->topic = control_verb_by_word(value);
+	if (!cmd->topic) {
+		snprintf(err, errlen, "unknown command '%.40s' (try 'help')", value);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * "help": the verbs' forms, one line. "help VERB": each form of that verb
+ * with what it does, and the events "inject" takes.
+ */
+static int control_do_help(struct chardev_ctx *ctx, const struct control_cmd *cmd,
+			   char *reply, size_t len)
+{
+	const char *word = cmd->topic ? cmd->topic->name : NULL;
+	size_t i, wlen = word ? strcspn(word, " ") : 0, used;
+	char form[64];
+
+	(void)ctx;
+	used = (size_t)snprintf(reply, len, "ok %s", word ? "" : "commands:");
+	for (i = 0; i < CONTROL_VERB_COUNT && used < len; i++) {
+		const struct control_verb *verb = &control_verbs[i];
+
+		if (word && (strncmp(verb->name, word, wlen) ||
+			     (verb->name[wlen] && verb->name[wlen] != ' ')))
+			continue;
+		control_verb_form(verb, form, sizeof(form));
+		if (word)
+			used += (size_t)snprintf(reply + used, len - used, "%s%s: %s",
+						 used > 3 ? "; " : "", form, verb->help);
+		else
+			used += (size_t)snprintf(reply + used, len - used, "%s %s",
+						 i ? "," : "", form);
+		if (word && verb->parse == control_parse_event) {
+			enum ec_stimulus s;
+
+			for (s = 0; s < EC_STIM_COUNT && used < len; s++)
+				used += (size_t)snprintf(reply + used, len - used, "%s%s",
+							 s ? "|" : " (EVENT: ",
+							 ec_stimulus_name(s));
+			if (used < len)
+				used += (size_t)snprintf(reply + used, len - used, ")");
+		}
 	}
 	return 0;
 }
@@ -198,76 +361,110 @@ static void control_unplug_error(int ret, char *reply, size_t len)
 		snprintf(reply, len, "error unplug failed: %s", strerror(-ret));
 }
 
+static int control_do_unplug(struct chardev_ctx *ctx, const struct control_cmd *cmd,
+			     char *reply, size_t len)
+{
+	int ret = control_start_unplug(ctx, NULL, NULL);
+
+	(void)cmd;
+	if (ret)
+		control_unplug_error(ret, reply, len);
+	else
+		snprintf(reply, len, "ok unplug started");
+	return ret;
+}
+
+static int control_do_plug(struct chardev_ctx *ctx, const struct control_cmd *cmd,
+			   char *reply, size_t len)
+{
+	int ret;
+
+	(void)cmd;
+	chardev_set_operator_hold(ctx, false);
+	ret = chardev_plug(ctx);
+	if (ret == -EBUSY)
+		snprintf(reply, len, "error already plugged");
+	else if (ret)
+		snprintf(reply, len, "error plug failed: %s", strerror(-ret));
+	else
+		snprintf(reply, len, "ok plugged");
+	return ret;
+}
+
+static int control_do_status(struct chardev_ctx *ctx, const struct control_cmd *cmd,
+			     char *reply, size_t len)
+{
+	char kb[32] = "";
+	int ret;
+
+	(void)cmd;
+	/* -ENODEV: no EC, or a board without a keyboard backlight. */
+	ret = chardev_with_ec(ctx, control_kb_backlight, NULL);
+	if (ret >= 0)
+		snprintf(kb, sizeof(kb), " kb_backlight=%d", ret);
+	snprintf(reply, len, "ok %s lifecycle=%s open_files=%" PRIu64 "%s",
+		 chardev_is_plugged(ctx) ? "plugged" : "unplugged",
+		 lifecycle_mode_name(chardev_mode(ctx)), chardev_open_files(ctx), kb);
+	return 0;
+}
+
+static int control_do_stats(struct chardev_ctx *ctx, const struct control_cmd *cmd,
+			    char *reply, size_t len)
+{
+	struct chardev_stats st;
+
+	(void)cmd;
+	chardev_stats(ctx, &st);
+	/* "ok " and the counters; a cut reply would mislead, so refuse. */
+	if (len < 4 || chardev_stats_format(&st, reply + 3, len - 3) >= len - 3) {
+		snprintf(reply, len, "error stats do not fit");
+		return -EMSGSIZE;
+	}
+	memcpy(reply, "ok ", 3);
+	return 0;
+}
+
+static int control_do_inject(struct chardev_ctx *ctx, const struct control_cmd *cmd,
+			     char *reply, size_t len)
+{
+	int ret = chardev_with_ec(ctx, control_inject, (void *)&cmd->stimulus);
+
+	if (ret == -ENODEV)
+		snprintf(reply, len, "error not plugged");
+	else if (ret)
+		snprintf(reply, len, "error inject failed: %s", strerror(-ret));
+	else
+		snprintf(reply, len, "ok injected");
+	return ret;
+}
+
+static int control_do_latency(struct chardev_ctx *ctx, const struct control_cmd *cmd,
+			      char *reply, size_t len)
+{
+	int ret = chardev_set_latency(ctx, cmd->latency_ns);
+
+	snprintf(reply, len, "ok latency %" PRIu64 " ns%s", cmd->latency_ns,
+		 ret == -ENODEV ? " (from the next plug)" : "");
+	return 0;
+}
+
+static int control_do_trace_clear(struct chardev_ctx *ctx, const struct control_cmd *cmd,
+				  char *reply, size_t len)
+{
+	(void)cmd;
+	chardev_trace_clear(chardev_trace(ctx));
+	snprintf(reply, len, "ok trace cleared");
+	return 0;
+}
+
 int control_execute(struct chardev_ctx *ctx, const struct control_cmd *cmd,
 		    char *reply, size_t len)
 {
-	struct chardev_stats st;
-	char kb[32] = "";
-	int ret = 0;
-
-	switch (cmd->verb) {
-	case CONTROL_UNPLUG:
-		ret = control_start_unplug(ctx, NULL, NULL);
-		if (ret)
-			control_unplug_error(ret, reply, len);
-		else
-			snprintf(reply, len, "ok unplug started");
-		return ret;
-	case CONTROL_PLUG:
-		chardev_set_operator_hold(ctx, false);
-		ret = chardev_plug(ctx);
-		if (ret == -EBUSY)
-			snprintf(reply, len, "error already plugged");
-		else if (ret)
-			snprintf(reply, len, "error plug failed: %s", strerror(-ret));
-		else
-			snprintf(reply, len, "ok plugged");
-		return ret;
-	case CONTROL_STATUS:
-		/* -ENODEV: no EC, or a board without a keyboard backlight. */
-		ret = chardev_with_ec(ctx, control_kb_backlight, NULL);
-		if (ret >= 0)
-			snprintf(kb, sizeof(kb), " kb_backlight=%d", ret);
-		snprintf(reply, len, "ok %s lifecycle=%s open_files=%" PRIu64 "%s",
-			 chardev_is_plugged(ctx) ? "plugged" : "unplugged",
-			 lifecycle_mode_name(chardev_mode(ctx)), chardev_open_files(ctx), kb);
-		return 0;
-	case CONTROL_STATS:
-		chardev_stats(ctx, &st);
-		/* "ok " and the counters; a cut reply would mislead, so refuse. */
-		if (len < 4 || chardev_stats_format(&st, reply + 3, len - 3) >= len - 3) {
-			snprintf(reply, len, "error stats do not fit");
-			return -EMSGSIZE;
-		}
-		memcpy(reply, "ok ", 3);
-		return 0;
-	case CONTROL_INJECT:
-		ret = chardev_with_ec(ctx, control_inject, (void *)&cmd->stimulus);
-		if (ret == -ENODEV)
-			snprintf(reply, len, "error not plugged");
-		else if (ret)
-			snprintf(reply, len, "error inject failed: %s", strerror(-ret));
-		else
-			snprintf(reply, len, "ok injected");
-		return ret;
-	case CONTROL_LATENCY:
-		ret = chardev_set_latency(ctx, cmd->latency_ns);
-		snprintf(reply, len, "ok latency %" PRIu64 " ns%s", cmd->latency_ns,
-			 ret == -ENODEV ? " (from the next plug)" : "");
-		return 0;
-	case CONTROL_HELP:
-		snprintf(reply, len, "%s", control_help);
-		return 0;
-	case CONTROL_TRACE_CLEAR:
-		chardev_trace_clear(chardev_trace(ctx));
-		snprintf(reply, len, "ok trace cleared");
-		return 0;
-	case CONTROL_UNPLUG_WAIT:
-	case CONTROL_TRACE:
-		break;
+	if (!cmd->verb || !cmd->verb->now) {
+		snprintf(reply, len, "error command needs the server");
+		return -EINVAL;
 	}
-	snprintf(reply, len, "error command needs the server");
-	return -EINVAL;
+	return cmd->verb->now(ctx, cmd, reply, len);
 }
 
 /*
@@ -275,12 +472,17 @@ int control_execute(struct chardev_ctx *ctx, const struct control_cmd *cmd,
  * now; their lines are made as the client takes them (control_trace_fill()),
  * so a long trace never waits for a slow reader nor fills its buffer.
  */
-static void control_send_trace(struct control_client *cl, struct chardev_trace *tr)
+static void control_serve_trace(struct control_server *srv, int idx,
+				const struct control_cmd *cmd)
 {
+	struct chardev_trace *tr = chardev_trace(srv->ctx);
+	struct control_client *cl = &srv->clients[idx];
 	size_t cap = chardev_trace_capacity(tr), n;
 	struct chardev_trace_entry *events;
 	char header[128];
 	uint64_t dropped;
+
+	(void)cmd;
 
 	events = calloc(cap, sizeof(*events));
 	if (!events) {
@@ -322,36 +524,16 @@ static void control_unplug_done(void *arg, int result)
 	pthread_mutex_unlock(&srv->lock);
 }
 
-void control_handle_line(struct control_server *srv, int idx, const char *line, size_t len)
+/* "unplug wait": the reply comes from control_unplug_done(). */
+static void control_serve_unplug_wait(struct control_server *srv, int idx,
+				      const struct control_cmd *cmd)
 {
 	struct control_client *cl = &srv->clients[idx];
 	struct control_waiter *w;
-	struct control_cmd cmd;
-	char reply[CHARDEV_STATS_TEXT_MAX + 8], err[160];	/* "ok " + stats fits */
+	char reply[128];
 	int ret;
 
-	if (strlen(line) != len) {
-		control_send(cl, "error NUL byte in command");
-		return;
-	}
-	/* Blank lines, whitespace only or empty, are harmless: ignore them. */
-	if (!line[strspn(line, " \t\r")])
-		return;
-	if (control_parse(line, &cmd, err, sizeof(err))) {
-		snprintf(reply, sizeof(reply), "error %s", err);
-		control_send(cl, reply);
-		return;
-	}
-	if (cmd.verb == CONTROL_TRACE) {
-		control_send_trace(cl, chardev_trace(srv->ctx));
-		return;
-	}
-	if (cmd.verb != CONTROL_UNPLUG_WAIT) {
-		control_execute(srv->ctx, &cmd, reply, sizeof(reply));
-		control_send(cl, reply);
-		return;
-	}
-
+	(void)cmd;
 	w = calloc(1, sizeof(*w));
 	if (!w) {
 		control_send(cl, "error out of memory");
@@ -371,4 +553,30 @@ void control_handle_line(struct control_server *srv, int idx, const char *line, 
 		return;
 	}
 	cl->waiting = true;
+}
+
+void control_handle_line(struct control_server *srv, int idx, const char *line, size_t len)
+{
+	struct control_client *cl = &srv->clients[idx];
+	struct control_cmd cmd;
+	char reply[CHARDEV_STATS_TEXT_MAX + 8], err[160];	/* "ok " + stats fits */
+
+	if (strlen(line) != len) {
+		control_send(cl, "error NUL byte in command");
+		return;
+	}
+	/* Blank lines, whitespace only or empty, are harmless: ignore them. */
+	if (!line[strspn(line, " \t\r")])
+		return;
+	if (control_parse(line, &cmd, err, sizeof(err))) {
+		snprintf(reply, sizeof(reply), "error %s", err);
+		control_send(cl, reply);
+		return;
+	}
+	if (cmd.verb->serve) {
+		cmd.verb->serve(srv, idx, &cmd);
+		return;
+	}
+	control_execute(srv->ctx, &cmd, reply, sizeof(reply));
+	control_send(cl, reply);
 }

@@ -2,24 +2,11 @@
 /*
  * control.h - the daemon's control socket: one text command per line.
  *
- *   unplug          start an unplug (asynchronous revoke); replies at once
- *   unplug wait     the same, but the reply comes once the EC is gone
- *                   (in-flight commands finished); the control thread keeps
- *                   serving other clients meanwhile
- *   plug            create a fresh EC
- *   status          plugged/unplugged, mode, open files
- *   stats           every counter as key=value
- *   inject EVENT    lid-open | lid-close | power-button | ac-plug | ac-unplug
- *   latency NS      latency every host command spends inside the EC (this
- *                   EC and every later one)
- *   trace           the lifecycle event log: a header line
- *                   "ok trace events=N dropped=D capacity=C", then exactly N
- *                   lines, one event each (chardev_trace.h), oldest first
- *   trace clear     forget the events so far (numbers keep counting)
- *   help            the list above
- *
- * Replies are one line, "ok ..." or "error <reason>", except the N event
- * lines that follow "ok trace events=N".
+ * The verbs are declared once, in control.c's table; "help" lists them and
+ * "help VERB" says what one does; cuse_ec(8) CONTROL SOCKET describes each
+ * (tests/cuse_ec/test_control_options.c keeps the page and the table
+ * equal). Replies are one line, "ok ..." or "error <reason>", except the N
+ * event lines that follow "ok trace events=N".
  */
 #ifndef CUSE_EC_CONTROL_H
 #define CUSE_EC_CONTROL_H
@@ -38,31 +25,30 @@ struct control_server;
 #define CONTROL_THREAD_NAME "ec-control"
 
 
-enum control_verb {
-	CONTROL_UNPLUG,
-	CONTROL_UNPLUG_WAIT,
-	CONTROL_PLUG,
-	CONTROL_STATUS,
-	CONTROL_STATS,
-	CONTROL_INJECT,
-	CONTROL_LATENCY,
-	CONTROL_HELP,
-	CONTROL_TRACE,
-	CONTROL_TRACE_CLEAR,
-};
-
+struct control_verb;
 
 /**
  * struct control_cmd - one parsed command line.
- * @verb:       what to do
- * @stimulus:   CONTROL_INJECT: the event
- * @latency_ns: CONTROL_LATENCY: the latency
+ * @verb:       the table's row of the verb (control_verb_name() names it)
+ * @stimulus:   "inject": the event
+ * @latency_ns: "latency": the latency
+ * @topic:      "help VERB": the verb's row
  */
 struct control_cmd {
-	enum control_verb verb;
+	const struct control_verb *verb;
 	enum ec_stimulus stimulus;
 	uint64_t latency_ns;
+	const struct control_verb *topic;
 };
+
+/**
+ * control_verb_name() - the name of a parsed command's verb, without its
+ * value: "unplug wait", "inject".
+ * @cmd: a command control_parse() filled
+ *
+ * Return: the name, or NULL when @cmd holds no verb.
+ */
+const char *control_verb_name(const struct control_cmd *cmd);
 
 /**
  * control_parse() - parse one command line (no newline).
@@ -78,12 +64,13 @@ int control_parse(const char *line, struct control_cmd *cmd, char *err, size_t e
 /**
  * control_execute() - run a command that replies at once.
  * @ctx:   the daemon
- * @cmd:   a parsed command other than CONTROL_UNPLUG_WAIT and CONTROL_TRACE
- *         (which need the server: a reply later, several lines)
+ * @cmd:   a parsed command other than "unplug wait" and "trace" (which
+ *         need the server: a reply later, several lines)
  * @reply: the one-line reply, "ok ..." or "error ..." (no newline)
  * @len:   room in @reply
  *
- * Return: 0 on "ok", -errno on "error".
+ * Return: 0 on "ok", -errno on "error"; -EINVAL ("error command needs the
+ * server") for a verb that needs the server.
  */
 int control_execute(struct chardev_ctx *ctx, const struct control_cmd *cmd,
 		    char *reply, size_t len);

@@ -320,15 +320,43 @@ int ec_tick(struct ec *ec);
 
 /* ---- Stimuli: what the world does to the EC (control socket, tests). ---- */
 
+/*
+ * EC_STIMULI(X) - every stimulus, once: X(ID, name). The enum, the
+ * names (ec_stimulus_name(), ec_stimulus_parse()) and the control socket's
+ * "inject" (and its help) are derived from this list.
+ */
+#define EC_STIMULI(X)							\
+	X(LID_OPEN, "lid-open")						\
+	X(LID_CLOSE, "lid-close")					\
+	X(POWER_BUTTON, "power-button")		/* press and release */	\
+	X(AC_PLUG, "ac-plug")						\
+	X(AC_UNPLUG, "ac-unplug")					\
+	X(WP_ASSERT, "wp-assert")	/* hardware write protect: EC_WP_L low */ \
+	X(WP_DEASSERT, "wp-deassert")
+
 enum ec_stimulus {
-	EC_STIM_LID_OPEN,
-	EC_STIM_LID_CLOSE,
-	EC_STIM_POWER_BUTTON,	/* press and release */
-	EC_STIM_AC_PLUG,
-	EC_STIM_AC_UNPLUG,
-	EC_STIM_WP_ASSERT,	/* the hardware write-protect line (EC_WP_L low) */
-	EC_STIM_WP_DEASSERT,
+#define EC_STIM_ENUM(id, name) EC_STIM_##id,
+	EC_STIMULI(EC_STIM_ENUM)
+#undef EC_STIM_ENUM
+	EC_STIM_COUNT		/* not a stimulus: how many there are */
 };
+
+/**
+ * ec_stimulus_name() - the name of a stimulus ("lid-open").
+ * @stim: the stimulus
+ *
+ * Return: the name, or NULL when @stim is not one (EC_STIM_COUNT or more).
+ */
+const char *ec_stimulus_name(enum ec_stimulus stim);
+
+/**
+ * ec_stimulus_parse() - the stimulus of a name.
+ * @name: a name as ec_stimulus_name() gives it
+ * @out:  the stimulus
+ *
+ * Return: 0, or -EINVAL when no stimulus has that name.
+ */
+int ec_stimulus_parse(const char *name, enum ec_stimulus *out);
 
 /**
  * ec_apply_stimulus() - change state and raise the events a real EC would.

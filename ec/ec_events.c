@@ -188,14 +188,35 @@ void ec_pd_follow_ac(struct ec *ec)
 	}
 }
 
+static const char *const ec_stimulus_names[EC_STIM_COUNT] = {
+#define EC_STIM_NAME(id, name) [EC_STIM_##id] = name,
+	EC_STIMULI(EC_STIM_NAME)
+#undef EC_STIM_NAME
+};
+
+const char *ec_stimulus_name(enum ec_stimulus stim)
+{
+	return (unsigned int)stim < EC_STIM_COUNT ? ec_stimulus_names[stim] : NULL;
+}
+
+int ec_stimulus_parse(const char *name, enum ec_stimulus *out)
+{
+	unsigned int i;
+
+	for (i = 0; name && i < EC_STIM_COUNT; i++) {
+		if (!strcmp(name, ec_stimulus_names[i])) {
+			*out = (enum ec_stimulus)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
 int ec_apply_stimulus(struct ec *ec, enum ec_stimulus stim)
 {
 	if (!ec)
 		return -EINVAL;
-	if (stim != EC_STIM_LID_OPEN && stim != EC_STIM_LID_CLOSE &&
-	    stim != EC_STIM_POWER_BUTTON && stim != EC_STIM_AC_PLUG &&
-	    stim != EC_STIM_AC_UNPLUG && stim != EC_STIM_WP_ASSERT &&
-	    stim != EC_STIM_WP_DEASSERT)
+	if ((unsigned int)stim >= EC_STIM_COUNT)
 		return -EINVAL;
 
 	ec_lock_advance(ec);
@@ -238,6 +259,8 @@ int ec_apply_stimulus(struct ec *ec, enum ec_stimulus stim)
 	case EC_STIM_WP_DEASSERT:
 		ec_wp_apply(ec, stim == EC_STIM_WP_ASSERT);
 		ec_console_log(ec, "write protect %s", ec->wp_asserted ? "asserted" : "deasserted");
+		break;
+	case EC_STIM_COUNT:	/* refused above */
 		break;
 	}
 	ec_memmap_refresh(ec);

@@ -124,7 +124,7 @@ static void fuzz_world(struct ec *ec, struct fuzz_ctx *ctx, struct fuzz_listener
 
 	switch (r[1] % 8) {
 	case 0:
-		ec_apply_stimulus(ec, (enum ec_stimulus)(r[2] % 6));
+		ec_apply_stimulus(ec, (enum ec_stimulus)(r[2] % (EC_STIM_COUNT + 1)));
 		break;
 	case 1:
 		/* Payload bytes beyond the record read as zero. */

@@ -10,6 +10,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,27 +36,36 @@ START_TEST(test_control_parse_good)
 	char err[128];
 
 	ck_assert_int_eq(control_parse("unplug", &cmd, err, sizeof(err)), 0);
-	ck_assert_int_eq(cmd.verb, CONTROL_UNPLUG);
+	ck_assert_str_eq(control_verb_name(&cmd), "unplug");
 	ck_assert_int_eq(control_parse("  unplug   wait  ", &cmd, err, sizeof(err)), 0);
-	ck_assert_int_eq(cmd.verb, CONTROL_UNPLUG_WAIT);
+	ck_assert_str_eq(control_verb_name(&cmd), "unplug wait");
 	ck_assert_int_eq(control_parse("plug\r", &cmd, err, sizeof(err)), 0);
-	ck_assert_int_eq(cmd.verb, CONTROL_PLUG);
+	ck_assert_str_eq(control_verb_name(&cmd), "plug");
 	ck_assert_int_eq(control_parse("status", &cmd, err, sizeof(err)), 0);
-	ck_assert_int_eq(cmd.verb, CONTROL_STATUS);
+	ck_assert_str_eq(control_verb_name(&cmd), "status");
 	ck_assert_int_eq(control_parse("stats", &cmd, err, sizeof(err)), 0);
-	ck_assert_int_eq(cmd.verb, CONTROL_STATS);
+	ck_assert_str_eq(control_verb_name(&cmd), "stats");
 	ck_assert_int_eq(control_parse("help", &cmd, err, sizeof(err)), 0);
-	ck_assert_int_eq(cmd.verb, CONTROL_HELP);
+	ck_assert_str_eq(control_verb_name(&cmd), "help");
 	ck_assert_int_eq(control_parse("inject lid-open", &cmd, err, sizeof(err)), 0);
-	ck_assert_int_eq(cmd.verb, CONTROL_INJECT);
+	ck_assert_str_eq(control_verb_name(&cmd), "inject");
 	ck_assert_int_eq(cmd.stimulus, EC_STIM_LID_OPEN);
 	ck_assert_int_eq(control_parse("inject\tac-unplug", &cmd, err, sizeof(err)), 0);
 	ck_assert_int_eq(cmd.stimulus, EC_STIM_AC_UNPLUG);
 	ck_assert_int_eq(control_parse("latency 1500000", &cmd, err, sizeof(err)), 0);
-	ck_assert_int_eq(cmd.verb, CONTROL_LATENCY);
+	ck_assert_str_eq(control_verb_name(&cmd), "latency");
 	ck_assert_uint_eq(cmd.latency_ns, 1500000);
 	ck_assert_int_eq(control_parse("latency 0", &cmd, err, sizeof(err)), 0);
 	ck_assert_uint_eq(cmd.latency_ns, 0);
+	ck_assert_int_eq(control_parse("latency 60000000000", &cmd, err, sizeof(err)), 0);
+	ck_assert_int_eq(control_parse("inject wp-deassert", &cmd, err, sizeof(err)), 0);
+	ck_assert_int_eq(cmd.stimulus, EC_STIM_WP_DEASSERT);
+	ck_assert_int_eq(control_parse("help trace", &cmd, err, sizeof(err)), 0);
+	ck_assert_str_eq(control_verb_name(&cmd), "help");
+	ck_assert_int_eq(control_parse("trace clear", &cmd, err, sizeof(err)), 0);
+	ck_assert_str_eq(control_verb_name(&cmd), "trace clear");
+	memset(&cmd, 0, sizeof(cmd));
+	ck_assert_ptr_null(control_verb_name(&cmd));
 }
 END_TEST
 
@@ -68,6 +78,8 @@ START_TEST(test_control_parse_bad)
 		"latency 0x10", "latency 99999999999999999999999", "latency 60000000001",
 		"latency abc", "frobnicate", "unplug\x01", "st\x7f" "atus", "plug\xff",
 		"\x1b[2J", "unplug\nplug", "trace all", "trace clear now", "TRACE",
+		"help nope", "help plug extra", "help help help help", "a b c d e",
+		"inject LID-OPEN", "inject lid-open extra", "unplug wait wait",
 	};
 	struct control_cmd cmd;
 	char err[128], longline[CTL_LINE_MAX + 10];
@@ -220,6 +232,135 @@ START_TEST(test_man_page_stats_keys)
 	}
 	fclose(man);
 	ck_assert_int_eq(found, 1);
+}
+END_TEST
+
+/* The verbs "help" lists, in its order: "unplug", ..., "latency NS". */
+static size_t help_forms(char forms[][32], size_t max)
+{
+	struct control_cmd cmd;
+	char err[128], reply[1024], *form, *save = NULL;
+	size_t n = 0;
+
+	ck_assert_int_eq(control_parse("help", &cmd, err, sizeof(err)), 0);
+	ck_assert_int_eq(control_execute(NULL, &cmd, reply, sizeof(reply)), 0);
+	ck_assert_msg(!strncmp(reply, "ok commands: ", 13), "help said: %s", reply);
+	for (form = strtok_r(reply + 13, ",", &save); form; form = strtok_r(NULL, ",", &save)) {
+		ck_assert_uint_lt(n, max);
+		snprintf(forms[n++], sizeof(forms[0]), "%s", form + (form[0] == ' '));
+	}
+	return n;
+}
+
+/*
+ * Every verb "help" lists is one the parser takes (a value filled in),
+ * "help VERB" says what each form does, and "help inject" names every
+ * stimulus the EC knows: all three come from the one table.
+ */
+START_TEST(test_control_help)
+{
+	char forms[32][32], line[64], err[128], reply[1024], *sp;
+	struct control_cmd cmd;
+	enum ec_stimulus stim;
+	size_t n, i;
+
+	n = help_forms(forms, 32);
+	ck_assert_uint_ge(n, 11);
+	for (i = 0; i < n; i++) {
+		snprintf(line, sizeof(line), "%s", forms[i]);
+		/* A value placeholder is upper case: put a good value there. */
+		sp = strrchr(line, ' ');
+		if (sp && sp[1] >= 'A' && sp[1] <= 'Z')
+			snprintf(sp + 1, sizeof(line) - (size_t)(sp + 1 - line), "%s",
+				 !strncmp(line, "inject", 6) ? "lid-open" :
+				 !strncmp(line, "latency", 7) ? "5" : "plug");
+		ck_assert_msg(control_parse(line, &cmd, err, sizeof(err)) == 0,
+			      "help lists '%s', the parser refuses '%s': %s", forms[i], line, err);
+		snprintf(line, sizeof(line), "help %.*s", (int)strcspn(forms[i], " "), forms[i]);
+		ck_assert_int_eq(control_parse(line, &cmd, err, sizeof(err)), 0);
+		ck_assert_int_eq(control_execute(NULL, &cmd, reply, sizeof(reply)), 0);
+		ck_assert_msg(strstr(reply, forms[i]) && strstr(reply, ": "),
+			      "'%s' does not describe '%s': %s", line, forms[i], reply);
+	}
+	ck_assert_int_eq(control_parse("help inject", &cmd, err, sizeof(err)), 0);
+	ck_assert_int_eq(control_execute(NULL, &cmd, reply, sizeof(reply)), 0);
+	for (stim = 0; stim < EC_STIM_COUNT; stim++) {
+		ck_assert_ptr_nonnull(ec_stimulus_name(stim));
+		ck_assert_msg(strstr(reply, ec_stimulus_name(stim)),
+			      "help inject omits %s: %s", ec_stimulus_name(stim), reply);
+		snprintf(line, sizeof(line), "inject %s", ec_stimulus_name(stim));
+		ck_assert_int_eq(control_parse(line, &cmd, err, sizeof(err)), 0);
+		ck_assert_int_eq(cmd.stimulus, stim);
+	}
+	ck_assert_ptr_null(ec_stimulus_name(EC_STIM_COUNT));
+	/* A wrong verb's error names its forms, from the same table. */
+	ck_assert_int_eq(control_parse("unplug now", &cmd, err, sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, "usage: unplug | unplug wait");
+	ck_assert_int_eq(control_parse("latency", &cmd, err, sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, "usage: latency NS");
+	ck_assert_int_eq(control_parse("inject nope", &cmd, err, sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, "unknown event 'nope' (try 'help inject')");
+	/* Small reply buffers cut "help", never overflow. */
+	ck_assert_int_eq(control_parse("help inject", &cmd, err, sizeof(err)), 0);
+	ck_assert_int_eq(control_execute(NULL, &cmd, reply, 8), 0);
+	ck_assert_uint_eq(strlen(reply), 7);
+}
+END_TEST
+
+/*
+ * cuse_ec(8) CONTROL SOCKET has one item per verb form, the same as
+ * "help" lists and in its order, and its "inject" item names every event.
+ */
+START_TEST(test_man_page_control_verbs)
+{
+	const char *top = getenv("top_srcdir");
+	char forms[32][32], path[512], line[512], item[512], *in, *out, section[16384] = "";
+	bool in_section = false, want_item = false;
+	size_t n, i = 0, used = 0;
+	enum ec_stimulus stim;
+	FILE *man;
+
+	n = help_forms(forms, 32);
+	snprintf(path, sizeof(path), "%s/cuse_ec/cuse_ec.8", top ? top : "../..");
+	man = fopen(path, "r");
+	ck_assert_msg(man != NULL, "cannot open %s", path);
+	while (fgets(line, sizeof(line), man)) {
+		if (!strncmp(line, ".SH ", 4)) {
+			in_section = !strcmp(line, ".SH CONTROL SOCKET\n");
+			continue;
+		}
+		if (!in_section)
+			continue;
+		if (used < sizeof(section))
+			used += (size_t)snprintf(section + used, sizeof(section) - used, "%s", line);
+		if (!strcmp(line, ".TP\n")) {
+			want_item = true;
+			continue;
+		}
+		if (!want_item)
+			continue;
+		want_item = false;
+		/* ".BI latency \" NS\"" -> "latency NS" */
+		in = line + strcspn(line, " ");
+		in += *in == ' ';
+		for (out = item; *in && *in != '\n'; in++) {
+			if (*in == '"' || (*in == ' ' && (out == item || out[-1] == ' ')))
+				continue;
+			*out++ = *in;
+		}
+		*out = '\0';
+		ck_assert_msg(i < n, "cuse_ec(8) has a control verb help does not list: %s", item);
+		ck_assert_msg(!strcmp(item, forms[i]),
+			      "cuse_ec(8) item %zu is '%s', help lists '%s' there", i, item, forms[i]);
+		i++;
+	}
+	fclose(man);
+	ck_assert_msg(i == n, "cuse_ec(8) lacks the control verb '%s'", i < n ? forms[i] : "");
+	for (stim = 0; stim < EC_STIM_COUNT; stim++) {
+		snprintf(line, sizeof(line), "\\fB%s\\fR", ec_stimulus_name(stim));
+		ck_assert_msg(strstr(section, line), "cuse_ec(8) does not name the event %s",
+			      ec_stimulus_name(stim));
+	}
 }
 END_TEST
 
@@ -739,7 +880,7 @@ static void check_trace_replies(const char *path)
 	ck_assert_str_eq(text, "ok trace cleared\nok trace events=0 dropped=0 capacity=4096\n");
 	free(text);
 	ck_assert_int_eq(run_client(path, &text, 5000, 1, "trace please"), 1);
-	ck_assert_str_eq(text, "error usage: trace [clear]\n");
+	ck_assert_str_eq(text, "error usage: trace | trace clear\n");
 	free(text);
 }
 
@@ -824,6 +965,8 @@ int main(void)
 	tcase_add_test(tc, test_control_status_kb_backlight);
 	tcase_add_test(tc, test_stats_format_parse);
 	tcase_add_test(tc, test_man_page_stats_keys);
+	tcase_add_test(tc, test_control_help);
+	tcase_add_test(tc, test_man_page_control_verbs);
 	tcase_add_test(tc, test_control_server);
 	tcase_add_test(tc, test_control_server_bad_paths);
 	tcase_add_test(tc, test_options_defaults_and_good);

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -91,6 +92,54 @@ START_TEST(test_events_from_stimuli)
 	ck_assert_int_eq(ec_notifier_unregister(ec, &l.nb), 0);
 	ec_apply_stimulus(ec, EC_STIM_LID_CLOSE);
 	ck_assert_uint_eq(test_listener_calls(&l), 7);
+	test_listener_fini(&l);
+}
+END_TEST
+
+/*
+ * What cuse_ec(8) says each "inject EVENT" raises: one row per stimulus
+ * (a new stimulus without a row fails here), the host event it raises
+ * from the boot state, and whether doing it twice raises it again.
+ */
+START_TEST(test_every_stimulus_host_event)
+{
+	static const struct {
+		enum ec_stimulus stim;
+		int host_event;		/* 0: none */
+		bool again;		/* a second time raises it again */
+	} rows[] = {
+		{ EC_STIM_LID_CLOSE, EC_HOST_EVENT_LID_CLOSED, false },
+		{ EC_STIM_LID_OPEN, EC_HOST_EVENT_LID_OPEN, false },
+		{ EC_STIM_POWER_BUTTON, EC_HOST_EVENT_POWER_BUTTON, true },
+		{ EC_STIM_AC_UNPLUG, EC_HOST_EVENT_AC_DISCONNECTED, false },
+		{ EC_STIM_AC_PLUG, EC_HOST_EVENT_AC_CONNECTED, false },
+		{ EC_STIM_WP_ASSERT, 0, false },
+		{ EC_STIM_WP_DEASSERT, 0, false },
+	};
+	struct test_listener l;
+	uint8_t ev[32];
+	size_t i;
+	int round, n;
+
+	ck_assert_uint_eq(sizeof(rows) / sizeof(rows[0]), EC_STIM_COUNT);
+	test_listener_init(&l, 1u << EC_MKBP_EVENT_HOST_EVENT);
+	ck_assert_int_eq(ec_notifier_register(ec, &l.nb), 0);
+	for (i = 0; i < EC_STIM_COUNT; i++) {
+		for (round = 0; round < 2; round++) {
+			ck_assert_int_eq(ec_apply_stimulus(ec, rows[i].stim), 0);
+			n = 0;
+			while (test_listener_pop(&l, ev, sizeof(ev)) == 5) {
+				ck_assert_uint_eq(le32(ev + 1),
+						  EC_HOST_EVENT_MASK(rows[i].host_event));
+				n++;
+			}
+			ck_assert_msg(n == (rows[i].host_event && (!round || rows[i].again)),
+				      "%s, time %d: %d host events",
+				      ec_stimulus_name(rows[i].stim), round + 1, n);
+		}
+	}
+	ck_assert_int_eq(ec_apply_stimulus(ec, EC_STIM_COUNT), -EINVAL);
+	ck_assert_int_eq(ec_notifier_unregister(ec, &l.nb), 0);
 	test_listener_fini(&l);
 }
 END_TEST
@@ -391,6 +440,7 @@ static Suite *ec_notifier_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_events_from_stimuli);
+	tcase_add_test(tc, test_every_stimulus_host_event);
 	tcase_add_test(tc, test_queue_cap_order_and_truncation);
 	tcase_add_test(tc, test_bad_inputs);
 	tcase_add_test(tc, test_reentry_from_a_call);
