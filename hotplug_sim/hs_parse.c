@@ -284,6 +284,64 @@ const char *hs_op_name(enum hs_op op)
 	return (unsigned int)op < HS_OP_COUNT ? names[op] : "?";
 }
 
+/* ---- scenario steps ---- */
+
+/**
+ * struct hs_step_def - one kind of scenario step: the only place it is
+ * declared. Scenario files and the built-in scenarios are both read through
+ * it (parse_step_line()).
+ * @keyword:  the line's first word
+ * @base:     the step's kind and the defaults of its options
+ * @arg:      what the one positional argument is, if any
+ * @opts:     the key=DURATION options it takes (NULL-terminated), each also
+ *            the name of the command-line option that sets it for a
+ *            built-in scenario (--period, --jitter, --latency)
+ */
+struct hs_step_def {
+	const char *keyword;
+	struct hs_step base;
+	enum { HS_ARG_NONE, HS_ARG_DURATION, HS_ARG_CYCLES } arg;
+	const char *const *opts;
+};
+
+static const char *const hs_flap_opts[] = { "period", "jitter", NULL };
+static const char *const hs_inflight_opts[] = { "latency", NULL };
+static const char *const hs_random_opts[] = { "period", NULL };
+
+static const struct hs_step_def hs_step_defs[] = {
+	{ .keyword = "unplug", .base = { .kind = HS_STEP_UNPLUG } },
+	{ .keyword = "plug", .base = { .kind = HS_STEP_PLUG } },
+	{ .keyword = "sleep", .base = { .kind = HS_STEP_SLEEP }, .arg = HS_ARG_DURATION },
+	{ .keyword = "flap", .base = { .kind = HS_STEP_FLAP, .period_ns = 20000000ull },
+	  .arg = HS_ARG_CYCLES, .opts = hs_flap_opts },
+	{ .keyword = "inflight", .base = { .kind = HS_STEP_INFLIGHT, .latency_ns = 50000000ull },
+	  .opts = hs_inflight_opts },
+	{ .keyword = "random", .base = { .kind = HS_STEP_RANDOM, .period_ns = 20000000ull },
+	  .arg = HS_ARG_CYCLES, .opts = hs_random_opts },
+};
+
+#define HS_STEP_DEF_COUNT (sizeof(hs_step_defs) / sizeof(hs_step_defs[0]))
+
+static const struct hs_step_def *step_def(const char *keyword)
+{
+	size_t i;
+
+	for (i = 0; i < HS_STEP_DEF_COUNT; i++)
+		if (!strcmp(keyword, hs_step_defs[i].keyword))
+			return &hs_step_defs[i];
+	return NULL;
+}
+
+/* The value a step option sets. */
+static uint64_t *step_option(struct hs_step *step, const char *key)
+{
+	if (!strcmp(key, "period"))
+		return &step->period_ns;
+	if (!strcmp(key, "jitter"))
+		return &step->jitter_ns;
+	return &step->latency_ns;
+}
+
 static int add_step(struct hs_config *cfg, const struct hs_step *step, char *err)
 {
 	if (cfg->nsteps >= HS_MAX_STEPS)
@@ -292,92 +350,145 @@ static int add_step(struct hs_config *cfg, const struct hs_step *step, char *err
 	return 0;
 }
 
-int hs_parse_scenario_name(struct hs_config *cfg, const char *name, unsigned int cycles,
-			   uint64_t period_ns, uint64_t jitter_ns, uint64_t latency_ns,
-			   char *err)
-{
-	/* A settle time lets clients get busy before the first unplug. */
-	const struct hs_step settle = { .kind = HS_STEP_SLEEP, .duration_ns = 100000000ull };
-	struct hs_step step = { 0 };
-	int ret;
-
-	if (!name)
-		return fail(err, "scenario: missing name");
-	if (!strcmp(name, "flap") || !strcmp(name, "random")) {
-		if (!cycles || cycles > HS_MAX_CYCLES)
-			return fail(err, "scenario %s: cycles must be 1..%u", name, HS_MAX_CYCLES);
-		if (!period_ns)
-			return fail(err, "scenario %s: period must be above 0", name);
-	}
-	if (!strcmp(name, "flap") && jitter_ns * 2 > period_ns)
-		return fail(err, "scenario flap: jitter must be at most half the period");
-	if (strcmp(name, "single") && strcmp(name, "replug") && strcmp(name, "flap") &&
-	    strcmp(name, "inflight") && strcmp(name, "random"))
-		return fail(err, "scenario: unknown '%.40s' (single, replug, flap, inflight, random)",
-			    name);
-	ret = add_step(cfg, &settle, err);
-	if (ret)
-		return ret;
-	if (!strcmp(name, "single") || !strcmp(name, "replug")) {
-		step.kind = HS_STEP_UNPLUG;
-		ret = add_step(cfg, &step, err);
-		if (!ret)
-			ret = add_step(cfg, &settle, err);
-		if (!ret && !strcmp(name, "replug")) {
-			step.kind = HS_STEP_PLUG;
-			ret = add_step(cfg, &step, err);
-			if (!ret)
-				ret = add_step(cfg, &settle, err);
-		}
-		return ret;
-	}
-	if (!strcmp(name, "flap")) {
-		step.kind = HS_STEP_FLAP;
-		step.count = cycles;
-		step.period_ns = period_ns;
-		step.jitter_ns = jitter_ns;
-	} else if (!strcmp(name, "inflight")) {
-		step.kind = HS_STEP_INFLIGHT;
-		step.latency_ns = latency_ns;
-	} else {
-		step.kind = HS_STEP_RANDOM;
-		step.count = cycles;
-		step.period_ns = period_ns;
-	}
-	ret = add_step(cfg, &step, err);
-	if (!ret)
-		ret = add_step(cfg, &settle, err);
-	return ret;
-}
-
-/* ---- scenario files ---- */
-
-/* "key=DURATION" options of flap / inflight / random lines. */
-static int parse_step_option(const char *tok, const char *const *allowed, struct hs_step *step,
-			     char *err)
+/* "key=DURATION", one of @def's options. */
+static int parse_step_option(const struct hs_step_def *def, const char *tok,
+			     struct hs_step *step, char *err)
 {
 	const char *eq = strchr(tok, '=');
 	const char *key = NULL;
-	uint64_t *dst;
 	size_t klen;
 	unsigned int i;
 
 	if (!eq)
 		return fail(err, "'%.40s' is not key=duration", tok);
 	klen = (size_t)(eq - tok);
-	for (i = 0; allowed[i] && !key; i++)
-		if (strlen(allowed[i]) == klen && !strncmp(tok, allowed[i], klen))
-			key = allowed[i];
+	for (i = 0; def->opts && def->opts[i] && !key; i++)
+		if (strlen(def->opts[i]) == klen && !strncmp(tok, def->opts[i], klen))
+			key = def->opts[i];
 	if (!key)
 		return fail(err, "unknown option '%.*s'", (int)klen, tok);
-	if (!strcmp(key, "period"))
-		dst = &step->period_ns;
-	else if (!strcmp(key, "jitter"))
-		dst = &step->jitter_ns;
-	else
-		dst = &step->latency_ns;
-	return parse_span(eq + 1, dst, key, err);
+	return parse_span(eq + 1, step_option(step, key), key, err);
 }
+
+/* What no step may be, however it was written. */
+static int check_step(const struct hs_step_def *def, const struct hs_step *step, char *err)
+{
+	if (def->arg == HS_ARG_CYCLES && !step->period_ns)
+		return fail(err, "period must be above 0");
+	if (step->jitter_ns * 2 > step->period_ns)
+		return fail(err, "jitter must be at most half the period");
+	if (step->kind == HS_STEP_INFLIGHT && !step->latency_ns)
+		return fail(err, "latency must be above 0");
+	return 0;
+}
+
+/* A step line, split in words: KEYWORD [ARG] [key=DURATION ...]. */
+static int parse_step_line(struct hs_config *cfg, const struct hs_step_def *def,
+			   char **argv, unsigned int argc, char *err)
+{
+	struct hs_step step = def->base;
+	unsigned int i = 1;
+	uint64_t num;
+	int ret = 0;
+
+	if (def->arg != HS_ARG_NONE && argc < 2)
+		return fail(err, "'%s' needs an argument", def->keyword);
+	if (!def->opts && argc > 1 + (def->arg != HS_ARG_NONE))
+		return fail(err, "too many arguments to '%s'", def->keyword);
+	if (def->arg == HS_ARG_DURATION)
+		ret = parse_span(argv[i++], &step.duration_ns, def->keyword, err);
+	else if (def->arg == HS_ARG_CYCLES)
+		ret = parse_count(argv[i++], 1, HS_MAX_CYCLES, &num, "cycles", err);
+	if (ret)
+		return ret;
+	if (def->arg == HS_ARG_CYCLES)
+		step.count = (unsigned int)num;
+	for (; i < argc; i++) {
+		ret = parse_step_option(def, argv[i], &step, err);
+		if (ret)
+			return ret;
+	}
+	ret = check_step(def, &step, err);
+	return ret ? ret : add_step(cfg, &step, err);
+}
+
+/*
+ * The built-in scenarios, as the step lines a scenario file would have.
+ * Between the two settle sleeps (which let clients get busy before the
+ * first unplug, and see the last change): a step that takes cycles gets
+ * --cycles, and each of its options the command-line value of that name.
+ */
+static const struct {
+	const char *name;
+	const char *const steps[4];
+} hs_builtin_scenarios[] = {
+	{ "single", { "unplug" } },
+	{ "replug", { "unplug", "sleep 100ms", "plug" } },
+	{ "flap", { "flap" } },
+	{ "inflight", { "inflight" } },
+	{ "random", { "random" } },
+};
+
+#define HS_SETTLE "sleep 100ms"
+
+/*
+ * One step of a built-in scenario: @text, then what its kind takes from
+ * @given (the command line's values): cycles, and each option by its name.
+ */
+static int add_builtin_step(struct hs_config *cfg, const char *text, const struct hs_step *given,
+			    char *err)
+{
+	char line[256], keyword[16], *argv[8], *tok, *save = NULL;
+	struct hs_step values = *given;
+	const struct hs_step_def *def;
+	unsigned int argc = 0;
+	size_t used, k;
+
+	snprintf(keyword, sizeof(keyword), "%.*s", (int)strcspn(text, " "), text);
+	def = step_def(keyword);
+	used = (size_t)snprintf(line, sizeof(line), "%s", text);
+	if (def->arg == HS_ARG_CYCLES)
+		used += (size_t)snprintf(line + used, sizeof(line) - used, " %u", values.count);
+	for (k = 0; def->opts && def->opts[k]; k++)
+		used += (size_t)snprintf(line + used, sizeof(line) - used, " %s=%" PRIu64 "ns",
+					 def->opts[k], *step_option(&values, def->opts[k]));
+	for (tok = strtok_r(line, " ", &save); tok && argc < 8; tok = strtok_r(NULL, " ", &save))
+		argv[argc++] = tok;
+	return parse_step_line(cfg, def, argv, argc, err);
+}
+
+int hs_parse_scenario_name(struct hs_config *cfg, const char *name, unsigned int cycles,
+			   uint64_t period_ns, uint64_t jitter_ns, uint64_t latency_ns,
+			   char *err)
+{
+	const struct hs_step given = { .count = cycles, .period_ns = period_ns,
+				       .jitter_ns = jitter_ns, .latency_ns = latency_ns };
+	size_t i, j, used, n = sizeof(hs_builtin_scenarios) / sizeof(hs_builtin_scenarios[0]);
+	char why[HS_ERR_MAX], names[128] = "";
+	int ret = 0;
+
+	for (i = 0; name && i < n; i++)
+		if (!strcmp(name, hs_builtin_scenarios[i].name))
+			break;
+	if (!name)
+		return fail(err, "scenario: missing name");
+	if (i == n) {
+		for (j = 0, used = 0; j < n; j++)
+			used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s",
+						 j ? ", " : "", hs_builtin_scenarios[j].name);
+		return fail(err, "scenario: unknown '%.40s' (%s)", name, names);
+	}
+	ret = add_builtin_step(cfg, HS_SETTLE, &given, why);
+	for (j = 0; !ret && j < 4 && hs_builtin_scenarios[i].steps[j]; j++)
+		ret = add_builtin_step(cfg, hs_builtin_scenarios[i].steps[j], &given, why);
+	if (!ret)
+		ret = add_builtin_step(cfg, HS_SETTLE, &given, why);
+	if (ret)
+		snprintf(err, HS_ERR_MAX, "scenario %.40s: %.*s", name, HS_ERR_MAX - 60, why);
+	return ret;
+}
+
+/* ---- scenario files ---- */
 
 static int need_args(const char *verb, unsigned int got, unsigned int min, unsigned int max,
 		     char *err)
@@ -402,15 +513,11 @@ static void join_args(char **argv, unsigned int argc, char *buf, size_t len)
 
 static int parse_scenario_line(struct hs_config *cfg, char *line, char *err)
 {
-	static const char *const flap_opts[] = { "period", "jitter", NULL };
-	static const char *const inflight_opts[] = { "latency", NULL };
-	static const char *const random_opts[] = { "period", NULL };
 	char *argv[16], *tok, *save = NULL, list[512];
-	struct hs_step step = { 0 };
-	uint64_t num;
-	unsigned int argc = 0, i;
-	const char *const *opts = NULL;
+	const struct hs_step_def *def;
+	unsigned int argc = 0;
 	const char *verb;
+	uint64_t num;
 	int ret;
 
 	for (tok = strtok_r(line, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
@@ -421,6 +528,9 @@ static int parse_scenario_line(struct hs_config *cfg, char *line, char *err)
 	if (!argc)
 		return 0;
 	verb = argv[0];
+	def = step_def(verb);
+	if (def)
+		return parse_step_line(cfg, def, argv, argc, err);
 
 	if (!strcmp(verb, "clients") || !strcmp(verb, "readers") || !strcmp(verb, "pollers")) {
 		unsigned int max = !strcmp(verb, "clients") ? HS_MAX_CLIENTS :
@@ -475,59 +585,7 @@ static int parse_scenario_line(struct hs_config *cfg, char *line, char *err)
 			return fail(err, "trigger: '%.40s' is not uevent or control", argv[1]);
 		return 0;
 	}
-	if (!strcmp(verb, "unplug") || !strcmp(verb, "plug")) {
-		ret = need_args(verb, argc - 1, 0, 0, err);
-		if (ret)
-			return ret;
-		step.kind = !strcmp(verb, "unplug") ? HS_STEP_UNPLUG : HS_STEP_PLUG;
-		return add_step(cfg, &step, err);
-	}
-	if (!strcmp(verb, "sleep")) {
-		ret = need_args(verb, argc - 1, 1, 1, err);
-		if (ret)
-			return ret;
-		step.kind = HS_STEP_SLEEP;
-		ret = parse_span(argv[1], &step.duration_ns, "sleep", err);
-		return ret ? ret : add_step(cfg, &step, err);
-	}
-
-	if (!strcmp(verb, "flap")) {
-		step.kind = HS_STEP_FLAP;
-		step.period_ns = 20000000ull;
-		opts = flap_opts;
-	} else if (!strcmp(verb, "random")) {
-		step.kind = HS_STEP_RANDOM;
-		step.period_ns = 20000000ull;
-		opts = random_opts;
-	} else if (!strcmp(verb, "inflight")) {
-		step.kind = HS_STEP_INFLIGHT;
-		step.latency_ns = 50000000ull;
-		opts = inflight_opts;
-	} else {
-		return fail(err, "unknown keyword '%.40s'", verb);
-	}
-	i = 1;
-	if (step.kind != HS_STEP_INFLIGHT) {
-		ret = need_args(verb, argc - 1, 1, 3, err);
-		if (!ret)
-			ret = parse_count(argv[1], 1, HS_MAX_CYCLES, &num, "cycles", err);
-		if (ret)
-			return ret;
-		step.count = (unsigned int)num;
-		i = 2;
-	}
-	for (; i < argc; i++) {
-		ret = parse_step_option(argv[i], opts, &step, err);
-		if (ret)
-			return ret;
-	}
-	if (step.kind != HS_STEP_INFLIGHT && !step.period_ns)
-		return fail(err, "period must be above 0");
-	if (step.kind == HS_STEP_FLAP && step.jitter_ns * 2 > step.period_ns)
-		return fail(err, "jitter must be at most half the period");
-	if (step.kind == HS_STEP_INFLIGHT && !step.latency_ns)
-		return fail(err, "latency must be above 0");
-	return add_step(cfg, &step, err);
+	return fail(err, "unknown keyword '%.40s'", verb);
 }
 
 int hs_parse_scenario_file(struct hs_config *cfg, FILE *in, const char *name, char *err)

@@ -337,6 +337,51 @@ static int parse_argv(struct hs_config *cfg, char *err, ...)
 	return hs_parse_args(cfg, argc, argv, err);
 }
 
+/*
+ * Each built-in scenario is the scenario file docs/hotplug-scenarios.md
+ * gives for it: the same steps, whatever values the options carry.
+ */
+START_TEST(scenario_builtin_as_file)
+{
+	static const struct {
+		const char *args[6];
+		const char *file;
+	} rows[] = {
+		{ { "--scenario=single" }, "sleep 100ms\nunplug\nsleep 100ms\n" },
+		{ { "--scenario=replug" }, "sleep 100ms\nunplug\nsleep 100ms\nplug\nsleep 100ms\n" },
+		{ { "--scenario=flap", "--cycles=7", "--period=30ms", "--jitter=4ms" },
+		  "sleep 100ms\nflap 7 period=30ms jitter=4ms\nsleep 100ms\n" },
+		{ { "--scenario=flap" }, "sleep 100ms\nflap 10 period=20ms jitter=0\nsleep 100ms\n" },
+		{ { "--scenario=inflight", "--latency=70ms", "--control=/x" },
+		  "sleep 100ms\ninflight latency=70ms\nsleep 100ms\n" },
+		{ { "--scenario=random", "--cycles=9", "--period=3ms" },
+		  "sleep 100ms\nrandom 9 period=3ms\nsleep 100ms\n" },
+	};
+	char err[HS_ERR_MAX] = "";
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct hs_config *opt = new_config(), *file = new_config();
+		const char *const *a = rows[i].args;
+
+		ck_assert_msg(parse_argv(opt, err, a[0], a[1], a[2], a[3], a[4], NULL) == 0,
+			      "row %zu: %s", i, err);
+		ck_assert_msg(parse_text(file, rows[i].file, err) == 0, "row %zu: %s", i, err);
+		ck_assert_uint_eq(opt->nsteps, file->nsteps);
+		for (unsigned int j = 0; j < opt->nsteps; j++) {
+			const struct hs_step *o = &opt->steps[j], *f = &file->steps[j];
+
+			ck_assert_msg(o->kind == f->kind && o->count == f->count &&
+				      o->duration_ns == f->duration_ns &&
+				      o->period_ns == f->period_ns && o->jitter_ns == f->jitter_ns &&
+				      o->latency_ns == f->latency_ns,
+				      "row %zu step %u differs from the file's", i, j);
+		}
+		free(opt);
+		free(file);
+	}
+}
+END_TEST
+
 START_TEST(args_defaults)
 {
 	struct hs_config *cfg = new_config();
@@ -516,6 +561,7 @@ int main(void)
 	tcase_add_test(tc, scenario_bad);
 	tcase_add_test(tc, scenario_long_line_and_too_many_steps);
 	tcase_add_test(tc, scenario_examples);
+	tcase_add_test(tc, scenario_builtin_as_file);
 	tcase_add_test(tc, args_defaults);
 	tcase_add_test(tc, args_full);
 	tcase_add_test(tc, args_bad);
