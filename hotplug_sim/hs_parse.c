@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * hs_parse.c - every parser hotplug_sim has: command line, scenario files,
- * durations, op mixes, errno lists, synthetic uevent arguments. Pure
- * functions over struct hs_config so the tests can feed them bad input.
+ * hs_parse.c - hotplug_sim's parsers but the scenario's (hs_scenario.c):
+ * command line, durations, op mixes, errno lists, synthetic uevent
+ * arguments. Pure functions over struct hs_config so the tests can feed
+ * them bad input.
  */
 #include "config.h"
 
@@ -18,12 +19,11 @@
 #include "client/ec_client.h"
 #include "common/common.h"
 #include "hs.h"
+#include "hs_parse_internal.h"
 
 #define SEPARATORS ", \t"
 
-static int fail(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int fail(char *err, const char *fmt, ...)
+int hs_fail(char *err, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -53,17 +53,13 @@ void hs_config_init(struct hs_config *cfg)
 	set_default_expect(cfg->expect);
 }
 
-/*
- * The shared parsers with this file's message buffer and one-hour limit;
- * every parser here reports bad input as -EINVAL, out of range included.
- */
-static int parse_count(const char *text, uint64_t min, uint64_t max, uint64_t *out,
-		       const char *what, char *err)
+int hs_parse_count(const char *text, uint64_t min, uint64_t max, uint64_t *out,
+		   const char *what, char *err)
 {
 	return parse_uint(text, what, min, max, out, err, HS_ERR_MAX) ? -EINVAL : 0;
 }
 
-static int parse_span(const char *text, uint64_t *ns, const char *what, char *err)
+int hs_parse_span(const char *text, uint64_t *ns, const char *what, char *err)
 {
 	return parse_duration(text, what, HS_MAX_DURATION_NS, ns, err, HS_ERR_MAX) ? -EINVAL : 0;
 }
@@ -76,27 +72,27 @@ int hs_parse_mix(const char *text, unsigned int *xcmd_pct, char *err)
 	int ret;
 
 	if (!text || !*text)
-		return fail(err, "mix: empty (expected e.g. xcmd=70,readmem=30)");
+		return hs_fail(err, "mix: empty (expected e.g. xcmd=70,readmem=30)");
 	if (strlen(text) >= sizeof(copy))
-		return fail(err, "mix: too long");
+		return hs_fail(err, "mix: too long");
 	strcpy(copy, text);
 	for (tok = strtok_r(copy, SEPARATORS, &save); tok; tok = strtok_r(NULL, SEPARATORS, &save)) {
 		char *eq = strchr(tok, '=');
 		bool *seen;
 
 		if (!eq)
-			return fail(err, "mix: '%.40s' is not op=percent", tok);
+			return hs_fail(err, "mix: '%.40s' is not op=percent", tok);
 		*eq = '\0';
 		if (!strcmp(tok, "xcmd"))
 			seen = &seen_xcmd;
 		else if (!strcmp(tok, "readmem"))
 			seen = &seen_readmem;
 		else
-			return fail(err, "mix: unknown op '%.40s' (xcmd or readmem)", tok);
+			return hs_fail(err, "mix: unknown op '%.40s' (xcmd or readmem)", tok);
 		if (*seen)
-			return fail(err, "mix: '%s' given twice", tok);
+			return hs_fail(err, "mix: '%s' given twice", tok);
 		*seen = true;
-		ret = parse_count(eq + 1, 0, 100, &pct, "mix percentage", err);
+		ret = hs_parse_count(eq + 1, 0, 100, &pct, "mix percentage", err);
 		if (ret)
 			return ret;
 		if (seen == &seen_xcmd)
@@ -105,9 +101,9 @@ int hs_parse_mix(const char *text, unsigned int *xcmd_pct, char *err)
 			readmem = pct;
 	}
 	if (!seen_xcmd && !seen_readmem)
-		return fail(err, "mix: empty (expected e.g. xcmd=70,readmem=30)");
+		return hs_fail(err, "mix: empty (expected e.g. xcmd=70,readmem=30)");
 	if (xcmd + readmem != 100)
-		return fail(err, "mix: percentages add up to %llu, not 100",
+		return hs_fail(err, "mix: percentages add up to %llu, not 100",
 			    (unsigned long long)(xcmd + readmem));
 	*xcmd_pct = (unsigned int)xcmd;
 	return 0;
@@ -134,7 +130,7 @@ int hs_parse_expect(const char *text, bool *expect, char *err)
 	unsigned int n = 0;
 
 	if (!text || strlen(text) >= sizeof(copy))
-		return fail(err, "expect: missing or too long");
+		return hs_fail(err, "expect: missing or too long");
 	strcpy(copy, text);
 	for (tok = strtok_r(copy, SEPARATORS, &save); tok; tok = strtok_r(NULL, SEPARATORS, &save)) {
 		int e;
@@ -146,14 +142,14 @@ int hs_parse_expect(const char *text, bool *expect, char *err)
 		} else {
 			e = errno_by_name(tok);
 			if (e < 0)
-				return fail(err, "expect: unknown outcome '%.40s' (ok, EC_ERROR or an errno name such as ENODEV)",
+				return hs_fail(err, "expect: unknown outcome '%.40s' (ok, EC_ERROR or an errno name such as ENODEV)",
 					    tok);
 			set[e] = true;
 		}
 		n++;
 	}
 	if (!n)
-		return fail(err, "expect: empty list");
+		return hs_fail(err, "expect: empty list");
 	memcpy(expect, set, sizeof(set));
 	return 0;
 }
@@ -174,17 +170,17 @@ int hs_parse_uevent_arg(const char *text, struct hs_uevent_arg *arg, char *err)
 	size_t klen, vlen;
 
 	if (!text || !(eq = strchr(text, '=')))
-		return fail(err, "uevent arg: '%.40s' is not KEY=VAL", text ? text : "");
+		return hs_fail(err, "uevent arg: '%.40s' is not KEY=VAL", text ? text : "");
 	klen = (size_t)(eq - text);
 	vlen = strlen(eq + 1);
 	if (!klen || !vlen)
-		return fail(err, "uevent arg: empty key or value in '%.40s'", text);
+		return hs_fail(err, "uevent arg: empty key or value in '%.40s'", text);
 	if (klen > HS_UEVENT_KEY_MAX || vlen > HS_UEVENT_VAL_MAX)
-		return fail(err, "uevent arg: key (max %d) or value (max %d) too long",
+		return hs_fail(err, "uevent arg: key (max %d) or value (max %d) too long",
 			    HS_UEVENT_KEY_MAX, HS_UEVENT_VAL_MAX);
 	/* The kernel rejects the whole uevent write otherwise: catch it here. */
 	if (!all_alnum(text, klen) || !all_alnum(eq + 1, vlen))
-		return fail(err, "uevent arg: '%.40s' must be alphanumeric on both sides of '='",
+		return hs_fail(err, "uevent arg: '%.40s' must be alphanumeric on both sides of '='",
 			    text);
 	memcpy(arg->key, text, klen);
 	arg->key[klen] = '\0';
@@ -284,355 +280,6 @@ const char *hs_op_name(enum hs_op op)
 	return (unsigned int)op < HS_OP_COUNT ? names[op] : "?";
 }
 
-/* ---- scenario steps ---- */
-
-/**
- * struct hs_step_def - one kind of scenario step: the only place it is
- * declared. Scenario files and the built-in scenarios are both read through
- * it (parse_step_line()).
- * @keyword:  the line's first word
- * @base:     the step's kind and the defaults of its options
- * @arg:      what the one positional argument is, if any
- * @opts:     the key=DURATION options it takes (NULL-terminated), each also
- *            the name of the command-line option that sets it for a
- *            built-in scenario (--period, --jitter, --latency)
- */
-struct hs_step_def {
-	const char *keyword;
-	struct hs_step base;
-	enum { HS_ARG_NONE, HS_ARG_DURATION, HS_ARG_CYCLES } arg;
-	const char *const *opts;
-};
-
-static const char *const hs_flap_opts[] = { "period", "jitter", NULL };
-static const char *const hs_inflight_opts[] = { "latency", NULL };
-static const char *const hs_random_opts[] = { "period", NULL };
-
-static const struct hs_step_def hs_step_defs[] = {
-	{ .keyword = "unplug", .base = { .kind = HS_STEP_UNPLUG } },
-	{ .keyword = "plug", .base = { .kind = HS_STEP_PLUG } },
-	{ .keyword = "sleep", .base = { .kind = HS_STEP_SLEEP }, .arg = HS_ARG_DURATION },
-	{ .keyword = "flap", .base = { .kind = HS_STEP_FLAP, .period_ns = 20000000ull },
-	  .arg = HS_ARG_CYCLES, .opts = hs_flap_opts },
-	{ .keyword = "inflight", .base = { .kind = HS_STEP_INFLIGHT, .latency_ns = 50000000ull },
-	  .opts = hs_inflight_opts },
-	{ .keyword = "random", .base = { .kind = HS_STEP_RANDOM, .period_ns = 20000000ull },
-	  .arg = HS_ARG_CYCLES, .opts = hs_random_opts },
-};
-
-#define HS_STEP_DEF_COUNT (sizeof(hs_step_defs) / sizeof(hs_step_defs[0]))
-
-static const struct hs_step_def *step_def(const char *keyword)
-{
-	size_t i;
-
-	for (i = 0; i < HS_STEP_DEF_COUNT; i++)
-		if (!strcmp(keyword, hs_step_defs[i].keyword))
-			return &hs_step_defs[i];
-	return NULL;
-}
-
-/* The value a step option sets. */
-static uint64_t *step_option(struct hs_step *step, const char *key)
-{
-	if (!strcmp(key, "period"))
-		return &step->period_ns;
-	if (!strcmp(key, "jitter"))
-		return &step->jitter_ns;
-	return &step->latency_ns;
-}
-
-static int add_step(struct hs_config *cfg, const struct hs_step *step, char *err)
-{
-	if (cfg->nsteps >= HS_MAX_STEPS)
-		return fail(err, "scenario: more than %d steps", HS_MAX_STEPS);
-	cfg->steps[cfg->nsteps++] = *step;
-	return 0;
-}
-
-/* "key=DURATION", one of @def's options. */
-static int parse_step_option(const struct hs_step_def *def, const char *tok,
-			     struct hs_step *step, char *err)
-{
-	const char *eq = strchr(tok, '=');
-	const char *key = NULL;
-	size_t klen;
-	unsigned int i;
-
-	if (!eq)
-		return fail(err, "'%.40s' is not key=duration", tok);
-	klen = (size_t)(eq - tok);
-	for (i = 0; def->opts && def->opts[i] && !key; i++)
-		if (strlen(def->opts[i]) == klen && !strncmp(tok, def->opts[i], klen))
-			key = def->opts[i];
-	if (!key)
-		return fail(err, "unknown option '%.*s'", (int)klen, tok);
-	return parse_span(eq + 1, step_option(step, key), key, err);
-}
-
-/* What no step may be, however it was written. */
-static int check_step(const struct hs_step_def *def, const struct hs_step *step, char *err)
-{
-	if (def->arg == HS_ARG_CYCLES && !step->period_ns)
-		return fail(err, "period must be above 0");
-	if (step->jitter_ns * 2 > step->period_ns)
-		return fail(err, "jitter must be at most half the period");
-	if (step->kind == HS_STEP_INFLIGHT && !step->latency_ns)
-		return fail(err, "latency must be above 0");
-	return 0;
-}
-
-/* A step line, split in words: KEYWORD [ARG] [key=DURATION ...]. */
-static int parse_step_line(struct hs_config *cfg, const struct hs_step_def *def,
-			   char **argv, unsigned int argc, char *err)
-{
-	struct hs_step step = def->base;
-	unsigned int i = 1;
-	uint64_t num;
-	int ret = 0;
-
-	if (def->arg != HS_ARG_NONE && argc < 2)
-		return fail(err, "'%s' needs an argument", def->keyword);
-	if (!def->opts && argc > 1 + (def->arg != HS_ARG_NONE))
-		return fail(err, "too many arguments to '%s'", def->keyword);
-	if (def->arg == HS_ARG_DURATION)
-		ret = parse_span(argv[i++], &step.duration_ns, def->keyword, err);
-	else if (def->arg == HS_ARG_CYCLES)
-		ret = parse_count(argv[i++], 1, HS_MAX_CYCLES, &num, "cycles", err);
-	if (ret)
-		return ret;
-	if (def->arg == HS_ARG_CYCLES)
-		step.count = (unsigned int)num;
-	for (; i < argc; i++) {
-		ret = parse_step_option(def, argv[i], &step, err);
-		if (ret)
-			return ret;
-	}
-	ret = check_step(def, &step, err);
-	return ret ? ret : add_step(cfg, &step, err);
-}
-
-/*
- * The built-in scenarios, as the step lines a scenario file would have.
- * Between the two settle sleeps (which let clients get busy before the
- * first unplug, and see the last change): a step that takes cycles gets
- * --cycles, and each of its options the command-line value of that name.
- */
-static const struct {
-	const char *name;
-	const char *const steps[4];
-} hs_builtin_scenarios[] = {
-	{ "single", { "unplug" } },
-	{ "replug", { "unplug", "sleep 100ms", "plug" } },
-	{ "flap", { "flap" } },
-	{ "inflight", { "inflight" } },
-	{ "random", { "random" } },
-};
-
-#define HS_SETTLE "sleep 100ms"
-
-/*
- * One step of a built-in scenario: @text, then what its kind takes from
- * @given (the command line's values): cycles, and each option by its name.
- */
-static int add_builtin_step(struct hs_config *cfg, const char *text, const struct hs_step *given,
-			    char *err)
-{
-	char line[256], keyword[16], *argv[8], *tok, *save = NULL;
-	struct hs_step values = *given;
-	const struct hs_step_def *def;
-	unsigned int argc = 0;
-	size_t used, k;
-
-	snprintf(keyword, sizeof(keyword), "%.*s", (int)strcspn(text, " "), text);
-	def = step_def(keyword);
-	used = (size_t)snprintf(line, sizeof(line), "%s", text);
-	if (def->arg == HS_ARG_CYCLES)
-		used += (size_t)snprintf(line + used, sizeof(line) - used, " %u", values.count);
-	for (k = 0; def->opts && def->opts[k]; k++)
-		used += (size_t)snprintf(line + used, sizeof(line) - used, " %s=%" PRIu64 "ns",
-					 def->opts[k], *step_option(&values, def->opts[k]));
-	for (tok = strtok_r(line, " ", &save); tok && argc < 8; tok = strtok_r(NULL, " ", &save))
-		argv[argc++] = tok;
-	return parse_step_line(cfg, def, argv, argc, err);
-}
-
-int hs_parse_scenario_name(struct hs_config *cfg, const char *name, unsigned int cycles,
-			   uint64_t period_ns, uint64_t jitter_ns, uint64_t latency_ns,
-			   char *err)
-{
-	const struct hs_step given = { .count = cycles, .period_ns = period_ns,
-				       .jitter_ns = jitter_ns, .latency_ns = latency_ns };
-	size_t i, j, used, n = sizeof(hs_builtin_scenarios) / sizeof(hs_builtin_scenarios[0]);
-	char why[HS_ERR_MAX], names[128] = "";
-	int ret = 0;
-
-	for (i = 0; name && i < n; i++)
-		if (!strcmp(name, hs_builtin_scenarios[i].name))
-			break;
-	if (!name)
-		return fail(err, "scenario: missing name");
-	if (i == n) {
-		for (j = 0, used = 0; j < n; j++)
-			used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s",
-						 j ? ", " : "", hs_builtin_scenarios[j].name);
-		return fail(err, "scenario: unknown '%.40s' (%s)", name, names);
-	}
-	ret = add_builtin_step(cfg, HS_SETTLE, &given, why);
-	for (j = 0; !ret && j < 4 && hs_builtin_scenarios[i].steps[j]; j++)
-		ret = add_builtin_step(cfg, hs_builtin_scenarios[i].steps[j], &given, why);
-	if (!ret)
-		ret = add_builtin_step(cfg, HS_SETTLE, &given, why);
-	if (ret)
-		snprintf(err, HS_ERR_MAX, "scenario %.40s: %.*s", name, HS_ERR_MAX - 60, why);
-	return ret;
-}
-
-/* ---- scenario files ---- */
-
-static int need_args(const char *verb, unsigned int got, unsigned int min, unsigned int max,
-		     char *err)
-{
-	if (got < min)
-		return fail(err, "'%s' needs an argument", verb);
-	if (got > max)
-		return fail(err, "too many arguments to '%s'", verb);
-	return 0;
-}
-
-/* Join argv[1..] back with commas for the list parsers. */
-static void join_args(char **argv, unsigned int argc, char *buf, size_t len)
-{
-	unsigned int i;
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (i = 1; i < argc && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%s", i > 1 ? "," : "", argv[i]);
-}
-
-static int parse_scenario_line(struct hs_config *cfg, char *line, char *err)
-{
-	char *argv[16], *tok, *save = NULL, list[512];
-	const struct hs_step_def *def;
-	unsigned int argc = 0;
-	const char *verb;
-	uint64_t num;
-	int ret;
-
-	for (tok = strtok_r(line, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
-		if (argc == sizeof(argv) / sizeof(argv[0]))
-			return fail(err, "too many words");
-		argv[argc++] = tok;
-	}
-	if (!argc)
-		return 0;
-	verb = argv[0];
-	def = step_def(verb);
-	if (def)
-		return parse_step_line(cfg, def, argv, argc, err);
-
-	if (!strcmp(verb, "clients") || !strcmp(verb, "readers") || !strcmp(verb, "pollers")) {
-		unsigned int max = !strcmp(verb, "clients") ? HS_MAX_CLIENTS :
-				   !strcmp(verb, "readers") ? HS_MAX_READERS : HS_MAX_POLLERS;
-
-		ret = need_args(verb, argc - 1, 1, 1, err);
-		if (!ret)
-			ret = parse_count(argv[1], 0, max, &num, verb, err);
-		if (ret)
-			return ret;
-		if (!strcmp(verb, "clients"))
-			cfg->clients = (unsigned int)num;
-		else if (!strcmp(verb, "readers"))
-			cfg->readers = (unsigned int)num;
-		else
-			cfg->pollers = (unsigned int)num;
-		return 0;
-	}
-	if (!strcmp(verb, "mix") || !strcmp(verb, "expect")) {
-		ret = need_args(verb, argc - 1, 1, 15, err);
-		if (ret)
-			return ret;
-		join_args(argv, argc, list, sizeof(list));
-		return !strcmp(verb, "mix") ? hs_parse_mix(list, &cfg->mix_xcmd, err) :
-					      hs_parse_expect(list, cfg->expect, err);
-	}
-	if (!strcmp(verb, "deadline")) {
-		ret = need_args(verb, argc - 1, 1, 1, err);
-		if (!ret)
-			ret = parse_span(argv[1], &cfg->deadline_ns, "deadline", err);
-		if (!ret && !cfg->deadline_ns)
-			ret = fail(err, "deadline must be above 0");
-		return ret;
-	}
-	if (!strcmp(verb, "seed")) {
-		ret = need_args(verb, argc - 1, 1, 1, err);
-		if (!ret)
-			ret = parse_count(argv[1], 0, UINT64_MAX, &num, "seed", err);
-		if (!ret)
-			cfg->seed = num;
-		return ret;
-	}
-	if (!strcmp(verb, "trigger")) {
-		ret = need_args(verb, argc - 1, 1, 1, err);
-		if (ret)
-			return ret;
-		if (!strcmp(argv[1], "uevent"))
-			cfg->trigger = HS_TRIGGER_UEVENT;
-		else if (!strcmp(argv[1], "control"))
-			cfg->trigger = HS_TRIGGER_CONTROL;
-		else
-			return fail(err, "trigger: '%.40s' is not uevent or control", argv[1]);
-		return 0;
-	}
-	return fail(err, "unknown keyword '%.40s'", verb);
-}
-
-int hs_parse_scenario_file(struct hs_config *cfg, FILE *in, const char *name, char *err)
-{
-	char line[512], why[HS_ERR_MAX];
-	unsigned int lineno = 0, first_step;
-	int ret;
-
-	while (fgets(line, sizeof(line), in)) {
-		size_t len = strlen(line);
-		char *hash;
-		size_t i;
-
-		lineno++;
-		if (len == sizeof(line) - 1 && line[len - 1] != '\n' && !feof(in)) {
-			snprintf(err, HS_ERR_MAX, "%s:%u: line too long (max %zu bytes)", name,
-				 lineno, sizeof(line) - 2);
-			return -EINVAL;
-		}
-		hash = strchr(line, '#');
-		if (hash)
-			*hash = '\0';
-		len = strlen(line);
-		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-			line[--len] = '\0';
-		for (i = 0; i < len; i++) {
-			if (!isprint((unsigned char)line[i]) && line[i] != '\t') {
-				snprintf(err, HS_ERR_MAX, "%s:%u: unprintable byte 0x%02x", name,
-					 lineno, (unsigned char)line[i]);
-				return -EINVAL;
-			}
-		}
-		first_step = cfg->nsteps;
-		ret = parse_scenario_line(cfg, line, why);
-		if (ret) {
-			snprintf(err, HS_ERR_MAX, "%.100s:%u: %.140s", name, lineno, why);
-			return ret;
-		}
-		for (; first_step < cfg->nsteps; first_step++)
-			cfg->steps[first_step].line = lineno;
-	}
-	if (ferror(in)) {
-		snprintf(err, HS_ERR_MAX, "%s: read error", name);
-		return -EIO;
-	}
-	return 0;
-}
 
 /* ---- command line ---- */
 
@@ -710,9 +357,9 @@ static const char usage_text[] =
 static int set_path(char *dst, const char *src, const char *what, char *err)
 {
 	if (!*src)
-		return fail(err, "%s: empty path", what);
+		return hs_fail(err, "%s: empty path", what);
 	if (strlen(src) >= HS_PATH_MAX)
-		return fail(err, "%s: path too long", what);
+		return hs_fail(err, "%s: path too long", what);
 	strcpy(dst, src);
 	return 0;
 }
@@ -746,13 +393,13 @@ int hs_parse_args(struct hs_config *cfg, int argc, char **argv, char *err)
 		switch (opt) {
 		case 'n':
 			if (!valid_device_name(optarg))
-				return fail(err, "--name: '%.40s' must be 1..%d letters, digits, '_', '-' or '.'",
+				return hs_fail(err, "--name: '%.40s' must be 1..%d letters, digits, '_', '-' or '.'",
 					    optarg, HS_NAME_MAX);
 			strcpy(cfg->device, optarg);
 			break;
 		case OPT_SYSFS:
 			sysfs = optarg;
-			ret = *optarg ? 0 : fail(err, "--sysfs: empty path");
+			ret = *optarg ? 0 : hs_fail(err, "--sysfs: empty path");
 			break;
 		case OPT_CONTROL:
 			ret = set_path(cfg->control, optarg, "--control", err);
@@ -763,21 +410,21 @@ int hs_parse_args(struct hs_config *cfg, int argc, char **argv, char *err)
 			else if (!strcmp(optarg, "control"))
 				cfg->trigger = HS_TRIGGER_CONTROL;
 			else
-				ret = fail(err, "--trigger: '%.40s' is not uevent or control", optarg);
+				ret = hs_fail(err, "--trigger: '%.40s' is not uevent or control", optarg);
 			break;
 		case 'k':
-			ret = parse_count(optarg, 0, HS_MAX_CLIENTS, &num, "--clients", err);
+			ret = hs_parse_count(optarg, 0, HS_MAX_CLIENTS, &num, "--clients", err);
 			cfg->clients = ret ? cfg->clients : (unsigned int)num;
 			break;
 		case OPT_MIX:
 			ret = hs_parse_mix(optarg, &cfg->mix_xcmd, err);
 			break;
 		case OPT_READERS:
-			ret = parse_count(optarg, 0, HS_MAX_READERS, &num, "--readers", err);
+			ret = hs_parse_count(optarg, 0, HS_MAX_READERS, &num, "--readers", err);
 			cfg->readers = ret ? cfg->readers : (unsigned int)num;
 			break;
 		case OPT_POLLERS:
-			ret = parse_count(optarg, 0, HS_MAX_POLLERS, &num, "--pollers", err);
+			ret = hs_parse_count(optarg, 0, HS_MAX_POLLERS, &num, "--pollers", err);
 			cfg->pollers = ret ? cfg->pollers : (unsigned int)num;
 			break;
 		case 's':
@@ -786,7 +433,7 @@ int hs_parse_args(struct hs_config *cfg, int argc, char **argv, char *err)
 		case 'f':
 			in = fopen(optarg, "r");
 			if (!in) {
-				ret = fail(err, "%s: %s", optarg, strerror(errno));
+				ret = hs_fail(err, "%s: %s", optarg, strerror(errno));
 				break;
 			}
 			ret = hs_parse_scenario_file(cfg, in, optarg, err);
@@ -794,27 +441,27 @@ int hs_parse_args(struct hs_config *cfg, int argc, char **argv, char *err)
 			have_file = true;
 			break;
 		case OPT_CYCLES:
-			ret = parse_count(optarg, 1, HS_MAX_CYCLES, &cycles, "--cycles", err);
+			ret = hs_parse_count(optarg, 1, HS_MAX_CYCLES, &cycles, "--cycles", err);
 			break;
 		case OPT_PERIOD:
-			ret = parse_span(optarg, &period, "--period", err);
+			ret = hs_parse_span(optarg, &period, "--period", err);
 			break;
 		case OPT_JITTER:
-			ret = parse_span(optarg, &jitter, "--jitter", err);
+			ret = hs_parse_span(optarg, &jitter, "--jitter", err);
 			break;
 		case OPT_LATENCY:
-			ret = parse_span(optarg, &latency, "--latency", err);
+			ret = hs_parse_span(optarg, &latency, "--latency", err);
 			if (!ret && !latency)
-				ret = fail(err, "--latency must be above 0");
+				ret = hs_fail(err, "--latency must be above 0");
 			break;
 		case OPT_SEED:
-			ret = parse_count(optarg, 0, UINT64_MAX, &num, "--seed", err);
+			ret = hs_parse_count(optarg, 0, UINT64_MAX, &num, "--seed", err);
 			cfg->seed = ret ? cfg->seed : num;
 			break;
 		case OPT_DEADLINE:
-			ret = parse_span(optarg, &cfg->deadline_ns, "--deadline", err);
+			ret = hs_parse_span(optarg, &cfg->deadline_ns, "--deadline", err);
 			if (!ret && !cfg->deadline_ns)
-				ret = fail(err, "--deadline must be above 0");
+				ret = hs_fail(err, "--deadline must be above 0");
 			break;
 		case OPT_JSON:
 			ret = set_path(cfg->json_path, optarg, "--json", err);
@@ -827,13 +474,13 @@ int hs_parse_args(struct hs_config *cfg, int argc, char **argv, char *err)
 			break;
 		case OPT_UEVENT_ARG:
 			if (cfg->nuevent_args == HS_UEVENT_ARGS_MAX)
-				ret = fail(err, "--uevent-arg: at most %d", HS_UEVENT_ARGS_MAX);
+				ret = hs_fail(err, "--uevent-arg: at most %d", HS_UEVENT_ARGS_MAX);
 			else
 				ret = hs_parse_uevent_arg(optarg,
 							  &cfg->uevent_args[cfg->nuevent_args++], err);
 			break;
 		case OPT_DAEMON_PID:
-			ret = parse_count(optarg, 1, 4194304, &num, "--daemon-pid", err);
+			ret = hs_parse_count(optarg, 1, 4194304, &num, "--daemon-pid", err);
 			cfg->daemon_pid = ret ? 0 : (long)num;
 			break;
 		case OPT_NO_MONITOR:
@@ -858,17 +505,17 @@ int hs_parse_args(struct hs_config *cfg, int argc, char **argv, char *err)
 			return ret;
 	}
 	if (optind < argc)
-		return fail(err, "unexpected argument '%.40s'", argv[optind]);
+		return hs_fail(err, "unexpected argument '%.40s'", argv[optind]);
 
 	if (sysfs) {
 		if (strlen(sysfs) + sizeof("/uevent") > HS_PATH_MAX)
-			return fail(err, "--sysfs: path too long");
+			return hs_fail(err, "--sysfs: path too long");
 		snprintf(cfg->sysfs_uevent, HS_PATH_MAX, "%s/uevent", sysfs);
 	} else {
 		snprintf(cfg->sysfs_uevent, HS_PATH_MAX, "/sys/class/cuse/%s/uevent", cfg->device);
 	}
 	if (cfg->trigger == HS_TRIGGER_CONTROL && !cfg->control[0])
-		return fail(err, "--trigger=control needs --control=PATH");
+		return hs_fail(err, "--trigger=control needs --control=PATH");
 	if (scenario || !have_file) {
 		ret = hs_parse_scenario_name(cfg, scenario ? scenario : "single",
 					     (unsigned int)cycles, period, jitter, latency, err);
@@ -877,8 +524,8 @@ int hs_parse_args(struct hs_config *cfg, int argc, char **argv, char *err)
 	}
 	for (unsigned int i = 0; i < cfg->nsteps; i++)
 		if (cfg->steps[i].kind == HS_STEP_INFLIGHT && !cfg->control[0])
-			return fail(err, "the inflight scenario needs --control=PATH (latency injection)");
+			return hs_fail(err, "the inflight scenario needs --control=PATH (latency injection)");
 	if (!cfg->clients && !cfg->readers && !cfg->pollers)
-		return fail(err, "nothing to run: no clients, readers or pollers");
+		return hs_fail(err, "nothing to run: no clients, readers or pollers");
 	return 0;
 }

@@ -7,7 +7,9 @@
 noinst_LTLIBRARIES += hotplug_sim/libhotplugsim.la
 hotplug_sim_libhotplugsim_la_SOURCES = \
 	hotplug_sim/hs_parse.c \
-	hotplug_sim/hs_report.c
+	hotplug_sim/hs_parse_internal.h \
+	hotplug_sim/hs_report.c \
+	hotplug_sim/hs_scenario.c
 hotplug_sim_libhotplugsim_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
 hotplug_sim_libhotplugsim_la_LIBADD = client/libecclient.la ctl/libctl.la common/libcommon.la \
 	$(JSONC_LIBS)
