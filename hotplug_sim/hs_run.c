@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/random.h>
 #include <unistd.h>
 
@@ -536,6 +537,26 @@ static void release_workers(struct hs_runner *run)
 		reap_worker(run, &run->workers[i]);
 }
 
+/*
+ * The node must be there before any worker starts: without it every call
+ * fails ENOENT, which says nothing about hotplug. (An unplugged EC keeps
+ * its node: that run is a valid experiment.)
+ */
+static int check_device(const struct hs_config *cfg)
+{
+	char path[HS_NAME_MAX + sizeof("/dev/")];
+	struct stat st;
+	int ret;
+
+	snprintf(path, sizeof(path), "/dev/%s", cfg->device);
+	if (!stat(path, &st))
+		return 0;
+	ret = -errno;
+	fprintf(stderr, "hotplug_sim: %s: %s (is cuse_ec --name=%s running?)\n", path,
+		strerror(-ret), cfg->device);
+	return ret;
+}
+
 int hs_run(const struct hs_config *cfg, struct hs_report *rep)
 {
 	/*
@@ -553,6 +574,11 @@ int hs_run(const struct hs_config *cfg, struct hs_report *rep)
 	memset(rep, 0, sizeof(*rep));
 	if (!run)
 		return -ENOMEM;
+	ret = check_device(cfg);
+	if (ret) {
+		munmap(run, sizeof(*run));
+		return ret;
+	}
 	run->cfg = cfg;
 	run->rep = rep;
 	run->ctl.fd = -1;
