@@ -69,16 +69,17 @@ enum hs_step_kind {
 	HS_STEP_UNPLUG,
 	HS_STEP_PLUG,
 	HS_STEP_SLEEP,		/* @duration_ns */
-	HS_STEP_FLAP,		/* @count cycles, @period_ns, @jitter_ns */
+	HS_STEP_FLAP,		/* @count cycles, @period_ns, @jitter_ns, @duration_ns */
 	HS_STEP_INFLIGHT,	/* unplug while an XCMD sleeps @latency_ns in the EC */
-	HS_STEP_RANDOM,		/* @count random plug/unplug/sleep actions */
+	HS_STEP_RANDOM,		/* @count random actions, @period_ns, @duration_ns */
 };
 
 /**
  * struct hs_step - one scenario action.
  * @kind:        what to do
  * @count:       cycles (flap) or actions (random)
- * @duration_ns: sleep length
+ * @duration_ns: sleep: its length; flap, random: stop once this long has
+ *               passed, even before @count (0: no limit)
  * @period_ns:   flap: time per cycle (half unplugged, half plugged);
  *               random: the longest random sleep
  * @jitter_ns:   flap: each half-period varies by up to +/- this
@@ -252,13 +253,14 @@ const char *hs_op_name(enum hs_op op);
  * @period_ns: flap period / random longest sleep
  * @jitter_ns: flap jitter
  * @latency_ns: inflight latency
+ * @duration_ns: flap/random: stop after this long (0: after the cycles)
  * @err:       the reason on failure
  *
  * Return: 0 or -EINVAL.
  */
 int hs_parse_scenario_name(struct hs_config *cfg, const char *name, unsigned int cycles,
 			   uint64_t period_ns, uint64_t jitter_ns, uint64_t latency_ns,
-			   char *err);
+			   uint64_t duration_ns, char *err);
 
 /**
  * hs_parse_scenario_file() - read a scenario file (see docs/hotplug-scenarios.md).
@@ -337,6 +339,8 @@ struct hs_revocation {
  * @workers_died:   --processes: worker processes that crashed
  * @output_failed:  the CSV file could not be written
  * @elapsed_ns:     run length
+ * @planned_ns:     flap steps: their cycles times their periods
+ * @scheduled_ran_ns: how long those steps took
  */
 struct hs_report {
 	unsigned int nclients;
@@ -358,7 +362,26 @@ struct hs_report {
 	unsigned int workers_died;
 	bool output_failed;
 	uint64_t elapsed_ns;
+	uint64_t planned_ns;
+	uint64_t scheduled_ran_ns;
 };
+
+/**
+ * hs_schedule_slip() - whether a flap ran late, and the warning saying so.
+ * @cycles:    cycles it ran
+ * @period_ns: its period
+ * @ran_ns:    how long they took
+ * @text:      the warning (no "warning: " prefix, no newline)
+ * @len:       room in @text
+ *
+ * Late is more than a tenth over the plan, and more than 10 ms: each
+ * unplug waits for its revoke, each plug for the daemon, and timer slack
+ * alone must not warn.
+ *
+ * Return: true when late (@text filled), else false.
+ */
+bool hs_schedule_slip(unsigned int cycles, uint64_t period_ns, uint64_t ran_ns, char *text,
+		      size_t len);
 
 /**
  * struct hs_totals - the report summed over clients.

@@ -285,7 +285,7 @@ const char *hs_op_name(enum hs_op op)
 
 enum {
 	OPT_SYSFS = 256, OPT_CONTROL, OPT_TRIGGER, OPT_MIX, OPT_READERS, OPT_POLLERS,
-	OPT_CYCLES, OPT_PERIOD, OPT_JITTER, OPT_LATENCY, OPT_SEED, OPT_DEADLINE, OPT_JSON,
+	OPT_CYCLES, OPT_DURATION, OPT_PERIOD, OPT_JITTER, OPT_LATENCY, OPT_SEED, OPT_DEADLINE, OPT_JSON,
 	OPT_CSV, OPT_EXPECT, OPT_UEVENT_ARG, OPT_DAEMON_PID, OPT_NO_MONITOR, OPT_PROCESSES,
 };
 
@@ -301,6 +301,7 @@ static const struct option long_options[] = {
 	{ "scenario", required_argument, NULL, 's' },
 	{ "scenario-file", required_argument, NULL, 'f' },
 	{ "cycles", required_argument, NULL, OPT_CYCLES },
+	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "period", required_argument, NULL, OPT_PERIOD },
 	{ "jitter", required_argument, NULL, OPT_JITTER },
 	{ "latency", required_argument, NULL, OPT_LATENCY },
@@ -336,6 +337,8 @@ static const char usage_text[] =
 	"  -s, --scenario=NAME      single, replug, flap, inflight or random\n"
 	"  -f, --scenario-file=FILE read a scenario file (later options override it)\n"
 	"      --cycles=N           flap cycles / random actions (default 10)\n"
+	"      --duration=DUR       flap / random: stop after DUR (cycles unlimited\n"
+	"                           unless --cycles is given too)\n"
 	"      --period=DUR         flap period / longest random sleep (default 20ms)\n"
 	"      --jitter=DUR         flap jitter (default 0)\n"
 	"      --latency=DUR        inflight: time a command spends in the EC (default 50ms)\n"
@@ -378,7 +381,8 @@ static int valid_device_name(const char *name)
 
 int hs_parse_args(struct hs_config *cfg, int argc, char **argv, char *err)
 {
-	uint64_t num, cycles = 10;
+	uint64_t num, cycles = 10, duration = 0;
+	bool have_cycles = false;
 	uint64_t period = 20000000ull, jitter = 0, latency = 50000000ull;
 	const char *scenario = NULL, *sysfs = NULL;
 	bool have_file = false;
@@ -442,6 +446,12 @@ int hs_parse_args(struct hs_config *cfg, int argc, char **argv, char *err)
 			break;
 		case OPT_CYCLES:
 			ret = hs_parse_count(optarg, 1, HS_MAX_CYCLES, &cycles, "--cycles", err);
+			have_cycles = true;
+			break;
+		case OPT_DURATION:
+			ret = hs_parse_span(optarg, &duration, "--duration", err);
+			if (!ret && !duration)
+				ret = hs_fail(err, "--duration must be above 0");
 			break;
 		case OPT_PERIOD:
 			ret = hs_parse_span(optarg, &period, "--period", err);
@@ -518,10 +528,14 @@ int hs_parse_args(struct hs_config *cfg, int argc, char **argv, char *err)
 		return hs_fail(err, "--trigger=control needs --control=PATH");
 	if (scenario || !have_file) {
 		ret = hs_parse_scenario_name(cfg, scenario ? scenario : "single",
-					     (unsigned int)cycles, period, jitter, latency, err);
+					     duration && !have_cycles ? HS_MAX_CYCLES :
+					     (unsigned int)cycles, period, jitter, latency,
+					     duration, err);
 		if (ret)
 			return ret;
 	}
+	if (duration && (!scenario || (strcmp(scenario, "flap") && strcmp(scenario, "random"))))
+		return hs_fail(err, "--duration needs --scenario=flap or random");
 	for (unsigned int i = 0; i < cfg->nsteps; i++)
 		if (cfg->steps[i].kind == HS_STEP_INFLIGHT && !cfg->control[0])
 			return hs_fail(err, "the inflight scenario needs --control=PATH (latency injection)");

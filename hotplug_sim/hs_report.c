@@ -158,6 +158,21 @@ static void print_per_client(const struct hs_report *rep, FILE *out)
 	}
 }
 
+bool hs_schedule_slip(unsigned int cycles, uint64_t period_ns, uint64_t ran_ns, char *text,
+		      size_t len)
+{
+	uint64_t planned = (uint64_t)cycles * period_ns;
+
+	if (ran_ns <= planned + planned / 10 || ran_ns - planned <= 10000000ull)
+		return false;
+	snprintf(text, len,
+		 "flap of %u cycles planned %.3f s (%u x %.1f ms), ran %.3f s (%.1f ms a cycle): "
+		 "each unplug waits for its revoke, each plug for the daemon",
+		 cycles, planned / 1e9, cycles, period_ns / 1e6, ran_ns / 1e9,
+		 cycles ? ran_ns / 1e6 / cycles : 0.0);
+	return true;
+}
+
 void hs_report_human(const struct hs_report *rep, const struct hs_config *cfg, FILE *out)
 {
 	struct span_stats to_revoked, to_last_out, daemon_wait;
@@ -326,6 +341,8 @@ int hs_report_json(const struct hs_report *rep, const struct hs_config *cfg, FIL
 	json_object_object_add(j, "seed", json_object_new_uint64(cfg->seed));
 	json_object_object_add(j, "deadline_ms", jfixed(cfg->deadline_ns / 1e6, 3));
 	json_object_object_add(j, "elapsed_ms", jfixed(rep->elapsed_ns / 1e6, 3));
+	json_object_object_add(j, "flap_planned_ms", jfixed(rep->planned_ns / 1e6, 3));
+	json_object_object_add(j, "flap_ran_ms", jfixed(rep->scheduled_ran_ns / 1e6, 3));
 	expect = json_object_new_array();
 	for (slot = 0; slot < HS_OUTCOME_SLOTS; slot++)
 		if (cfg->expect[slot])

@@ -446,8 +446,31 @@ static int do_inflight(struct hs_runner *run, uint64_t latency_ns)
 	return ret;
 }
 
+/* A flap or random step with a duration stops once it has passed. */
+static bool step_over(struct hs_runner *run, const struct hs_step *s, uint64_t t0)
+{
+	return s->duration_ns && run_now(run) - t0 >= s->duration_ns;
+}
+
+/*
+ * Each unplug waits for its revoke and each plug for the daemon, so a flap
+ * takes longer than its cycles times its period; say so when it is late.
+ */
+static void warn_slip(struct hs_runner *run, const struct hs_step *s, unsigned int cycles,
+		      uint64_t t0)
+{
+	uint64_t ran = run_now(run) - t0, planned = (uint64_t)cycles * s->period_ns;
+	char text[HS_ERR_MAX];
+
+	run->rep->planned_ns += planned;
+	run->rep->scheduled_ran_ns += ran;
+	if (hs_schedule_slip(cycles, s->period_ns, ran, text, sizeof(text)))
+		fprintf(stderr, "hotplug_sim: warning: %s\n", text);
+}
+
 static int play_step(struct hs_runner *run, const struct hs_step *s)
 {
+	uint64_t t0 = run_now(run);
 	unsigned int i;
 	int ret = 0;
 
@@ -460,7 +483,7 @@ static int play_step(struct hs_runner *run, const struct hs_step *s)
 		watch_sleep(run, s->duration_ns);
 		return 0;
 	case HS_STEP_FLAP:
-		for (i = 0; i < s->count && !ret; i++) {
+		for (i = 0; i < s->count && !ret && !step_over(run, s, t0); i++) {
 			if (run->plugged)
 				ret = do_unplug(run);
 			if (!ret)
@@ -470,13 +493,14 @@ static int play_step(struct hs_runner *run, const struct hs_step *s)
 			if (!ret)
 				watch_sleep(run, jittered(run, s->period_ns / 2, s->jitter_ns));
 		}
+		warn_slip(run, s, i, t0);
 		return ret;
 	case HS_STEP_INFLIGHT:
 		if (!run->plugged)
 			ret = do_plug(run);
 		return ret ? ret : do_inflight(run, s->latency_ns);
 	case HS_STEP_RANDOM:
-		for (i = 0; i < s->count && !ret; i++) {
+		for (i = 0; i < s->count && !ret && !step_over(run, s, t0); i++) {
 			/* Toggle half the time, otherwise just let the load run. */
 			if (xorshift64s_next(&run->rng) & 1)
 				ret = run->plugged ? do_unplug(run) : do_plug(run);

@@ -36,9 +36,9 @@ struct hs_step_def {
 	const char *const *opts;
 };
 
-static const char *const hs_flap_opts[] = { "period", "jitter", NULL };
+static const char *const hs_flap_opts[] = { "period", "jitter", "duration", NULL };
 static const char *const hs_inflight_opts[] = { "latency", NULL };
-static const char *const hs_random_opts[] = { "period", NULL };
+static const char *const hs_random_opts[] = { "period", "duration", NULL };
 
 static const struct hs_step_def hs_step_defs[] = {
 	{ .keyword = "unplug", .base = { .kind = HS_STEP_UNPLUG } },
@@ -71,6 +71,8 @@ static uint64_t *step_option(struct hs_step *step, const char *key)
 		return &step->period_ns;
 	if (!strcmp(key, "jitter"))
 		return &step->jitter_ns;
+	if (!strcmp(key, "duration"))
+		return &step->duration_ns;
 	return &step->latency_ns;
 }
 
@@ -191,10 +193,11 @@ static int add_builtin_step(struct hs_config *cfg, const char *text, const struc
 
 int hs_parse_scenario_name(struct hs_config *cfg, const char *name, unsigned int cycles,
 			   uint64_t period_ns, uint64_t jitter_ns, uint64_t latency_ns,
-			   char *err)
+			   uint64_t duration_ns, char *err)
 {
 	const struct hs_step given = { .count = cycles, .period_ns = period_ns,
-				       .jitter_ns = jitter_ns, .latency_ns = latency_ns };
+				       .jitter_ns = jitter_ns, .latency_ns = latency_ns,
+				       .duration_ns = duration_ns };
 	size_t i, j, used, n = sizeof(hs_builtin_scenarios) / sizeof(hs_builtin_scenarios[0]);
 	char why[HS_ERR_MAX], names[128] = "";
 	int ret = 0;

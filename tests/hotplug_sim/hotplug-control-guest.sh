@@ -55,6 +55,17 @@ e2e_check "processes: CSV rows = calls in the JSON" bash -c '
 	rows=$(($(wc -l <"$2") - 1))
 	[[ $calls -gt 0 && $calls -eq $rows ]]' _ "$out/proc.json" "$out/proc.csv"
 
+# 1c. --duration bounds a flap whose cycles are unlimited: every cycle
+# sleeps at least its period, so 200 ms hold at most 10 cycles of 20 ms.
+e2e_check "flap --duration=200ms exits 0" \
+	"$sim" --name="$name" --control="$sock" --trigger=control --daemon-pid="$pid" \
+	--clients=2 --scenario=flap --duration=200ms --period=20ms -q \
+	--json="$out/duration.json"
+e2e_check "flap --duration: 1 to 10 unplugs, as many plugs" bash -c '
+	n=$(grep -Eo "\"unplugs\":[0-9]+" "$1" | cut -d: -f2)
+	p=$(grep -Eo "\"plugs\":[0-9]+" "$1" | cut -d: -f2)
+	[[ $n -ge 1 && $n -le 10 && $p -eq $n ]]' _ "$out/duration.json"
+
 # 2. The inflight race: unplug while an XCMD sleeps 100 ms inside the EC.
 e2e_check "inflight via control exits 0" \
 	"$sim" --name="$name" --control="$sock" --trigger=control --daemon-pid="$pid" \

@@ -258,6 +258,8 @@ START_TEST(scenario_bad)
 		{ "inflight period=5ms\n", "t.scn:1: unknown option 'period'" },
 		{ "random\n", "t.scn:1: 'random' needs an argument" },
 		{ "random 5 jitter=1ms\n", "t.scn:1: unknown option 'jitter'" },
+		{ "flap 5 duration=soon\n", "t.scn:1: invalid duration 'soon'" },
+		{ "inflight duration=1s\n", "t.scn:1: unknown option 'duration'" },
 		{ "clients 1\nclients 2\nunplug\x01\n", "t.scn:3: unprintable byte 0x01" },
 		{ "sleep 1ms\nsleep \xc3\xa9\n", "t.scn:2: unprintable byte 0xc3" },
 		{ "a b c d e f g h i j k l m n o p q\n", "t.scn:1: too many words" },
@@ -356,6 +358,10 @@ START_TEST(scenario_builtin_as_file)
 		  "sleep 100ms\ninflight latency=70ms\nsleep 100ms\n" },
 		{ { "--scenario=random", "--cycles=9", "--period=3ms" },
 		  "sleep 100ms\nrandom 9 period=3ms\nsleep 100ms\n" },
+		{ { "--scenario=flap", "--duration=10s" },
+		  "sleep 100ms\nflap 1000000 period=20ms duration=10s\nsleep 100ms\n" },
+		{ { "--scenario=random", "--duration=2s", "--cycles=5" },
+		  "sleep 100ms\nrandom 5 duration=2s\nsleep 100ms\n" },
 	};
 	char err[HS_ERR_MAX] = "";
 
@@ -472,6 +478,10 @@ START_TEST(args_bad)
 		{ { "--period=20" }, "invalid --period '20': needs a unit" },
 		{ { "--jitter=1y" }, "invalid --jitter '1y': unknown unit 'y'" },
 		{ { "--latency=0" }, "--latency must be above 0" },
+		{ { "--duration=0" }, "--duration must be above 0" },
+		{ { "--duration=1h1s" }, "invalid --duration" },
+		{ { "--duration=5s" }, "--duration needs --scenario=flap or random" },
+		{ { "--scenario=replug", "--duration=5s" }, "--duration needs --scenario=flap" },
 		{ { "--deadline=0s" }, "--deadline must be above 0" },
 		{ { "--seed=abc" }, "invalid --seed 'abc': expected a whole number" },
 		{ { "--expect-errno=ok,EFOO" }, "expect: unknown outcome 'EFOO'" },

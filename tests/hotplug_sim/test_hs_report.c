@@ -166,6 +166,13 @@ START_TEST(json_shape)
 	ck_assert_ptr_nonnull(strstr(json, "\"daemon_alive\":true"));
 	ck_assert_ptr_nonnull(strstr(json, "\"zombie_accesses\":null"));
 	ck_assert_ptr_nonnull(strstr(json, "\"verdict\":\"pass\""));
+	ck_assert_ptr_nonnull(strstr(json, "\"flap_planned_ms\":0.000,\"flap_ran_ms\":0.000"));
+	free(json);
+	f->rep.planned_ns = 1000000000ull;
+	f->rep.scheduled_ran_ns = 2021500000ull;
+	json = capture_json(f);
+	ck_assert_ptr_nonnull(strstr(json,
+		"\"flap_planned_ms\":1000.000,\"flap_ran_ms\":2021.500"));
 	free(json);
 
 	/* Unknown figures are null, the verdict follows, odd names are escaped. */
@@ -184,6 +191,36 @@ START_TEST(json_shape)
 	ck_assert_ptr_nonnull(strstr(json, "\"verdict\":\"fail\""));
 	free(json);
 	free(f);
+}
+END_TEST
+
+/* A flap that ran late is named with its figures; timer slack is not. */
+START_TEST(schedule_slip)
+{
+	static const struct {
+		unsigned int cycles;
+		uint64_t period_ns, ran_ns;
+		bool late;
+	} rows[] = {
+		{ 50, 200000000ull, 20200000000ull, true },	/* the run */
+		{ 50, 200000000ull, 11000000000ull, false },	/* a tenth over: slack */
+		{ 50, 200000000ull, 11000000001ull, true },
+		{ 5, 1000000ull, 14000000ull, false },		/* 9 ms over: slack */
+		{ 5, 1000000ull, 15000001ull, true },
+		{ 10, 20000000ull, 150000000ull, false },	/* early */
+		{ 0, 20000000ull, 50000000ull, true },		/* stopped at once */
+	};
+	char text[HS_ERR_MAX];
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		text[0] = '\0';
+		ck_assert_msg(hs_schedule_slip(rows[i].cycles, rows[i].period_ns, rows[i].ran_ns,
+					       text, sizeof(text)) == rows[i].late, "row %zu", i);
+		ck_assert(rows[i].late == !!text[0]);
+	}
+	ck_assert(hs_schedule_slip(50, 200000000ull, 20200000000ull, text, sizeof(text)));
+	ck_assert_str_eq(text, "flap of 50 cycles planned 10.000 s (50 x 200.0 ms), ran 20.200 s "
+			 "(404.0 ms a cycle): each unplug waits for its revoke, each plug for the daemon");
 }
 END_TEST
 
@@ -254,6 +291,7 @@ int main(void)
 	tcase_add_test(tc, verdict_rules);
 	tcase_add_test(tc, json_shape);
 	tcase_add_test(tc, csv_shape);
+	tcase_add_test(tc, schedule_slip);
 	tcase_add_test(tc, human_summary);
 	suite_add_tcase(s, tc);
 	return check_run_suite(s);
