@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 #include <stdio.h>
 
 /* Longest accepted command line, newline excluded. */
@@ -52,6 +53,19 @@ struct ctl_conn {
  * connect() failed with.
  */
 int ctl_open(struct ctl_conn *conn, const char *path);
+
+/**
+ * ctl_peer_pid() - the pid of the process that serves the connection: the
+ * one that called listen() on the socket (SO_PEERCRED), which for cuse_ec
+ * is the daemon itself (it listens after it has forked into the
+ * background).
+ * @conn: an open connection
+ * @pid:  the pid
+ *
+ * Return: 0; -EBADF when @conn is closed; what getsockopt() failed with;
+ * -ESRCH when the kernel knows no pid for the peer (0).
+ */
+int ctl_peer_pid(const struct ctl_conn *conn, pid_t *pid);
 
 /**
  * ctl_request() - send one command line and wait for its one reply line.

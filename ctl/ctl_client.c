@@ -37,6 +37,21 @@ int ctl_open(struct ctl_conn *conn, const char *path)
 	return 0;
 }
 
+int ctl_peer_pid(const struct ctl_conn *conn, pid_t *pid)
+{
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+
+	if (conn->fd < 0)
+		return -EBADF;
+	if (getsockopt(conn->fd, SOL_SOCKET, SO_PEERCRED, &cred, &len))
+		return -errno;
+	if (cred.pid <= 0)
+		return -ESRCH;
+	*pid = cred.pid;
+	return 0;
+}
+
 void ctl_close(struct ctl_conn *conn)
 {
 	if (conn->fd >= 0)

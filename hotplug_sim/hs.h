@@ -327,6 +327,8 @@ struct hs_revocation {
  * @plugs:          plugs triggered
  * @trigger_errors: trigger writes that failed
  * @hung:           calls outstanding past the deadline
+ * @daemon_pid:     the daemon's pid: --daemon-pid, else the control
+ *                  socket's peer (0: unknown)
  * @daemon_checked: daemon survival was checked
  * @daemon_alive:   ... and the daemon was alive and answering
  * @zombie_accesses: the daemon's zombie_accesses counter grew by this
@@ -351,6 +353,7 @@ struct hs_report {
 	unsigned int plugs;
 	unsigned int trigger_errors;
 	unsigned int hung;
+	long daemon_pid;
 	bool daemon_checked;
 	bool daemon_alive;
 	uint64_t zombie_accesses;

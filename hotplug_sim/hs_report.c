@@ -221,7 +221,10 @@ void hs_report_human(const struct hs_report *rep, const struct hs_config *cfg, F
 	fprintf(out, "hung calls %u (deadline %.3f s)\n", rep->hung, cfg->deadline_ns / 1e9);
 	if (rep->workers_died)
 		fprintf(out, "worker processes died %u\n", rep->workers_died);
-	if (rep->daemon_checked)
+	if (rep->daemon_checked && rep->daemon_pid)
+		fprintf(out, "daemon (pid %ld) %s\n", rep->daemon_pid,
+			rep->daemon_alive ? "alive" : "GONE");
+	else if (rep->daemon_checked)
 		fprintf(out, "daemon %s\n", rep->daemon_alive ? "alive" : "GONE");
 	else
 		fprintf(out, "daemon not checked (no --daemon-pid or --control)\n");
@@ -375,6 +378,8 @@ int hs_report_json(const struct hs_report *rep, const struct hs_config *cfg, FIL
 	json_object_object_add(j, "monitor", json_object_new_boolean(rep->monitor_ok));
 	json_object_object_add(j, "hung", json_object_new_uint64(rep->hung));
 	json_object_object_add(j, "workers_died", json_object_new_uint64(rep->workers_died));
+	json_object_object_add(j, "daemon_pid", rep->daemon_pid ?
+			       json_object_new_int64(rep->daemon_pid) : NULL);
 	json_object_object_add(j, "daemon_alive", rep->daemon_checked ?
 			       json_object_new_boolean(rep->daemon_alive) : NULL);
 	json_object_object_add(j, "zombie_accesses", rep->have_zombies ?

@@ -520,9 +520,9 @@ static void check_daemon(struct hs_runner *run)
 	char reply[256];
 
 	rep->daemon_alive = true;
-	if (cfg->daemon_pid) {
+	if (rep->daemon_pid) {
 		rep->daemon_checked = true;
-		if (kill((pid_t)cfg->daemon_pid, 0) && errno == ESRCH)
+		if (kill((pid_t)rep->daemon_pid, 0) && errno == ESRCH)
 			rep->daemon_alive = false;
 	}
 	if (cfg->control[0]) {
@@ -591,6 +591,7 @@ int hs_run(const struct hs_config *cfg, struct hs_report *rep)
 	struct hs_runner *run = shared_alloc(sizeof(*run));
 	uint64_t zombies_before = 0;
 	struct chardev_stats st;
+	pid_t peer;
 	bool have_zombies = false;
 	unsigned int i, n = cfg->clients + cfg->readers + cfg->pollers;
 	int ret;
@@ -598,6 +599,7 @@ int hs_run(const struct hs_config *cfg, struct hs_report *rep)
 	memset(rep, 0, sizeof(*rep));
 	if (!run)
 		return -ENOMEM;
+	rep->daemon_pid = cfg->daemon_pid;
 	ret = check_device(cfg);
 	if (ret) {
 		munmap(run, sizeof(*run));
@@ -633,6 +635,9 @@ int hs_run(const struct hs_config *cfg, struct hs_report *rep)
 				strerror(-ret));
 			goto out;
 		}
+		/* Who serves the socket is the daemon: no need to be told. */
+		if (!cfg->daemon_pid && !ctl_peer_pid(&run->ctl, &peer))
+			rep->daemon_pid = peer;
 		have_zombies = !ctl_stats(run, &st);
 		zombies_before = st.zombie_accesses;
 		run->plugged = ctl_is(run, "plugged") == 1;

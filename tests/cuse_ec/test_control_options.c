@@ -462,6 +462,17 @@ START_TEST(test_control_server)
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/ctl", dir);
 	ck_assert_int_eq(control_server_start(ctx, path, &srv), 0);
+	/* Who serves the socket: this process (hotplug_sim's daemon pid). */
+	{
+		struct ctl_conn conn;
+		pid_t peer = 0;
+
+		ck_assert_int_eq(ctl_open(&conn, path), 0);
+		ck_assert_int_eq(ctl_peer_pid(&conn, &peer), 0);
+		ck_assert_int_eq(peer, getpid());
+		ctl_close(&conn);
+		ck_assert_int_eq(ctl_peer_pid(&conn, &peer), -EBADF);
+	}
 	fd = connect_to(path);
 	talk(fd, "help\n", "ok commands:");
 	talk(fd, "status\n", "ok plugged lifecycle=revocable");

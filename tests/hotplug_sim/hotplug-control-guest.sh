@@ -28,7 +28,7 @@ e2e_check "flap 20 via control exits 0" \
 	--clients=4 --readers=1 --pollers=1 --scenario=flap --cycles=20 --period=20ms \
 	--jitter=5ms --deadline=5s --json="$out/flap.json" --csv="$out/flap.csv"
 e2e_check "flap: 20 unplugs, 20 plugs, nothing unexpected or hung" \
-	json_has "$out/flap.json" '"unexpected":0,.*"unplugs":20,"plugs":20,"trigger_errors":0,.*"hung":0,"workers_died":0,"daemon_alive":true'
+	json_has "$out/flap.json" '"unexpected":0,.*"unplugs":20,"plugs":20,"trigger_errors":0,.*"hung":0,"workers_died":0,"daemon_pid":[0-9]+,"daemon_alive":true'
 e2e_check "flap: the reader was woken with ENODEV" \
 	json_has "$out/flap.json" '"role":"reader","counts":\{[^]]*"event":\{[^}]*"ENODEV":[1-9]'
 e2e_check "flap: every unplug was seen revoked" \
@@ -58,9 +58,11 @@ e2e_check "processes: CSV rows = calls in the JSON" bash -c '
 # 1c. --duration bounds a flap whose cycles are unlimited: every cycle
 # sleeps at least its period, so 200 ms hold at most 10 cycles of 20 ms.
 e2e_check "flap --duration=200ms exits 0" \
-	"$sim" --name="$name" --control="$sock" --trigger=control --daemon-pid="$pid" \
+	"$sim" --name="$name" --control="$sock" --trigger=control \
 	--clients=2 --scenario=flap --duration=200ms --period=20ms -q \
 	--json="$out/duration.json"
+e2e_check "without --daemon-pid the daemon's pid comes from the control socket" \
+	json_has "$out/duration.json" "\"daemon_pid\":$pid,\"daemon_alive\":true"
 e2e_check "flap --duration: 1 to 10 unplugs, as many plugs" bash -c '
 	n=$(grep -Eo "\"unplugs\":[0-9]+" "$1" | cut -d: -f2)
 	p=$(grep -Eo "\"plugs\":[0-9]+" "$1" | cut -d: -f2)

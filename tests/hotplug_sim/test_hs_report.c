@@ -163,7 +163,7 @@ START_TEST(json_shape)
 		"\"daemon_wait\":{\"n\":2,\"min_us\":150.0,\"mean_us\":200.0,\"max_us\":250.0}"));
 	ck_assert_ptr_nonnull(strstr(json, "\"daemon_waited_total\":3,\"daemon_waited_max\":2"));
 	ck_assert_ptr_nonnull(strstr(json, "\"daemon_waited\":2,\"daemon_wait_us\":250.0"));
-	ck_assert_ptr_nonnull(strstr(json, "\"daemon_alive\":true"));
+	ck_assert_ptr_nonnull(strstr(json, "\"daemon_pid\":null,\"daemon_alive\":true"));
 	ck_assert_ptr_nonnull(strstr(json, "\"zombie_accesses\":null"));
 	ck_assert_ptr_nonnull(strstr(json, "\"verdict\":\"pass\""));
 	ck_assert_ptr_nonnull(strstr(json, "\"flap_planned_ms\":0.000,\"flap_ran_ms\":0.000"));
@@ -185,6 +185,10 @@ START_TEST(json_shape)
 	json = capture_json(f);
 	ck_assert_ptr_nonnull(strstr(json, "\"trigger_to_revoked\":null"));
 	ck_assert_ptr_nonnull(strstr(json, "\"daemon_alive\":null"));
+	f->rep.daemon_pid = 4242;
+	free(json);
+	json = capture_json(f);
+	ck_assert_ptr_nonnull(strstr(json, "\"daemon_pid\":4242,"));
 	ck_assert_ptr_nonnull(strstr(json, "\"zombie_accesses\":17"));
 	ck_assert_ptr_nonnull(strstr(json, "\"hung\":2"));
 	ck_assert_ptr_nonnull(strstr(json, "\"device\":\"a\\\"b\\\\c\""));
@@ -277,6 +281,16 @@ START_TEST(human_summary)
 	ck_assert_ptr_nonnull(strstr(buf, "verdict: FAIL"));
 	ck_assert_ptr_nonnull(strstr(buf, "  #0   client  xcmd ok=10 EIO=4 ENODEV=3\n"));
 	ck_assert_ptr_nonnull(strstr(buf, "  #2   client  open ENODEV=2 | readmem ok=5\n"));
+	ck_assert_ptr_nonnull(strstr(buf, "\ndaemon alive\n"));
+	free(buf);
+	/* With its pid known (--daemon-pid or the control socket's peer). */
+	f->rep.daemon_pid = 4242;
+	f->rep.daemon_alive = false;
+	out = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(out);
+	hs_report_human(&f->rep, &f->cfg, out);
+	fclose(out);
+	ck_assert_ptr_nonnull(strstr(buf, "\ndaemon (pid 4242) GONE\n"));
 	free(buf);
 	free(f);
 }
