@@ -287,10 +287,71 @@ int hs_parse_args(struct hs_config *cfg, int argc, char **argv, char *err);
 
 /* ---- the report ---- */
 
-/** struct hs_client_counts - one client's outcomes. */
+/*
+ * Call latencies are counted in a log-scale histogram: eight buckets per
+ * power of two (exact below 8 ns), so a percentile read from it is at most
+ * one eighth of its value too high, and a client's counts stay a fixed size
+ * (they live in shared memory with --processes).
+ */
+#define HS_LAT_SUB		8
+#define HS_LAT_BUCKETS		(HS_LAT_SUB + (64 - 3) * HS_LAT_SUB)
+
+/**
+ * struct hs_client_counts - one client's outcomes and call latencies.
+ * @count:          calls per op and outcome
+ * @latency:        calls per op and latency bucket (hs_latency_bucket())
+ * @latency_max_ns: the longest call per op, exact
+ */
 struct hs_client_counts {
 	uint64_t count[HS_OP_COUNT][HS_OUTCOME_SLOTS];
+	uint64_t latency[HS_OP_COUNT][HS_LAT_BUCKETS];
+	uint64_t latency_max_ns[HS_OP_COUNT];
 };
+
+/**
+ * hs_latency_bucket() - the histogram bucket of a latency.
+ * @ns: the latency
+ *
+ * Return: 0..HS_LAT_BUCKETS - 1.
+ */
+unsigned int hs_latency_bucket(uint64_t ns);
+
+/**
+ * hs_latency_bucket_top() - the largest latency a bucket holds.
+ * @bucket: 0..HS_LAT_BUCKETS - 1
+ *
+ * Return: the latency in ns.
+ */
+uint64_t hs_latency_bucket_top(unsigned int bucket);
+
+/**
+ * hs_latency_record() - count one call's latency (safe from many threads
+ * and processes at once).
+ * @counts: the client's counts
+ * @op:     the call's op
+ * @ns:     its latency
+ */
+void hs_latency_record(struct hs_client_counts *counts, enum hs_op op, uint64_t ns);
+
+/**
+ * struct hs_latency_summary - one op's latencies over a run.
+ * @n:   calls
+ * @p50: median, ns (the top of the bucket that holds it: at most 1/8 high)
+ * @p90: 90th percentile, ns (likewise)
+ * @p99: 99th percentile, ns (likewise)
+ * @max: the longest, ns, exact
+ */
+struct hs_latency_summary {
+	uint64_t n, p50, p90, p99, max;
+};
+
+/**
+ * hs_latency_summarize() - percentiles from a histogram (nearest rank).
+ * @hist:   HS_LAT_BUCKETS counts
+ * @max_ns: the exact maximum (caps the percentiles)
+ * @sum:    the summary; all zero when the histogram is empty
+ */
+void hs_latency_summarize(const uint64_t *hist, uint64_t max_ns, struct hs_latency_summary *sum);
 
 /**
  * struct hs_revocation - one unplug, measured.
@@ -389,11 +450,15 @@ bool hs_schedule_slip(unsigned int cycles, uint64_t period_ns, uint64_t ran_ns, 
 /**
  * struct hs_totals - the report summed over clients.
  * @count:      per op and outcome
+ * @latency:    per op and latency bucket
+ * @latency_max_ns: per op, the longest call
  * @calls:      every call
  * @unexpected: calls whose outcome is outside the expected set
  */
 struct hs_totals {
 	uint64_t count[HS_OP_COUNT][HS_OUTCOME_SLOTS];
+	uint64_t latency[HS_OP_COUNT][HS_LAT_BUCKETS];
+	uint64_t latency_max_ns[HS_OP_COUNT];
 	uint64_t calls;
 	uint64_t unexpected;
 };

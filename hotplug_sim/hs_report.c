@@ -36,6 +36,10 @@ void hs_report_totals(const struct hs_report *rep, const bool *expect, struct hs
 				if (!expect[slot])
 					tot->unexpected += n;
 			}
+			for (slot = 0; slot < HS_LAT_BUCKETS; slot++)
+				tot->latency[op][slot] += rep->clients[c].latency[op][slot];
+			if (rep->clients[c].latency_max_ns[op] > tot->latency_max_ns[op])
+				tot->latency_max_ns[op] = rep->clients[c].latency_max_ns[op];
 		}
 	}
 }
@@ -205,6 +209,17 @@ void hs_report_human(const struct hs_report *rep, const struct hs_config *cfg, F
 		if (any)
 			fputc('\n', out);
 	}
+	fprintf(out, "call latency (us)   %10s %10s %10s %10s %10s\n", "calls", "p50", "p90",
+		"p99", "max");
+	for (op = 0; op < HS_OP_COUNT; op++) {
+		struct hs_latency_summary l;
+
+		hs_latency_summarize(tot.latency[op], tot.latency_max_ns[op], &l);
+		if (l.n)
+			fprintf(out, "  %-17s %10" PRIu64 " %10.1f %10.1f %10.1f %10.1f\n",
+				hs_op_name(op), l.n, l.p50 / 1e3, l.p90 / 1e3, l.p99 / 1e3,
+				l.max / 1e3);
+	}
 	print_per_client(rep, out);
 	fprintf(out, "unplugs %u, plugs %u, trigger errors %u\n", rep->nrevocations, rep->plugs,
 		rep->trigger_errors);
@@ -319,6 +334,29 @@ static json_object *json_revocation(const struct hs_report *rep)
 	return rev;
 }
 
+/*
+ * Per op, always every op: {"n":N,"p50":..,"p90":..,"p99":..,"max":..} in
+ * microseconds, null figures for an op no call made.
+ */
+static json_object *json_latency(const struct hs_totals *tot)
+{
+	json_object *all = json_object_new_object(), *one;
+	struct hs_latency_summary l;
+	unsigned int op;
+
+	for (op = 0; op < HS_OP_COUNT; op++) {
+		hs_latency_summarize(tot->latency[op], tot->latency_max_ns[op], &l);
+		one = json_object_new_object();
+		json_object_object_add(one, "n", json_object_new_uint64(l.n));
+		json_object_object_add(one, "p50", l.n ? jfixed(l.p50 / 1e3, 1) : NULL);
+		json_object_object_add(one, "p90", l.n ? jfixed(l.p90 / 1e3, 1) : NULL);
+		json_object_object_add(one, "p99", l.n ? jfixed(l.p99 / 1e3, 1) : NULL);
+		json_object_object_add(one, "max", l.n ? jfixed(l.max / 1e3, 1) : NULL);
+		json_object_object_add(all, hs_op_name(op), one);
+	}
+	return all;
+}
+
 int hs_report_json(const struct hs_report *rep, const struct hs_config *cfg, FILE *out)
 {
 	json_object *j = json_object_new_object(), *mix, *expect, *clients;
@@ -356,6 +394,7 @@ int hs_report_json(const struct hs_report *rep, const struct hs_config *cfg, FIL
 	json_object_object_add(j, "unexpected", json_object_new_uint64(tot.unexpected));
 	json_object_object_add(j, "totals",
 			       json_counts((const uint64_t (*)[HS_OUTCOME_SLOTS])tot.count));
+	json_object_object_add(j, "latency_us", json_latency(&tot));
 	clients = json_object_new_array();
 	for (c = 0; c < rep->nclients; c++) {
 		const char *role = rep->roles ? rep->roles[c] : "client";

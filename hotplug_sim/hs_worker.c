@@ -47,6 +47,7 @@ static void call_end(struct worker *w, enum hs_op op, int ret)
 		atomic_store(&w->cap_gen, gen);
 	}
 	__atomic_fetch_add(&run->counts[w->index].count[op][slot], 1, __ATOMIC_RELAXED);
+	hs_latency_record(&run->counts[w->index], op, end - start);
 	if (run->cfg->csv_path[0]) {
 		if (w->nrecs == w->cap_recs) {
 			size_t cap = w->cap_recs ? w->cap_recs * 2 : 1024;

@@ -6,6 +6,7 @@
 
 noinst_LTLIBRARIES += hotplug_sim/libhotplugsim.la
 hotplug_sim_libhotplugsim_la_SOURCES = \
+	hotplug_sim/hs_latency.c \
 	hotplug_sim/hs_parse.c \
 	hotplug_sim/hs_parse_internal.h \
 	hotplug_sim/hs_report.c \

@@ -31,6 +31,11 @@ e2e_check "flap: 20 unplugs, 20 plugs, nothing unexpected or hung" \
 	json_has "$out/flap.json" '"unexpected":0,.*"unplugs":20,"plugs":20,"trigger_errors":0,.*"hung":0,"workers_died":0,"daemon_pid":[0-9]+,"daemon_alive":true'
 e2e_check "flap: the reader was woken with ENODEV" \
 	json_has "$out/flap.json" '"role":"reader","counts":\{[^]]*"event":\{[^}]*"ENODEV":[1-9]'
+e2e_check "flap: xcmd latency percentiles, in order" bash -c '
+	l=$(grep -Eo "\"xcmd\":\{\"n\":[0-9]+,\"p50\":[0-9.]+,\"p90\":[0-9.]+,\"p99\":[0-9.]+,\"max\":[0-9.]+\}" "$1")
+	[[ $l =~ n\":([1-9][0-9]*),\"p50\":([0-9.]+),\"p90\":([0-9.]+),\"p99\":([0-9.]+),\"max\":([0-9.]+) ]] &&
+	awk -v a="${BASH_REMATCH[2]}" -v b="${BASH_REMATCH[3]}" -v c="${BASH_REMATCH[4]}" -v d="${BASH_REMATCH[5]}" \
+		"BEGIN { exit !(a <= b && b <= c && c <= d) }"' _ "$out/flap.json"
 e2e_check "flap: every unplug was seen revoked" \
 	json_has "$out/flap.json" '"trigger_to_revoked":\{"n":20,'
 if [[ -x /usr/bin/python3 ]]; then

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <inttypes.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -167,6 +168,16 @@ START_TEST(json_shape)
 	ck_assert_ptr_nonnull(strstr(json, "\"zombie_accesses\":null"));
 	ck_assert_ptr_nonnull(strstr(json, "\"verdict\":\"pass\""));
 	ck_assert_ptr_nonnull(strstr(json, "\"flap_planned_ms\":0.000,\"flap_ran_ms\":0.000"));
+	/* Every op has its latency entry, null figures where no call was made. */
+	ck_assert_ptr_nonnull(strstr(json, "\"latency_us\":{\"open\":{\"n\":0,\"p50\":null,"
+					   "\"p90\":null,\"p99\":null,\"max\":null},\"xcmd\":{"));
+	ck_assert_ptr_nonnull(strstr(json, "\"poll\":{\"n\":0,"));
+	free(json);
+	hs_latency_record(&f->counts[1], HS_OP_XCMD, 1500000);
+	hs_latency_record(&f->counts[0], HS_OP_XCMD, 2500);
+	json = capture_json(f);
+	ck_assert_msg(strstr(json, "\"xcmd\":{\"n\":2,\"p50\":2.6,\"p90\":1500.0,"
+				   "\"p99\":1500.0,\"max\":1500.0}"), "%s", json);
 	free(json);
 	f->rep.planned_ns = 1000000000ull;
 	f->rep.scheduled_ran_ns = 2021500000ull;
@@ -228,6 +239,66 @@ START_TEST(schedule_slip)
 }
 END_TEST
 
+/* The histogram: every latency lands in a bucket whose top is within 1/8. */
+START_TEST(latency_buckets)
+{
+	uint64_t ns, top, samples[] = { 0, 1, 7, 8, 9, 15, 16, 17, 1000, 1023, 1024, 1025,
+					999999, 1000000, 123456789, 1ull << 40, UINT64_MAX - 1,
+					UINT64_MAX };
+	unsigned int b;
+
+	for (b = 0; b < HS_LAT_BUCKETS; b++) {
+		top = hs_latency_bucket_top(b);
+		ck_assert_msg(hs_latency_bucket(top) == b, "bucket %u: top %" PRIu64, b, top);
+		if (b + 1 < HS_LAT_BUCKETS)
+			ck_assert_uint_eq(hs_latency_bucket(top + 1), b + 1);
+	}
+	ck_assert_uint_eq(hs_latency_bucket(UINT64_MAX), HS_LAT_BUCKETS - 1);
+	for (size_t i = 0; i < sizeof(samples) / sizeof(samples[0]); i++) {
+		ns = samples[i];
+		top = hs_latency_bucket_top(hs_latency_bucket(ns));
+		ck_assert_msg(top >= ns && top - ns <= ns / 8, "%" PRIu64 " -> %" PRIu64, ns, top);
+	}
+}
+END_TEST
+
+/* Nearest-rank percentiles from the histogram, capped by the exact max. */
+START_TEST(latency_percentiles)
+{
+	struct hs_client_counts *c = calloc(1, sizeof(*c));
+	struct hs_latency_summary l;
+	int i;
+
+	ck_assert_ptr_nonnull(c);
+	hs_latency_summarize(c->latency[HS_OP_XCMD], 0, &l);
+	ck_assert_uint_eq(l.n, 0);
+	ck_assert_uint_eq(l.p50 | l.p90 | l.p99 | l.max, 0);
+	for (i = 0; i < 100; i++)
+		hs_latency_record(c, HS_OP_XCMD, 1000);
+	hs_latency_summarize(c->latency[HS_OP_XCMD], c->latency_max_ns[HS_OP_XCMD], &l);
+	ck_assert_uint_eq(l.n, 100);
+	ck_assert_uint_eq(l.p50, 1000);		/* the bucket's top, capped by the max */
+	ck_assert_uint_eq(l.p99, 1000);
+	ck_assert_uint_eq(l.max, 1000);
+	/* 90 fast, 9 slow, 1 very slow: p90 is fast, p99 slow, max the slowest. */
+	memset(c, 0, sizeof(*c));
+	for (i = 0; i < 90; i++)
+		hs_latency_record(c, HS_OP_READMEM, 100);
+	for (i = 0; i < 9; i++)
+		hs_latency_record(c, HS_OP_READMEM, 20000);
+	hs_latency_record(c, HS_OP_READMEM, 5000000);
+	hs_latency_summarize(c->latency[HS_OP_READMEM], c->latency_max_ns[HS_OP_READMEM], &l);
+	ck_assert_uint_eq(l.n, 100);
+	ck_assert_uint_eq(l.p50, hs_latency_bucket_top(hs_latency_bucket(100)));
+	ck_assert_uint_eq(l.p90, hs_latency_bucket_top(hs_latency_bucket(100)));
+	ck_assert_uint_eq(l.p99, hs_latency_bucket_top(hs_latency_bucket(20000)));
+	ck_assert_uint_eq(l.max, 5000000);
+	/* Other ops are untouched. */
+	ck_assert_uint_eq(c->latency_max_ns[HS_OP_XCMD], 0);
+	free(c);
+}
+END_TEST
+
 START_TEST(csv_shape)
 {
 	char *buf = NULL, *line, *save = NULL;
@@ -282,6 +353,9 @@ START_TEST(human_summary)
 	ck_assert_ptr_nonnull(strstr(buf, "  #0   client  xcmd ok=10 EIO=4 ENODEV=3\n"));
 	ck_assert_ptr_nonnull(strstr(buf, "  #2   client  open ENODEV=2 | readmem ok=5\n"));
 	ck_assert_ptr_nonnull(strstr(buf, "\ndaemon alive\n"));
+	/* No latency recorded: the header, no row. */
+	ck_assert_ptr_nonnull(strstr(buf, "call latency (us)"));
+	ck_assert_ptr_null(strstr(buf, "  xcmd                 "));
 	free(buf);
 	/* With its pid known (--daemon-pid or the control socket's peer). */
 	f->rep.daemon_pid = 4242;
@@ -291,6 +365,15 @@ START_TEST(human_summary)
 	hs_report_human(&f->rep, &f->cfg, out);
 	fclose(out);
 	ck_assert_ptr_nonnull(strstr(buf, "\ndaemon (pid 4242) GONE\n"));
+	free(buf);
+	/* A row per op that made calls: count, p50, p90, p99, max in us. */
+	hs_latency_record(&f->counts[0], HS_OP_XCMD, 1500000);
+	out = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(out);
+	hs_report_human(&f->rep, &f->cfg, out);
+	fclose(out);
+	ck_assert_msg(strstr(buf, "\n  xcmd                       1     1500.0     1500.0     1500.0"
+			      "     1500.0\n"), "%s", buf);
 	free(buf);
 	free(f);
 }
@@ -305,6 +388,8 @@ int main(void)
 	tcase_add_test(tc, verdict_rules);
 	tcase_add_test(tc, json_shape);
 	tcase_add_test(tc, csv_shape);
+	tcase_add_test(tc, latency_buckets);
+	tcase_add_test(tc, latency_percentiles);
 	tcase_add_test(tc, schedule_slip);
 	tcase_add_test(tc, human_summary);
 	suite_add_tcase(s, tc);
