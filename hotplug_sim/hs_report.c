@@ -394,7 +394,6 @@ int hs_report_json(const struct hs_report *rep, const struct hs_config *cfg, FIL
 	json_object_object_add(j, "unexpected", json_object_new_uint64(tot.unexpected));
 	json_object_object_add(j, "totals",
 			       json_counts((const uint64_t (*)[HS_OUTCOME_SLOTS])tot.count));
-	json_object_object_add(j, "latency_us", json_latency(&tot));
 	clients = json_object_new_array();
 	for (c = 0; c < rep->nclients; c++) {
 		const char *role = rep->roles ? rep->roles[c] : "client";
@@ -408,6 +407,8 @@ int hs_report_json(const struct hs_report *rep, const struct hs_config *cfg, FIL
 		json_object_array_add(clients, one);
 	}
 	json_object_object_add(j, "per_client", clients);
+	/* After per_client: scripts cut "totals" out up to it (hl_json_outcomes). */
+	json_object_object_add(j, "latency_us", json_latency(&tot));
 	json_object_object_add(j, "unplugs", json_object_new_uint64(rep->nrevocations));
 	json_object_object_add(j, "plugs", json_object_new_uint64(rep->plugs));
 	json_object_object_add(j, "trigger_errors", json_object_new_uint64(rep->trigger_errors));

@@ -18,8 +18,9 @@ CUSE_EC_LIB_PKGS="liburcu-dev libfuse3-dev libudev-dev libjson-c-dev check"
 # redraw docs/components.svg (make components-svg), systemd for
 # systemd-analyze verify of the units, shellcheck for every shell script,
 # setpriv and script (util-linux, bsdutils: essential) for the unit and
-# ec-shell tests.
-CUSE_EC_RUN_PKGS="user-mode-linux kmod fuse3 valgrind clang gnuplot-nox mandoc udev spin systemd graphviz shellcheck"
+# ec-shell tests, python3-jsonschema to hold the JSON reports to their
+# schemas (docs/*.schema.json).
+CUSE_EC_RUN_PKGS="user-mode-linux kmod fuse3 valgrind clang gnuplot-nox mandoc udev spin systemd graphviz shellcheck python3-jsonschema"
 
 cuse_ec_missing_pkgs() {
 	local pkg missing=""

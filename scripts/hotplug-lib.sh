@@ -251,6 +251,76 @@ hl_json_outcomes() {
 			END { printf "%d %d %d\n", ok, enodev, other }'
 }
 
+# hl_compare_fields FILE: "calls ok enodev other zombies hung alive" from a
+# hotplug_sim report, "?" for every figure it does not give (null, absent,
+# or no report at all): a crashed daemon leaves zombie_accesses null, and a
+# row must keep its columns all the same. alive: alive, crashed or ?.
+hl_compare_fields() {
+	local calls='?' ok='?' enodev='?' other='?' zombies='?' hung='?' alive='?' v
+
+	if [[ -s $1 ]]; then
+		# No process substitution: UML's devtmpfs has no /dev/fd.
+		read -r ok enodev other <<<"$(hl_json_outcomes "$1")"
+		v=$(hl_json_num "$1" calls) && [[ $v =~ ^[0-9]+$ ]] && calls=$v
+		v=$(hl_json_num "$1" zombie_accesses) && [[ $v =~ ^[0-9]+$ ]] && zombies=$v
+		v=$(hl_json_num "$1" hung) && [[ $v =~ ^[0-9]+$ ]] && hung=$v
+		case $(hl_json_num "$1" daemon_alive) in
+		true) alive=alive ;;
+		false) alive=crashed ;;
+		esac
+	fi
+	echo "${calls:-?} ${ok:-?} ${enodev:-?} ${other:-?} $zombies $hung $alive"
+}
+
+# The teaching table's columns, once: each row of hotplug-compare is these
+# words, in this order, none empty ("?" for unknown).
+HL_COMPARE_COLUMNS="mode calls ok enodev other zombie_accesses hung daemon daemon_status uaf_reports valgrind hotplug_sim_status verdict"
+
+# hl_json_value WORD: WORD as a JSON number, or null when it is not one.
+hl_json_value() {
+	if [[ $1 =~ ^[0-9]+$ ]]; then echo "$1"; else echo null; fi
+}
+
+# hl_compare_write DIR CLIENTS CYCLES FAILURES ROW...: the table on stdout,
+# and DIR/compare.csv and DIR/compare.json (docs/hotplug-compare.schema.json)
+# from the rows (HL_COMPARE_COLUMNS each).
+hl_compare_write() {
+	local dir=$1 clients=$2 cycles=$3 failures=$4 row sep='' n
+	local m calls ok enodev other zombies hung alive dstatus uaf vg sstatus verdict extra
+	shift 4
+
+	printf '%-10s %6s %6s %6s %6s %8s %5s %9s %5s  %s\n' \
+		mode calls ok ENODEV other zombies hung daemon UAF signature
+	echo "${HL_COMPARE_COLUMNS// /,}" >"$dir/compare.csv"
+	{
+		printf '{"scenario":{"clients":%d,"readers":1,"inflight_latency_ms":100,"flap_cycles":%d,"trigger":"control"},"modes":[' \
+			"$clients" "$cycles"
+		for row in "$@"; do
+			read -r m calls ok enodev other zombies hung alive dstatus uaf vg sstatus verdict extra <<<"$row"
+			n=$(wc -w <<<"$row")
+			if [[ -n $extra || $n -ne $(wc -w <<<"$HL_COMPARE_COLUMNS") ]]; then
+				echo "$hl_prog: internal error: row of $n words: $row" >&2
+				return 1
+			fi
+			printf '%-10s %6s %6s %6s %6s %8s %5s %9s %5s  %s\n' \
+				"$m" "$calls" "$ok" "$enodev" "$other" "$zombies" "$hung" "$alive" "$uaf" \
+				"${verdict//_/ }" >&3
+			echo "${row// /,}" >>"$dir/compare.csv"
+			printf '%s{"mode":"%s","calls":%s,"ok":%s,"enodev":%s,"other":%s,"zombie_accesses":%s,"hung":%s,"daemon":"%s","daemon_survived":%s,"daemon_status":%s,"uaf_reports":%s,"valgrind":%s,"hotplug_sim_status":%s,"signature_ok":%s,"verdict":"%s"}' \
+				"$sep" "$m" "$(hl_json_value "$calls")" "$(hl_json_value "$ok")" \
+				"$(hl_json_value "$enodev")" "$(hl_json_value "$other")" \
+				"$(hl_json_value "$zombies")" "$(hl_json_value "$hung")" "$alive" \
+				"$(case $alive in alive | hung-exit) echo true ;; crashed | no-start) echo false ;; *) echo null ;; esac)" \
+				"$(hl_json_value "$dstatus")" "$(hl_json_value "$uaf")" \
+				"$([[ $vg == yes ]] && echo true || echo false)" \
+				"$(hl_json_value "$sstatus")" "$([[ $verdict == as-expected ]] && echo true || echo false)" \
+				"$verdict"
+			sep=,
+		done
+		printf '],"failures":%d}\n' "$failures"
+	} 3>&1 >"$dir/compare.json"
+}
+
 # hl_valgrind_errors LOG: the invalid reads, writes and frees memcheck
 # reported - the use-after-free signature (0 for a missing or empty log).
 hl_valgrind_errors() {

@@ -19,10 +19,16 @@ tests_hotplug_sim_test_hs_report_LDADD = hotplug_sim/libhotplugsim.la $(CHECK_LI
 # and drives the real daemon; its guest half is sourced data.
 hotplug_sim_tests = \
 	tests/hotplug_sim/hotplug-usage.test \
+	tests/hotplug_sim/report-schema.test \
 	tests/hotplug_sim/hotplug-control.test
 TESTS += tests/hotplug_sim/test_hs_parse tests/hotplug_sim/test_hs_report $(hotplug_sim_tests)
 dist_noinst_SCRIPTS += $(hotplug_sim_tests)
-EXTRA_DIST += tests/hotplug_sim/hotplug-control-guest.sh
+EXTRA_DIST += tests/hotplug_sim/hotplug-control-guest.sh \
+	tests/hotplug_sim/json-schema-check \
+	docs/hotplug_sim-report.schema.json \
+	docs/hotplug-compare.schema.json
+# report-schema.test reads the samples test_hs_report writes.
+tests/hotplug_sim/report-schema.log: tests/hotplug_sim/test_hs_report$(EXEEXT)
 
 # Experiments and teaching table (scripts/hotplug-compare, latency-histogram,
 # demo, experiments/): their bad options and a canned-CSV histogram on the

@@ -379,6 +379,56 @@ START_TEST(human_summary)
 }
 END_TEST
 
+/* Write @f's JSON report to DIR/NAME.json. */
+static void write_sample(const struct fixture *f, const char *dir, const char *name)
+{
+	char path[4096];
+	FILE *out;
+
+	snprintf(path, sizeof(path), "%s/%s.json", dir, name);
+	out = fopen(path, "w");
+	ck_assert_msg(out != NULL, "cannot write %s", path);
+	ck_assert_int_eq(hs_report_json(&f->rep, &f->cfg, out), 0);
+	ck_assert_int_eq(fclose(out), 0);
+}
+
+/*
+ * With HS_REPORT_SAMPLES=DIR: the reports of three made-up runs, for
+ * report-schema.test to hold against docs/hotplug_sim-report.schema.json:
+ * pass.json (every figure known), crashed.json (the daemon gone, nothing
+ * it counts known), idle.json (no client, no unplug).
+ */
+START_TEST(samples_for_the_schema)
+{
+	const char *dir = getenv("HS_REPORT_SAMPLES");
+	struct fixture *f;
+
+	if (!dir)
+		return;
+	f = make_fixture();
+	hs_latency_record(&f->counts[0], HS_OP_XCMD, 250000);
+	hs_latency_record(&f->counts[2], HS_OP_OPEN, 12000);
+	f->rep.daemon_pid = 4242;
+	f->rep.have_zombies = true;
+	f->rep.planned_ns = 200000000ull;
+	f->rep.scheduled_ran_ns = 260000000ull;
+	write_sample(f, dir, "pass");
+	f->rep.daemon_alive = false;
+	f->rep.have_zombies = false;
+	f->revs[1].revoked_ns = 0;
+	f->revs[1].last_out_ns = 0;
+	write_sample(f, dir, "crashed");
+	f->rep.nclients = 0;
+	f->rep.nrevocations = 0;
+	f->rep.plugs = 0;
+	f->rep.daemon_checked = false;
+	f->rep.daemon_pid = 0;
+	f->cfg.clients = 0;
+	write_sample(f, dir, "idle");
+	free(f);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("hs_report");
@@ -392,6 +442,7 @@ int main(void)
 	tcase_add_test(tc, latency_percentiles);
 	tcase_add_test(tc, schedule_slip);
 	tcase_add_test(tc, human_summary);
+	tcase_add_test(tc, samples_for_the_schema);
 	suite_add_tcase(s, tc);
 	return check_run_suite(s);
 }
