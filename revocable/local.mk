@@ -7,8 +7,13 @@
 
 lib_LTLIBRARIES += revocable/librevocable.la
 include_HEADERS += revocable/revocable.h
-revocable_librevocable_la_SOURCES = revocable/reader.c revocable/revoke.c \
+# The library without its exported read-side entry points (access.c): the
+# teaching lab's library compiles these with lab_v3_index_bug.c instead
+# (tests/revocable/local.mk).
+revocable_core_sources = revocable/reader.c revocable/revoke.c \
 	revocable/teardown.c revocable/revocable_internal.h
+revocable_librevocable_la_SOURCES = $(revocable_core_sources) \
+	revocable/access.c
 revocable_librevocable_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/revocable
 # Hidden by default: only what revocable.h declares between its visibility
 # pragmas is exported, and the version script gives each symbol the node

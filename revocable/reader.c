@@ -9,8 +9,9 @@
  * barrier on every thread with sys_membarrier(), then waits only for the
  * slots that still name this provider - so a reader sleeping in provider A
  * never delays a revoke of provider B.  The ordering argument is in
- * docs/design.md.  This file: the registry of reader threads, the slow
- * path of access and release, and the handle's read-side entry points.
+ * docs/design.md.  This file: the registry of reader threads and the slow
+ * path of access and release (the handle's exported entry points are in
+ * access.c).
  */
 #include "config.h"
 
@@ -38,9 +39,6 @@ struct revocable_context revocable__ctx = {
 	.defer_tail = &revocable__ctx.defer_head,
 	.release_jobs_tail = &revocable__ctx.release_jobs,
 	.async_jobs = CDS_LIST_HEAD_INIT(revocable__ctx.async_jobs),
-#ifdef REVOCABLE_LAB_V3_INDEX_BUG
-	.lab.lock = PTHREAD_MUTEX_INITIALIZER,
-#endif
 };
 
 struct revocable_provider revocable__null_provider = {
@@ -275,16 +273,10 @@ static void atfork_prepare(void)
 {
 	pthread_mutex_lock(&revocable__ctx.readers_lock);
 	pthread_mutex_lock(&revocable__ctx.work_lock);
-#ifdef REVOCABLE_LAB_V3_INDEX_BUG
-	pthread_mutex_lock(&revocable__ctx.lab.lock);
-#endif
 }
 
 static void atfork_parent(void)
 {
-#ifdef REVOCABLE_LAB_V3_INDEX_BUG
-	pthread_mutex_unlock(&revocable__ctx.lab.lock);
-#endif
 	pthread_mutex_unlock(&revocable__ctx.work_lock);
 	pthread_mutex_unlock(&revocable__ctx.readers_lock);
 }
@@ -365,9 +357,6 @@ static void atfork_child(void)
 	pthread_mutex_init(&revocable__ctx.readers_lock, NULL);
 	pthread_mutex_init(&revocable__ctx.work_lock, NULL);
 	pthread_cond_init(&revocable__ctx.work_cond, NULL);
-#ifdef REVOCABLE_LAB_V3_INDEX_BUG
-	pthread_mutex_init(&revocable__ctx.lab.lock, NULL);
-#endif
 }
 
 static void context_init(void)
@@ -736,145 +725,3 @@ bool revocable__self_holds(struct revocable_provider *rp)
 
 	return rd && recorded_access(rd, rp);
 }
-
-#ifdef REVOCABLE_LAB_V3_INDEX_BUG
-/*
- * Teaching lab only (docs/teaching.md, exercise 1; docs/design.md): with
- * this switch the file builds the lab's library, never the installed one.
- * The v3 patch kept the SRCU index of "the" access in the shared struct
- * revocable; here a handle's "index" is the slot of the latest access
- * made through it, by whichever thread, and the next release through the
- * handle clears that slot.  The index lives in a table of the context
- * keyed by the handle, so struct revocable keeps the installed layout and
- * programs built against the installed header run on the lab library.
- * Handles beyond the table's size simply behave correctly.
- */
-static struct revocable__slot **lab_index_of(const struct revocable *rev,
-					     bool add)
-{
-	struct revocable_lab_index *lab = &revocable__ctx.lab;
-	size_t i, free_at = REVOCABLE_LAB_HANDLES;
-
-	for (i = 0; i < REVOCABLE_LAB_HANDLES; i++) {
-		if (lab->rev[i] == rev)
-			return &lab->slot[i];
-		if (!lab->rev[i] && free_at == REVOCABLE_LAB_HANDLES)
-			free_at = i;
-	}
-	if (!add || free_at == REVOCABLE_LAB_HANDLES)
-		return NULL;
-	lab->rev[free_at] = rev;
-	return &lab->slot[free_at];
-}
-
-void revocable__lab_forget(const struct revocable *rev)
-{
-	struct revocable__slot **index;
-
-	pthread_mutex_lock(&revocable__ctx.lab.lock);
-	index = lab_index_of(rev, false);
-	if (index) {
-		*index = NULL;
-		revocable__ctx.lab.rev[index - revocable__ctx.lab.slot] = NULL;
-	}
-	pthread_mutex_unlock(&revocable__ctx.lab.lock);
-}
-
-static void *lab_try_access(struct revocable *rev)
-{
-	void *res = revocable__try_access_inline(rev);
-	struct revocable__reader *rd = revocable__tls_reader;
-	uint32_t depth = (uint32_t)rd->state;	/* any flag: no slot used */
-	struct revocable__slot **index;
-
-	if (!rev || depth == 0 || depth > REVOCABLE_READER_SLOTS)
-		return res;
-	pthread_mutex_lock(&revocable__ctx.lab.lock);
-	index = lab_index_of(rev, true);
-	if (index)
-		*index = &rd->slot[depth - 1];	/* the bug: shared */
-	pthread_mutex_unlock(&revocable__ctx.lab.lock);
-	return res;
-}
-
-static void lab_release(struct revocable *rev)
-{
-	struct revocable__reader *rd = revocable__tls_reader;
-	uint32_t depth = (uint32_t)rd->state;
-	struct revocable__slot **index, *slot = NULL;
-
-	if (rev) {
-		pthread_mutex_lock(&revocable__ctx.lab.lock);
-		index = lab_index_of(rev, false);
-		if (index)
-			slot = *index;
-		pthread_mutex_unlock(&revocable__ctx.lab.lock);
-	}
-	if (!slot || depth == 0 || depth > REVOCABLE_READER_SLOTS) {
-		revocable__release_inline(rev);
-		return;
-	}
-	/* End the access the handle remembers - maybe another thread's,
-	 * leaving ours recorded and theirs unprotected. */
-	__atomic_store_n(&slot->rp, NULL, __ATOMIC_RELEASE);
-	rd->state -= 1;
-}
-
-#define read_side_enter(rev)	lab_try_access(rev)
-#define read_side_exit(rev)	lab_release(rev)
-#else
-#define read_side_enter(rev)	revocable__try_access_inline(rev)
-#define read_side_exit(rev)	revocable__release_inline(rev)
-#endif /* REVOCABLE_LAB_V3_INDEX_BUG */
-
-/**
- * revocable_try_access() - begin an access.
- * @rev: the handle.
- *
- * Always pair with revocable_release() in the same thread, even when this
- * returns NULL.  The reader may block while holding the access.
- *
- * Return: the resource, or NULL if revoked.
- */
-void *revocable_try_access(struct revocable *rev)
-{
-	return read_side_enter(rev);
-}
-
-/**
- * revocable_release() - end an access begun by revocable_try_access().
- * @rev: the handle.
- */
-void revocable_release(struct revocable *rev)
-{
-	read_side_exit(rev);
-}
-
-/**
- * revocable_guard_enter() - begin an access tracked by a stack guard.
- * @guard: the guard (REVOCABLE_GUARD() releases it at scope exit).
- * @rev: the handle.
- *
- * Return: the resource, or NULL if revoked.
- */
-void *revocable_guard_enter(struct revocable_guard *guard,
-			    struct revocable *rev)
-{
-	guard->priv_rev = rev;
-	guard->priv_entered = true;
-	guard->priv_res = read_side_enter(rev);
-	return guard->priv_res;
-}
-
-/**
- * revocable_guard_exit() - end the guard's access; idempotent.
- * @guard: the guard.
- */
-void revocable_guard_exit(struct revocable_guard *guard)
-{
-	if (!guard->priv_entered)
-		return;
-	guard->priv_entered = false;
-	read_side_exit(guard->priv_rev);
-}
-

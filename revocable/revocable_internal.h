@@ -62,17 +62,6 @@ struct reader_record {
 	unsigned int slot_waiters[REVOCABLE_READER_SLOTS];
 };
 
-#ifdef REVOCABLE_LAB_V3_INDEX_BUG
-#define REVOCABLE_LAB_HANDLES 256
-
-/* The lab's per-handle "SRCU index": handle -> slot of its latest access. */
-struct revocable_lab_index {
-	pthread_mutex_t lock;
-	const struct revocable *rev[REVOCABLE_LAB_HANDLES];
-	struct revocable__slot *slot[REVOCABLE_LAB_HANDLES];
-};
-#endif
-
 /* A release callback still due for an embedded provider already gone. */
 struct revocable__release_job {
 	struct revocable__release_job *next;
@@ -126,9 +115,6 @@ struct revocable_context {
 	uint64_t jobs_done;
 	struct cds_list_head async_jobs; /* in flight, oldest (lowest seq) first */
 	uint64_t async_seq;		/* of the next async revoke */
-#ifdef REVOCABLE_LAB_V3_INDEX_BUG
-	struct revocable_lab_index lab;	/* teaching lab only, see below */
-#endif
 };
 
 REVOCABLE__INTERNAL extern struct revocable_context revocable__ctx;
@@ -214,13 +200,6 @@ REVOCABLE__INTERNAL long revocable__futex(unsigned int *word, int op,
 					  const struct timespec *timeout);
 REVOCABLE__INTERNAL void revocable__record_put(struct reader_record *rec);
 REVOCABLE__INTERNAL bool revocable__self_holds(struct revocable_provider *rp);
-#ifdef REVOCABLE_LAB_V3_INDEX_BUG
-REVOCABLE__INTERNAL void revocable__lab_forget(const struct revocable *rev);
-#else
-static inline void revocable__lab_forget(const struct revocable *rev)
-{
-}
-#endif
 
 /* One release callback running on this thread (a stack: callbacks may
  * revoke other providers, whose callbacks run nested). */
@@ -239,6 +218,19 @@ revocable__in_teardown(const struct revocable_provider *rp);
 REVOCABLE__INTERNAL bool
 revocable__others_hold(const struct revocable_provider *rp);
 
+/*
+ * The teaching lab's library only (lab_v3_index_bug.c, built with
+ * REVOCABLE_LAB_V3_INDEX_BUG; docs/design.md, "Teaching switch"): a
+ * handle set up or finished forgets the access the lab remembers for it.
+ * In every other build a no-op.
+ */
+#ifdef REVOCABLE_LAB_V3_INDEX_BUG
+REVOCABLE__INTERNAL void revocable__lab_forget(const struct revocable *rev);
+#else
+static inline void revocable__lab_forget(const struct revocable *rev)
+{
+}
+#endif
 
 /* teardown.c */
 /*

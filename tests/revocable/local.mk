@@ -106,20 +106,22 @@ tests_revocable_test_revocable_hooks_LDADD = $(CHECK_LIBS)
 # static) and the other library sources are compiled into it.
 tests_revocable_test_revocable_slot_wait_SOURCES = \
 	tests/revocable/test_slot_wait.c revocable/reader.c \
-	revocable/teardown.c revocable/revocable_internal.h
+	revocable/access.c revocable/teardown.c revocable/revocable_internal.h
 tests_revocable_test_revocable_slot_wait_CFLAGS = $(revocable_test_cflags)
 tests_revocable_test_revocable_slot_wait_CPPFLAGS = $(revocable_test_cppflags)
 tests_revocable_test_revocable_slot_wait_LDADD = $(CHECK_LIBS)
 
-# The teaching lab's v3 index bug (docs/teaching.md, exercise 1): the same
-# source built with REVOCABLE_LAB_V3_INDEX_BUG into a library that is never
+# The teaching lab's v3 index bug (docs/teaching.md, exercise 1): the
+# library's sources with revocable/lab_v3_index_bug.c in place of
+# revocable/access.c (it #includes access.c with the lab's broken read
+# side), built with REVOCABLE_LAB_V3_INDEX_BUG into a library that is never
 # installed, and the two tests that expose it linked against it.  They use
 # the exported read side (REVOCABLE_NO_INLINE), so the bug needs no change
 # to the installed header; they are built by make check, never run by it
 # (they hang until Check's timeout, which is the point of the exercise).
 noinst_LTLIBRARIES += tests/revocable/librevocable_lab_v3bug.la
 tests_revocable_librevocable_lab_v3bug_la_SOURCES = \
-	$(revocable_librevocable_la_SOURCES)
+	$(revocable_core_sources) revocable/lab_v3_index_bug.c
 tests_revocable_librevocable_lab_v3bug_la_CPPFLAGS = $(AM_CPPFLAGS) \
 	-I$(top_srcdir)/revocable -DREVOCABLE_LAB_V3_INDEX_BUG
 tests_revocable_librevocable_lab_v3bug_la_CFLAGS = \
