@@ -261,7 +261,11 @@ static int cuse_ec_parse_group(const char *s, gid_t *out)
 int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
 			  FILE *out, FILE *err)
 {
-	const char *prog = argc > 0 && argv[0] ? argv[0] : "cuse_ec";
+	/*
+	 * Not argv[0]: run from a build tree that is libtool's
+	 * ".../.libs/cuse_ec", a name the user never typed.
+	 */
+	const char *prog = "cuse_ec";
 	char why[PARSE_ERR_MAX];
 	uint64_t v;
 	int c;

@@ -30,6 +30,7 @@ struct parser {
 	enum section_id section;
 	void *item;		/* current item of a repeatable section */
 	bool have_battery;
+	unsigned int keys;	/* key = value lines read */
 };
 
 static int perr(struct parser *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -398,8 +399,10 @@ static int parse_line(struct parser *ps, char *line)
 	if (ps->section == SEC_PASSTHRU)
 		return parse_passthru(ps, key, v);
 	kd = ec_profile_find_key(ps->section, key);
-	if (kd)
+	if (kd) {
+		ps->keys++;
 		return apply_key(ps, kd, v);
+	}
 	return perr(ps, "unknown key '%s' in [%s]", key, ec_profile_sections[ps->section].name);
 }
 
@@ -491,6 +494,17 @@ static int profile_validate(struct parser *ps)
 			    "erase_block of write_block, at most %u bytes", EC_FLASH_SIZE_MAX);
 	if (ec_profile_disable_absent(prof))
 		return perr(ps, "too many disabled commands (max %d)", EC_MAX_DISABLED_CMDS);
+	/*
+	 * A file that sets nothing is a mistake (a truncated copy, the wrong
+	 * file), not a board: the defaults alone have no flash, battery or
+	 * sensor.
+	 */
+	if (!ps->keys) {
+		if (ps->err && ps->errlen)
+			snprintf(ps->err, ps->errlen, "%s: sets no key: a board needs at least one "
+				 "(start from a shipped profile, e.g. laptop)", ps->file);
+		return -EINVAL;
+	}
 	return profile_check_features(ps);
 }
 

@@ -156,10 +156,24 @@ START_TEST(test_load_errors)
 	ck_assert_str_eq(err, "/nonexistent/x.profile: No such file or directory");
 	ck_assert_int_eq(ec_profile_load(NULL, &prof, err, sizeof(err)), -EINVAL);
 	ck_assert_int_eq(ec_profile_load("/dev/null", NULL, err, sizeof(err)), -EINVAL);
-	/* Empty file: all defaults. */
-	name = write_temp("", 0);
+	/* A file that sets no key, empty or only comments and sections: refused. */
+	{
+		static const char *const nothing[] = { "", "# only a comment\n\n", "[ec]\n[flash]\n" };
+
+		for (size_t i = 0; i < sizeof(nothing) / sizeof(nothing[0]); i++) {
+			name = write_temp(nothing[i], strlen(nothing[i]));
+			ck_assert_int_eq(ec_profile_load(name, &prof, err, sizeof(err)), -EINVAL);
+			snprintf(want, sizeof(want), "%s: sets no key: a board needs at least one "
+				 "(start from a shipped profile, e.g. laptop)", name);
+			ck_assert_str_eq(err, want);
+			unlink(name);
+		}
+	}
+	/* One key is a board: every other key keeps its default. */
+	name = write_temp("[ec]\nboard = tiny\n", 18);
 	ck_assert_int_eq(ec_profile_load(name, &prof, NULL, 0), 0);
-	ck_assert_str_eq(prof->board, "unnamed");
+	ck_assert_str_eq(prof->board, "tiny");
+	ck_assert_uint_eq(prof->flash_size, 0);
 	ec_profile_free(prof);
 	unlink(name);
 
