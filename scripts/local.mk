@@ -21,6 +21,19 @@ scripts/cuse_ec-shell: scripts/ec-shell Makefile
 		-e 's|^ecs_datadir=$$|ecs_datadir=$(pkgdatadir)|' \
 		-e 's|^prog=ec-shell$$|prog=cuse_ec-shell|' \
 		$(srcdir)/scripts/ec-shell > $@.tmp && chmod +x $@.tmp && mv -f $@.tmp $@
+# Bash completion: one file that reads every program's --help, installed
+# under the program's name for each (bash-completion loads it by name).
+bashcompletiondir = $(datadir)/bash-completion/completions
+dist_bashcompletion_DATA = scripts/completion/cuse_ec
+bashcompletion_links = ecctl hotplug_sim cuse_ec-shell
+install-data-hook:
+	for n in $(bashcompletion_links); do \
+		rm -f "$(DESTDIR)$(bashcompletiondir)/$$n" && \
+		$(LN_S) cuse_ec "$(DESTDIR)$(bashcompletiondir)/$$n" || exit 1; \
+	done
+uninstall-hook:
+	for n in $(bashcompletion_links); do rm -f "$(DESTDIR)$(bashcompletiondir)/$$n"; done
+
 ecshelldir = $(pkglibexecdir)
 dist_ecshell_SCRIPTS = scripts/uml-run
 dist_pkgdata_DATA = scripts/uml-xstate-shim.c
