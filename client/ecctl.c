@@ -23,7 +23,8 @@ int main(int argc, char **argv)
 	int ret;
 
 	if (ecctl_parse_args(argc, argv, &opts, msg, sizeof(msg))) {
-		fprintf(stderr, "ecctl: %s\n", msg);
+		/* JSON too when --json came before the mistake. */
+		ecctl_error(&opts, stdout, stderr, NULL, msg, 0);
 		return ECCTL_EXIT_USAGE;
 	}
 	if (opts.help) {
@@ -38,7 +39,7 @@ int main(int argc, char **argv)
 	/* A --device path without a '/' is relative, not a name under /dev. */
 	if (opts.device_is_path && !strchr(opts.device, '/')) {
 		if (snprintf(path, sizeof(path), "./%s", opts.device) >= (int)sizeof(path)) {
-			fprintf(stderr, "ecctl: device path too long\n");
+			ecctl_error(&opts, stdout, stderr, NULL, "device path too long", 0);
 			return ECCTL_EXIT_USAGE;
 		}
 		opts.device = path;
@@ -46,16 +47,19 @@ int main(int argc, char **argv)
 	ret = ec_client_open_diag(opts.device, 0, &error, &c);
 	if (ret) {
 		/* The step's message already names the system call and its errno text. */
-		if (ec_client_err_is_ec(ret, NULL))
-			fprintf(stderr, "ecctl: %s: %s\n", opts.device, error.message);
-		else
-			fprintf(stderr, "ecctl: %s: %s [%s]\n", opts.device, error.message,
-				ec_errno_name(-ret));
+		if (!ec_client_err_is_ec(ret, NULL)) {
+			size_t len = strlen(error.message);
+
+			snprintf(error.message + len, sizeof(error.message) - len, " [%s]",
+				 ec_errno_name(-ret));
+		}
+		ecctl_error(&opts, stdout, stderr, opts.device, error.message, ret);
 		return ECCTL_EXIT_DEVICE;
 	}
 	ret = ecctl_run(c, &opts, stdout, stderr);
 	ec_client_close(c);
 	if (fflush(stdout)) {
+		/* Text only: stdout is what failed. */
 		fprintf(stderr, "ecctl: writing output: %s\n", strerror(errno));
 		return ECCTL_EXIT_DEVICE;
 	}

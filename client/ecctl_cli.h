@@ -102,6 +102,23 @@ int ecctl_parse_args(int argc, char *const argv[], struct ecctl_opts *opts,
 		     char *err, size_t errlen);
 
 /**
+ * ecctl_error() - report a failure: one line on @err, and under --json
+ * also one JSON object on @out, so a script reading stdout gets an answer
+ * either way: {"error":{"command":C,"message":M,"errno":E,"ec_result":R}}
+ * (command null before one was known; errno the symbolic name, or null for
+ * an EC refusal, which names its EC_RES_* in ec_result, null otherwise).
+ * @opts:    the command line as far as it was parsed (@opts->json decides)
+ * @out:     standard output
+ * @err:     standard error
+ * @command: what failed ("chipinfo", "open /dev/cros_ec"), or NULL
+ * @message: the text; NULL to describe @ret
+ * @ret:     the -errno or EC error (ec_client_err_is_ec()); 0 for a usage
+ *           error
+ */
+void ecctl_error(const struct ecctl_opts *opts, FILE *out, FILE *err, const char *command,
+		 const char *message, int ret);
+
+/**
  * ecctl_usage() - print --help text.
  * @out:  where
  * @prog: program name

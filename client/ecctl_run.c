@@ -78,11 +78,45 @@ static void jadd_str(json_object *obj, const char *key, const char *ascii)
 	json_object_object_add(obj, key, json_object_new_string(ascii));
 }
 
-static int report(FILE *err, const char *what, int ret)
+/* {"command":..,"message":..,"errno":..,"ec_result":..} for ecctl_error(). */
+static json_object *error_object(const char *command, const char *message, int ret)
 {
+	json_object *e = json_object_new_object();
+	uint32_t result;
+	bool ec = ret && ec_client_err_is_ec(ret, &result);
+
+	jadd(e, "command", command ? json_object_new_string(command) : NULL);
+	jadd_str(e, "message", message);
+	jadd(e, "errno", ret && !ec ? json_object_new_string(ec_errno_name(-ret)) : NULL);
+	jadd(e, "ec_result", ec ? json_object_new_string(ec_result_name(result)) : NULL);
+	return e;
+}
+
+void ecctl_error(const struct ecctl_opts *opts, FILE *out, FILE *err, const char *command,
+		 const char *message, int ret)
+{
+	json_object *j;
 	char msg[96];
 
-	fprintf(err, "ecctl: %s: %s\n", what, ec_client_strerror(ret, msg, sizeof(msg)));
+	if (!message)
+		message = ec_client_strerror(ret, msg, sizeof(msg));
+	if (command)
+		fprintf(err, "ecctl: %s: %s\n", command, message);
+	else
+		fprintf(err, "ecctl: %s\n", message);
+	if (!opts || !opts->json)
+		return;
+	j = json_object_new_object();
+	jadd(j, "error", error_object(command, message, ret));
+	fprintf(out, "%s\n", json_object_to_json_string_ext(j, JSON_FLAGS));
+	json_object_put(j);
+}
+
+/* A failed command: the message (and its JSON under --json), exit 1. */
+static int report_cmd(const struct ecctl_opts *o, FILE *out, FILE *err, const char *what,
+		      int ret)
+{
+	ecctl_error(o, out, err, what, NULL, ret);
 	return ECCTL_EXIT_DEVICE;
 }
 
@@ -95,7 +129,7 @@ static int emit(FILE *out, FILE *err, json_object *obj)
 	if (text)
 		fprintf(out, "%s\n", text);
 	else
-		status = report(err, "json", -ENOMEM);
+		status = report_cmd(NULL, out, err, "json", -ENOMEM);
 	json_object_put(obj);
 	return status;
 }
@@ -120,7 +154,7 @@ static int run_hello(struct ec_client *c, const struct ecctl_opts *o, FILE *out,
 		return ECCTL_EXIT_DEVICE;
 	}
 	if (ret)
-		return report(err, "hello", ret);
+		return report_cmd(o, out, err, "hello", ret);
 	if (!o->json) {
 		fprintf(out, "EC says hello!\n");
 		return ECCTL_EXIT_OK;
@@ -138,7 +172,7 @@ static int run_version(struct ec_client *c, const struct ecctl_opts *o, FILE *ou
 	json_object *j;
 
 	if (ret)
-		return report(err, "version", ret);
+		return report_cmd(o, out, err, "version", ret);
 	if (o->json) {
 		j = json_object_new_object();
 		jadd(j, "ro_version", JTEXT(v.ro));
@@ -165,7 +199,7 @@ static int run_chipinfo(struct ec_client *c, const struct ecctl_opts *o, FILE *o
 	json_object *j;
 
 	if (ret)
-		return report(err, "chipinfo", ret);
+		return report_cmd(o, out, err, "chipinfo", ret);
 	if (o->json) {
 		j = json_object_new_object();
 		jadd(j, "vendor", JTEXT(chip.vendor));
@@ -186,7 +220,7 @@ static int run_protoinfo(struct ec_client *c, const struct ecctl_opts *o, FILE *
 	int v;
 
 	if (ret)
-		return report(err, "protoinfo", ret);
+		return report_cmd(o, out, err, "protoinfo", ret);
 	if (o->json) {
 		j = json_object_new_object();
 		jadd_uint(j, "protocol_versions", p.protocol_versions);
@@ -214,7 +248,7 @@ static int run_cmdversions(struct ec_client *c, const struct ecctl_opts *o, FILE
 	json_object *j;
 
 	if (ret)
-		return report(err, "cmdversions", ret);
+		return report_cmd(o, out, err, "cmdversions", ret);
 	if (!o->json) {
 		fprintf(out, "Command 0x%04x supports version mask 0x%08x\n", o->host_cmd, mask);
 		return ECCTL_EXIT_OK;
@@ -280,7 +314,7 @@ static int run_battery(struct ec_client *c, const struct ecctl_opts *o, FILE *ou
 	const char *mfgr, *model, *serial, *type;
 
 	if (ret)
-		return report(err, "battery", ret);
+		return report_cmd(o, out, err, "battery", ret);
 	if (o->json)
 		return battery_json(&b, out, err);
 	mfgr = b.have_static ? b.st.manufacturer : b.manufacturer;
@@ -325,7 +359,7 @@ static int run_temps(struct ec_client *c, const struct ecctl_opts *o, FILE *out,
 	int ret = ec_client_temps(c, &t);
 
 	if (ret)
-		return report(err, "temps", ret);
+		return report_cmd(o, out, err, "temps", ret);
 	if (o->json) {
 		j = json_object_new_object();
 		sensors = json_object_new_array();
@@ -372,7 +406,7 @@ static int run_fans(struct ec_client *c, const struct ecctl_opts *o, FILE *out, 
 	int ret = ec_client_fans(c, &f);
 
 	if (ret)
-		return report(err, "fans", ret);
+		return report_cmd(o, out, err, "fans", ret);
 	if (o->json) {
 		j = json_object_new_object();
 		fans = json_object_new_array();
@@ -409,7 +443,7 @@ static int run_console(struct ec_client *c, const struct ecctl_opts *o, FILE *ou
 	int ret = ec_client_console(c, &text, &len);
 
 	if (ret)
-		return report(err, "console", ret);
+		return report_cmd(o, out, err, "console", ret);
 	if (o->json) {
 		j = json_object_new_object();
 		jadd(j, "console", jtext(text, len));
@@ -432,7 +466,14 @@ static int run_events(struct ec_client *c, const struct ecctl_opts *o, FILE *out
 
 	ret = ec_client_set_event_mask(c, o->event_mask);
 	if (ret)
-		return report(err, "events: EVENTMASK", ret);
+		return report_cmd(o, out, err, "events: EVENTMASK", ret);
+	/* A wait of seconds with nothing on the screen looks like a hang. */
+	if (o->timeout_ms < 0)
+		fprintf(err, "ecctl: waiting for %u event(s) (mask 0x%x), without a time limit\n",
+			o->event_count, o->event_mask);
+	else
+		fprintf(err, "ecctl: waiting for %u event(s) (mask 0x%x), up to %d ms each\n",
+			o->event_count, o->event_mask, o->timeout_ms);
 	if (o->json) {
 		j = json_object_new_object();
 		events = json_object_new_array();
@@ -456,12 +497,19 @@ static int run_events(struct ec_client *c, const struct ecctl_opts *o, FILE *out
 			fputc('\n', out);
 		}
 	}
-	/* The events read before a failure are still printed. */
-	if (o->json)
+	/* The events read before a failure are still printed, with the error. */
+	if (o->json) {
+		if (ret < 0) {
+			char msg[96];
+
+			fprintf(err, "ecctl: events: %s\n", ec_client_strerror(ret, msg, sizeof(msg)));
+			jadd(j, "error", error_object("events", msg, ret));
+		}
 		status = emit(out, err, j);
-	if (ret < 0)
-		return report(err, "events", ret);
-	return status;
+	} else if (ret < 0) {
+		return report_cmd(o, out, err, "events", ret);
+	}
+	return ret < 0 ? ECCTL_EXIT_DEVICE : status;
 }
 
 static int run_uptime(struct ec_client *c, const struct ecctl_opts *o, FILE *out, FILE *err)
@@ -472,7 +520,7 @@ static int run_uptime(struct ec_client *c, const struct ecctl_opts *o, FILE *out
 	int ret = ec_client_uptime(c, &u);
 
 	if (ret)
-		return report(err, "uptime", ret);
+		return report_cmd(o, out, err, "uptime", ret);
 	if (o->json) {
 		j = json_object_new_object();
 		jadd_uint(j, "uptime_ms", u.time_since_ec_boot_ms);
@@ -504,11 +552,11 @@ static int run_kblight(struct ec_client *c, const struct ecctl_opts *o, FILE *ou
 	if (o->kblight >= 0) {
 		ret = ec_client_set_kblight(c, (uint8_t)o->kblight);
 		if (ret)
-			return report(err, "kblight", ret);
+			return report_cmd(o, out, err, "kblight", ret);
 	}
 	ret = ec_client_kblight(c, &percent, &enabled);
 	if (ret)
-		return report(err, "kblight", ret);
+		return report_cmd(o, out, err, "kblight", ret);
 	if (o->json) {
 		j = json_object_new_object();
 		jadd_uint(j, "percent", percent);
@@ -526,7 +574,7 @@ static int run_panicinfo(struct ec_client *c, const struct ecctl_opts *o, FILE *
 	int ret = ec_client_panicinfo(c, buf, sizeof(buf));
 
 	if (ret < 0)
-		return report(err, "panicinfo", ret);
+		return report_cmd(o, out, err, "panicinfo", ret);
 	if (o->json) {
 		j = json_object_new_object();
 		jadd_bool(j, "panic", ret != 0);
@@ -550,7 +598,7 @@ static int run_usbpd_ports(struct ec_client *c, const struct ecctl_opts *o, FILE
 	int ret = ec_client_usbpd_ports(c, &ports);
 
 	if (ret)
-		return report(err, "usbpd ports", ret);
+		return report_cmd(o, out, err, "usbpd ports", ret);
 	if (!o->json) {
 		fprintf(out, "Number of USB PD ports: %u\n", ports);
 		return ECCTL_EXIT_OK;
@@ -618,7 +666,7 @@ static int run_usbpd_power(struct ec_client *c, const struct ecctl_opts *o, FILE
 	} else {
 		ret = ec_client_usbpd_ports(c, &ports);
 		if (ret)
-			return report(err, "usbpd ports", ret);
+			return report_cmd(o, out, err, "usbpd ports", ret);
 		last = ports ? ports - 1 : 0;
 	}
 	if (o->json) {
@@ -639,7 +687,7 @@ static int run_usbpd_power(struct ec_client *c, const struct ecctl_opts *o, FILE
 	}
 	/* The ports read before a failure are still printed. */
 	status = o->json ? emit(out, err, j) : ECCTL_EXIT_OK;
-	return ret ? report(err, "usbpd power", ret) : status;
+	return ret ? report_cmd(o, out, err, "usbpd power", ret) : status;
 }
 
 static int run_raw(struct ec_client *c, const struct ecctl_opts *o, FILE *out, FILE *err)
@@ -653,12 +701,12 @@ static int run_raw(struct ec_client *c, const struct ecctl_opts *o, FILE *out, F
 
 	resp = malloc(resp_len ? resp_len : 1);
 	if (!resp)
-		return report(err, "raw", -ENOMEM);
+		return report_cmd(o, out, err, "raw", -ENOMEM);
 	ret = ec_client_xcmd(c, o->host_cmd, o->host_ver, o->raw_req, o->raw_len, resp,
 			     resp_len, &result);
 	if (ret < 0) {
 		free(resp);
-		return report(err, "raw", ret);
+		return report_cmd(o, out, err, "raw", ret);
 	}
 	if (o->json) {
 		j = json_object_new_object();

@@ -979,6 +979,20 @@ START_TEST(cli_events)
 	run_cli(c, &cap, "-j", "events", "0x18", "1", "1000", END);
 	ck_assert_str_eq(cap.out, "{\"events\":[{\"type\":3,\"data\":\"01\"}]}\n");
 	free_cap(&cap);
+	/* It says it waits, and for how long (stderr: stdout is the answer). */
+	run_cli(c, &cap, "events", "0x18", "2", "20", END);
+	ck_assert_str_eq(cap.out, "");
+	ck_assert_msg(!strncmp(cap.err, "ecctl: waiting for 2 event(s) (mask 0x18), up to 20 ms each\n",
+			       60), "%s", cap.err);
+	free_cap(&cap);
+	/* Under --json a failure is part of the one object, with what was read. */
+	fake_dev_push_event(&dev, EC_MKBP_EVENT_BUTTON, sw, 1);
+	run_cli(c, &cap, "--json", "events", "0x18", "2", "20", END);
+	ck_assert_int_eq(cap.status, ECCTL_EXIT_DEVICE);
+	ck_assert_str_eq(cap.out, "{\"events\":[{\"type\":3,\"data\":\"01\"}],\"error\":{"
+			 "\"command\":\"events\",\"message\":\"ETIMEDOUT (Connection timed out)\","
+			 "\"errno\":\"ETIMEDOUT\",\"ec_result\":null}}\n");
+	free_cap(&cap);
 	ec_client_close(c);
 }
 END_TEST
@@ -999,6 +1013,13 @@ START_TEST(cli_errors)
 	canned->fail_status = EC_RES_ACCESS_DENIED;
 	run_cli(c, &cap, "chipinfo", END);
 	ck_assert_int_eq(cap.status, ECCTL_EXIT_DEVICE);
+	ck_assert_str_eq(cap.err, "ecctl: chipinfo: EC error ACCESS_DENIED (4)\n");
+	free_cap(&cap);
+	/* Under --json the same failure is also a JSON object on stdout. */
+	run_cli(c, &cap, "--json", "chipinfo", END);
+	ck_assert_int_eq(cap.status, ECCTL_EXIT_DEVICE);
+	ck_assert_str_eq(cap.out, "{\"error\":{\"command\":\"chipinfo\",\"message\":\"EC error "
+			 "ACCESS_DENIED (4)\",\"errno\":null,\"ec_result\":\"ACCESS_DENIED\"}}\n");
 	ck_assert_str_eq(cap.err, "ecctl: chipinfo: EC error ACCESS_DENIED (4)\n");
 	free_cap(&cap);
 	canned->fail_command = EC_CMD_CONSOLE_SNAPSHOT;
@@ -1027,6 +1048,14 @@ START_TEST(cli_errors)
 		run_cli(c, &cap, cmds[i], END);
 		ck_assert_int_eq(cap.status, ECCTL_EXIT_DEVICE);
 		ck_assert_msg(strstr(cap.err, "ENODEV"), "%s: '%s'", cmds[i], cap.err);
+		free_cap(&cap);
+		/* ... and under --json says so on stdout, as JSON only. */
+		run_cli(c, &cap, "-j", cmds[i], END);
+		ck_assert_int_eq(cap.status, ECCTL_EXIT_DEVICE);
+		ck_assert_msg(!strncmp(cap.out, "{\"error\":{\"command\":\"", 21) &&
+			      strstr(cap.out, "\"errno\":\"ENODEV\",\"ec_result\":null}}\n") &&
+			      strchr(cap.out, '\n') == cap.out + strlen(cap.out) - 1,
+			      "%s --json: '%s'", cmds[i], cap.out);
 		free_cap(&cap);
 	}
 	ec_client_close(c);
