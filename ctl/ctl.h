@@ -135,6 +135,8 @@ void ctl_close(struct ctl_conn *conn);
  *              newline, not empty, at most CTL_LINE_MAX bytes)
  * @n_lines:    how many
  * @timeout_ms: the longest wait for one reply
+ * @flags:      0, or CTL_SEND_JSON: each reply as one JSON object a line
+ *              (ctl_reply_json())
  * @out:        where replies are printed, one per line, escaped by
  *              ctl_text_safe() (whatever listens at @path may not be the
  *              daemon)
@@ -152,6 +154,27 @@ void ctl_close(struct ctl_conn *conn);
  * or what connect() failed with.
  */
 int ctl_send_lines(const char *path, const char *const *lines, size_t n_lines,
-		   int timeout_ms, FILE *out, FILE *err);
+		   int timeout_ms, unsigned int flags, FILE *out, FILE *err);
+
+/* ctl_send_lines() flags. */
+#define CTL_SEND_JSON 0x1u
+
+/**
+ * ctl_reply_json() - print one reply as one JSON object on a line:
+ * {"command":LINE,"ok":true|false, then for "ok" replies each KEY=VALUE
+ * word as "KEY":VALUE (a number when it is a whole number) and the other
+ * words in "words":[...], for "error" replies "error":REASON; for "trace"
+ * also "trace":[{"seq":N,"t":"S.US","event":NAME, KEY:VALUE...}...]}.
+ * Strings are escaped as JSON needs: nothing from the socket is trusted.
+ * @out:      where to print
+ * @line:     the command sent
+ * @reply:    its reply line
+ * @events:   for "trace", its event lines; else NULL
+ * @n_events: how many
+ *
+ * Return: 0, -ENOMEM, or -EIO when @out failed.
+ */
+int ctl_reply_json(FILE *out, const char *line, const char *reply,
+		   char *const *events, size_t n_events);
 
 #endif /* CUSE_EC_CTL_H */

@@ -621,7 +621,8 @@ int main(int argc, char **argv)
 	/* Client mode: talk to a running daemon, set up nothing of our own. */
 	if (d.opts.n_send) {
 		ret = ctl_send_lines(d.opts.control, d.opts.send, d.opts.n_send,
-					  CTL_SEND_REPLY_TIMEOUT_MS, stdout, stderr);
+				     CTL_SEND_REPLY_TIMEOUT_MS,
+				     d.opts.send_json ? CTL_SEND_JSON : 0, stdout, stderr);
 		return ret ? 1 : 0;
 	}
 

@@ -30,6 +30,7 @@ enum {
 	OPT_CONTROL,
 	OPT_SYSLOG,
 	OPT_SEND,
+	OPT_JSON,
 	OPT_NO_UDEV,
 	OPT_FOLLOW,
 	OPT_FOLLOW_MATCH,
@@ -54,6 +55,7 @@ static const struct option cuse_ec_long_options[] = {
 	{ "control", required_argument, NULL, OPT_CONTROL },
 	{ "syslog", no_argument, NULL, OPT_SYSLOG },
 	{ "send", required_argument, NULL, OPT_SEND },
+	{ "json", no_argument, NULL, OPT_JSON },
 	{ "no-udev", no_argument, NULL, OPT_NO_UDEV },
 	{ "follow", required_argument, NULL, OPT_FOLLOW },
 	{ "follow-match", required_argument, NULL, OPT_FOLLOW_MATCH },
@@ -106,6 +108,7 @@ static void cuse_ec_usage(FILE *out, const char *prog)
 		"  --send=LINE          client mode: send LINE to the --control socket of a\n"
 		"                       running daemon and print the reply (repeatable);\n"
 		"                       exit 0 if every reply is \"ok ...\", else 1\n"
+		"  --json               with --send: each reply as one JSON object a line\n"
 		"  --follow=SYSPATH     unplug/plug the EC on remove/add uevents of the\n"
 		"                       device at SYSPATH (default: our own CUSE device)\n"
 		"  --follow-match=KEY=VALUE\n"
@@ -402,6 +405,9 @@ int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
 				return -EINVAL;
 			opts->follow_match[opts->n_follow_match++] = optarg;
 			break;
+		case OPT_JSON:
+			opts->send_json = true;
+			break;
 		case OPT_LIST_PROFILES:
 			opts->list_profiles = true;
 			break;
@@ -437,6 +443,10 @@ int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
 	if (opts->list_profiles && opts->check_profile) {
 		fprintf(err, "%s: --list-profiles and --check-profile are separate commands\n",
 			prog);
+		return -EINVAL;
+	}
+	if (opts->send_json && !opts->n_send) {
+		fprintf(err, "%s: --json is for --send's replies\n", prog);
 		return -EINVAL;
 	}
 	if (opts->n_send && !opts->control) {

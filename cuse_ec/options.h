@@ -41,6 +41,7 @@
  * @syslog:     log to syslog instead of stderr
  * @send:       client mode: control lines to send to @control, in order
  * @n_send:     how many; 0 runs the daemon
+ * @send_json:  --json: print each --send reply as a JSON object
  * @no_udev:    do not follow uevents at all
  * @follow:     --follow: sysfs path of the device to follow, NULL for ours
  * @follow_match: --follow-match KEY=VALUE rules (checked when parsed)
@@ -66,6 +67,7 @@ struct cuse_ec_options {
 	bool syslog;
 	const char *send[CUSE_EC_SEND_MAX];
 	unsigned int n_send;
+	bool send_json;
 	bool no_udev;
 	const char *follow;
 	const char *follow_match[UDEV_FOLLOW_MATCH_MAX];

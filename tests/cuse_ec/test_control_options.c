@@ -683,6 +683,56 @@ END_TEST
 
 /* ---- --send: the control client ---- */
 
+/* Print ctl_reply_json() into a string. */
+static char *reply_json(const char *line, const char *reply, char *const *events, size_t n)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	ck_assert_ptr_nonnull(out);
+	ck_assert_int_eq(ctl_reply_json(out, line, reply, events, n), 0);
+	fclose(out);
+	return text;
+}
+
+/* --send --json: each reply one object, its words typed, hostile bytes tamed. */
+START_TEST(test_reply_json)
+{
+	char *events[] = {
+		(char *)"7 t=0.000120 access-begin file=2 cmd=0x0001",
+		(char *)"8 t=0.000131 revoke-done waited=1 wait_ns=3500",
+		(char *)"garbage",
+	};
+	char *text;
+
+	text = reply_json("stats", "ok opens=3 releases=2 zombie_accesses=0", NULL, 0);
+	ck_assert_str_eq(text, "{\"command\":\"stats\",\"ok\":true,\"opens\":3,\"releases\":2,"
+			 "\"zombie_accesses\":0}\n");
+	free(text);
+	text = reply_json("status", "ok plugged lifecycle=revocable open_files=0 kb_backlight=40",
+			  NULL, 0);
+	ck_assert_str_eq(text, "{\"command\":\"status\",\"ok\":true,\"lifecycle\":\"revocable\","
+			 "\"open_files\":0,\"kb_backlight\":40,\"words\":[\"plugged\"]}\n");
+	free(text);
+	text = reply_json("plug", "error already plugged", NULL, 0);
+	ck_assert_str_eq(text, "{\"command\":\"plug\",\"ok\":false,\"error\":\"already plugged\"}\n");
+	free(text);
+	text = reply_json("trace", "ok trace events=3 dropped=0 capacity=4096", events, 3);
+	ck_assert_str_eq(text, "{\"command\":\"trace\",\"ok\":true,\"events\":3,\"dropped\":0,"
+			 "\"capacity\":4096,\"words\":[\"trace\"],\"trace\":["
+			 "{\"seq\":7,\"t\":\"0.000120\",\"event\":\"access-begin\",\"file\":2,"
+			 "\"cmd\":\"0x0001\"},{\"seq\":8,\"t\":\"0.000131\",\"event\":\"revoke-done\","
+			 "\"waited\":1,\"wait_ns\":3500},{\"line\":\"garbage\"}]}\n");
+	free(text);
+	/* Bytes a hostile socket sends: escaped before they are JSON. */
+	text = reply_json("status", "ok \x1b]0;owned\x07 x=\x9b", NULL, 0);
+	ck_assert_str_eq(text, "{\"command\":\"status\",\"ok\":true,\"x\":\"\\\\x9b\","
+			 "\"words\":[\"\\\\x1b]0;owned\\\\x07\"]}\n");
+	free(text);
+}
+END_TEST
+
 START_TEST(test_options_send)
 {
 	char longline[CTL_LINE_MAX + 2], maxline[CTL_LINE_MAX + 1];
@@ -694,6 +744,7 @@ START_TEST(test_options_send)
 		{ "--control=/run/c", "--send=status\nunplug", "newline" },
 		{ "--control=/run/c", "--send=status\r", "newline" },
 		{ "--control=/run/c", "--send", "needs an argument" },
+		{ "--control=/run/c", "--json", "--json is for --send" },
 	};
 	struct cuse_ec_options o;
 	char *text, *argv[CUSE_EC_SEND_MAX + 4];
@@ -710,6 +761,9 @@ START_TEST(test_options_send)
 	ck_assert_uint_eq(o.n_send, 2);
 	ck_assert_str_eq(o.send[0], "unplug wait");
 	ck_assert_str_eq(o.send[1], "stats");
+	ck_assert(!o.send_json);
+	ck_assert_int_eq(parse(&o, NULL, 4, "--json", "--control=/run/c", "--send=stats"), 0);
+	ck_assert(o.send_json);
 	ck_assert_int_eq(parse(&o, NULL, 2, "-f"), 0);
 	ck_assert_uint_eq(o.n_send, 0);
 
@@ -774,7 +828,7 @@ static int run_client(const char *path, char **out_text, int timeout_ms, size_t 
 	*out_text = NULL;
 	out = open_memstream(out_text, &len);
 	err = open_memstream(&errtext, &elen);
-	ret = ctl_send_lines(path, lines, n, timeout_ms, out, err);
+	ret = ctl_send_lines(path, lines, n, timeout_ms, 0, out, err);
 	fclose(out);
 	fclose(err);
 	/* Every failure to talk must say why; every success must not. */
@@ -893,6 +947,29 @@ static void check_trace_replies(const char *path)
 	ck_assert_int_eq(run_client(path, &text, 5000, 1, "trace please"), 1);
 	ck_assert_str_eq(text, "error usage: trace | trace clear\n");
 	free(text);
+	/* --json: a JSON object per command, the trace's events inside its own. */
+	{
+		const char *jlines[] = { "status", "trace clear", "inject lid-close", "trace", "nope" };
+		char *jtext = NULL;
+		size_t jlen = 0;
+		FILE *jout = open_memstream(&jtext, &jlen), *jerr = fopen("/dev/null", "w");
+
+		ck_assert(jout && jerr);
+		ck_assert_int_eq(ctl_send_lines(path, jlines, 5, 5000, CTL_SEND_JSON, jout, jerr), 1);
+		fclose(jout);
+		fclose(jerr);
+		ck_assert_msg(!strncmp(jtext, "{\"command\":\"status\",\"ok\":true,\"lifecycle\":"
+				       "\"revocable\",\"open_files\":0,\"kb_backlight\":0,\"words\":"
+				       "[\"plugged\"]}\n{\"command\":\"trace clear\",\"ok\":true,"
+				       "\"words\":[\"trace\",\"cleared\"]}\n{\"command\":\"inject lid-close\"",
+				       200), "%s", jtext);
+		ck_assert_msg(strstr(jtext, "\n{\"command\":\"trace\",\"ok\":true,\"events\":0,"
+				 "\"dropped\":0,\"capacity\":4096,\"words\":[\"trace\"],\"trace\":[]}\n"),
+			      "%s", jtext);
+		ck_assert_msg(strstr(jtext, "\n{\"command\":\"nope\",\"ok\":false,\"error\":"
+				 "\"unknown command 'nope' (try 'help')\"}\n"), "%s", jtext);
+		free(jtext);
+	}
 }
 
 START_TEST(test_control_client)
@@ -983,6 +1060,7 @@ int main(void)
 	tcase_add_test(tc, test_options_defaults_and_good);
 	tcase_add_test(tc, test_options_bad);
 	tcase_add_test(tc, test_log_level_and_mode_names);
+	tcase_add_test(tc, test_reply_json);
 	tcase_add_test(tc, test_options_send);
 	tcase_add_test(tc, test_control_client);
 	suite_add_tcase(s, tc);

@@ -88,7 +88,7 @@ static int ctl(const char *line, char *reply, size_t len)
 
 	if (!f)
 		return -ENOMEM;
-	ret = ctl_send_lines(ctl_path, lines, 1, WAIT_MS, f, stderr);
+	ret = ctl_send_lines(ctl_path, lines, 1, WAIT_MS, 0, f, stderr);
 	fclose(f);
 	if (reply && len) {
 		snprintf(reply, len, "%s", out ? out : "");
