@@ -379,6 +379,17 @@ struct hs_revocation {
 };
 
 /**
+ * struct hs_plug - one plug, measured.
+ * @trigger_ns: when the uevent / control line was written (run clock)
+ * @plugged_ns: when the daemon's status first said "plugged" (0: not
+ *              seen, or no control socket to ask)
+ */
+struct hs_plug {
+	uint64_t trigger_ns;
+	uint64_t plugged_ns;
+};
+
+/**
  * struct hs_report - what a run measured.
  * @nclients:       entries in @clients (clients + readers + pollers)
  * @clients:        per-client counts (the runner allocates)
@@ -386,6 +397,7 @@ struct hs_revocation {
  * @revocations:    measured unplugs (the runner allocates)
  * @nrevocations:   entries used
  * @plugs:          plugs triggered
+ * @plug_events:    each of them (the runner allocates; @plugs entries)
  * @trigger_errors: trigger writes that failed
  * @hung:           calls outstanding past the deadline
  * @daemon_pid:     the daemon's pid: --daemon-pid, else the control
@@ -412,6 +424,7 @@ struct hs_report {
 	struct hs_revocation *revocations;
 	unsigned int nrevocations;
 	unsigned int plugs;
+	struct hs_plug *plug_events;
 	unsigned int trigger_errors;
 	unsigned int hung;
 	long daemon_pid;

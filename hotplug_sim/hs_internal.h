@@ -108,6 +108,7 @@ struct worker {
  * @nuuids:       how many
  * @seen:         how many came back on the monitor
  * @rev_cap:      room in rep->revocations
+ * @plug_cap:     room in rep->plug_events
  */
 struct hs_runner {
 	const struct hs_config *cfg;
@@ -132,6 +133,7 @@ struct hs_runner {
 	unsigned int nuuids;
 	unsigned int seen;
 	unsigned int rev_cap;
+	unsigned int plug_cap;
 };
 
 static inline uint64_t run_now(const struct hs_runner *run)

@@ -357,6 +357,24 @@ static json_object *json_latency(const struct hs_totals *tot)
 	return all;
 }
 
+/* [{"plug_us":T,"plugged_us":T|null}...]: each plug, on the run clock. */
+static json_object *json_plugs(const struct hs_report *rep)
+{
+	json_object *all = json_object_new_array(), *one;
+	unsigned int i;
+
+	for (i = 0; rep->plug_events && i < rep->plugs; i++) {
+		const struct hs_plug *p = &rep->plug_events[i];
+
+		one = json_object_new_object();
+		json_object_object_add(one, "plug_us", jfixed(p->trigger_ns / 1e3, 1));
+		json_object_object_add(one, "plugged_us", p->plugged_ns ?
+				       jfixed(p->plugged_ns / 1e3, 1) : NULL);
+		json_object_array_add(all, one);
+	}
+	return all;
+}
+
 int hs_report_json(const struct hs_report *rep, const struct hs_config *cfg, FILE *out)
 {
 	json_object *j = json_object_new_object(), *mix, *expect, *clients;
@@ -413,6 +431,7 @@ int hs_report_json(const struct hs_report *rep, const struct hs_config *cfg, FIL
 	json_object_object_add(j, "plugs", json_object_new_uint64(rep->plugs));
 	json_object_object_add(j, "trigger_errors", json_object_new_uint64(rep->trigger_errors));
 	json_object_object_add(j, "revocation", json_revocation(rep));
+	json_object_object_add(j, "plug_events", json_plugs(rep));
 	json_object_object_add(j, "uevents_sent", json_object_new_uint64(rep->uevents_sent));
 	json_object_object_add(j, "uevents_seen", json_object_new_uint64(rep->uevents_seen));
 	json_object_object_add(j, "monitor", json_object_new_boolean(rep->monitor_ok));

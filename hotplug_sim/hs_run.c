@@ -387,17 +387,34 @@ static int do_unplug(struct hs_runner *run)
 static int do_plug(struct hs_runner *run)
 {
 	uint64_t limit = run_now(run) + run->cfg->deadline_ns;
+	struct hs_report *rep = run->rep;
+	struct hs_plug *p;
 	int ret;
 
+	if (rep->plugs == run->plug_cap) {
+		unsigned int cap = run->plug_cap ? run->plug_cap * 2 : 64;
+		struct hs_plug *grown = realloc(rep->plug_events, cap * sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		rep->plug_events = grown;
+		run->plug_cap = cap;
+	}
+	p = &rep->plug_events[rep->plugs];
+	p->trigger_ns = run_now(run);
+	p->plugged_ns = 0;
 	ret = trigger(run, false);
 	if (ret)
 		return ret;
 	run->plugged = true;
-	run->rep->plugs++;
+	rep->plugs++;
 	/* Let the daemon finish the plug before the next step races it. */
-	if (run->ctl.fd >= 0)
-		while (run_now(run) < limit && ctl_is(run, "plugged") == 0)
+	if (run->ctl.fd >= 0) {
+		while (run_now(run) < limit && (ret = ctl_is(run, "plugged")) == 0)
 			mono_sleep_ns(STATUS_POLL_NS);
+		if (ret == 1)
+			p->plugged_ns = run_now(run);
+	}
 	return 0;
 }
 
@@ -745,5 +762,6 @@ void hs_report_release(struct hs_report *rep)
 	free(rep->clients);
 	free(rep->roles);
 	free(rep->revocations);
+	free(rep->plug_events);
 	memset(rep, 0, sizeof(*rep));
 }

@@ -36,6 +36,8 @@ e2e_check "flap: xcmd latency percentiles, in order" bash -c '
 	[[ $l =~ n\":([1-9][0-9]*),\"p50\":([0-9.]+),\"p90\":([0-9.]+),\"p99\":([0-9.]+),\"max\":([0-9.]+) ]] &&
 	awk -v a="${BASH_REMATCH[2]}" -v b="${BASH_REMATCH[3]}" -v c="${BASH_REMATCH[4]}" -v d="${BASH_REMATCH[5]}" \
 		"BEGIN { exit !(a <= b && b <= c && c <= d) }"' _ "$out/flap.json"
+e2e_check "flap: 20 plug times, each seen plugged by the daemon" bash -c '
+	[[ $(grep -Eo "\"plugged_us\":[0-9.]+" "$1" | wc -l) -eq 20 ]]' _ "$out/flap.json"
 e2e_check "flap: every unplug was seen revoked" \
 	json_has "$out/flap.json" '"trigger_to_revoked":\{"n":20,'
 e2e_check "flap: the JSON report holds to docs/hotplug_sim-report.schema.json" \

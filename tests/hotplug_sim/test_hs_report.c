@@ -26,6 +26,7 @@ struct fixture {
 	struct hs_client_counts counts[3];
 	const char *roles[3];
 	struct hs_revocation revs[2];
+	struct hs_plug plug_evs[1];
 };
 
 static struct fixture *make_fixture(void)
@@ -57,6 +58,8 @@ static struct fixture *make_fixture(void)
 	f->rep.revocations = f->revs;
 	f->rep.nrevocations = 2;
 	f->rep.plugs = 1;
+	f->plug_evs[0] = (struct hs_plug){ .trigger_ns = 3000000, .plugged_ns = 3250000 };
+	f->rep.plug_events = f->plug_evs;
 	f->rep.daemon_checked = true;
 	f->rep.daemon_alive = true;
 	f->rep.elapsed_ns = 2000000000ull;
@@ -165,6 +168,9 @@ START_TEST(json_shape)
 	ck_assert_ptr_nonnull(strstr(json, "\"daemon_waited_total\":3,\"daemon_waited_max\":2"));
 	ck_assert_ptr_nonnull(strstr(json, "\"daemon_waited\":2,\"daemon_wait_us\":250.0"));
 	ck_assert_ptr_nonnull(strstr(json, "\"daemon_pid\":null,\"daemon_alive\":true"));
+	ck_assert_ptr_nonnull(strstr(json, "\"plugs\":1,\"trigger_errors\":0,"));
+	ck_assert_ptr_nonnull(strstr(json, "]},\"plug_events\":[{\"plug_us\":3000.0,"
+					   "\"plugged_us\":3250.0}],\"uevents_sent\""));
 	ck_assert_ptr_nonnull(strstr(json, "\"zombie_accesses\":null"));
 	ck_assert_ptr_nonnull(strstr(json, "\"verdict\":\"pass\""));
 	ck_assert_ptr_nonnull(strstr(json, "\"flap_planned_ms\":0.000,\"flap_ran_ms\":0.000"));
