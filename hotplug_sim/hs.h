@@ -116,6 +116,7 @@ struct hs_uevent_arg {
  * @nsteps:        entries used in @steps
  * @seed:          random seed (random scenario, flap jitter)
  * @deadline_ns:   a call outstanding longer than this is hung
+ * @progress_ns:   print a progress line this often (0: never)
  * @expect:        expect[slot] = outcome slot allowed
  * @daemon_pid:    daemon pid to check for survival (0 = unknown)
  * @uevent_args:   KEY=VAL pairs appended to every synthetic uevent
@@ -139,6 +140,7 @@ struct hs_config {
 	unsigned int nsteps;
 	uint64_t seed;
 	uint64_t deadline_ns;
+	uint64_t progress_ns;
 	bool expect[HS_OUTCOME_SLOTS];
 	long daemon_pid;
 	struct hs_uevent_arg uevent_args[HS_UEVENT_ARGS_MAX];
@@ -242,6 +244,14 @@ const char *hs_outcome_name(unsigned int slot, char *buf);
  * Return: the name.
  */
 const char *hs_op_name(enum hs_op op);
+
+/**
+ * hs_step_name() - the scenario-file keyword of a step kind ("flap").
+ * @kind: the kind
+ *
+ * Return: the keyword, or "?" for a kind that is not one.
+ */
+const char *hs_step_name(enum hs_step_kind kind);
 
 /**
  * hs_parse_scenario_name() - a built-in scenario by name, appended to the

@@ -109,6 +109,8 @@ struct worker {
  * @seen:         how many came back on the monitor
  * @rev_cap:      room in rep->revocations
  * @plug_cap:     room in rep->plug_events
+ * @step:         the scenario step being played (index into cfg->steps)
+ * @next_progress_ns: when the next --progress line is due (run clock)
  */
 struct hs_runner {
 	const struct hs_config *cfg;
@@ -134,6 +136,8 @@ struct hs_runner {
 	unsigned int seen;
 	unsigned int rev_cap;
 	unsigned int plug_cap;
+	unsigned int step;
+	uint64_t next_progress_ns;
 };
 
 static inline uint64_t run_now(const struct hs_runner *run)

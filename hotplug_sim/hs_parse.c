@@ -285,7 +285,7 @@ const char *hs_op_name(enum hs_op op)
 
 enum {
 	OPT_SYSFS = 256, OPT_CONTROL, OPT_TRIGGER, OPT_MIX, OPT_READERS, OPT_POLLERS,
-	OPT_CYCLES, OPT_DURATION, OPT_PERIOD, OPT_JITTER, OPT_LATENCY, OPT_SEED, OPT_DEADLINE, OPT_JSON,
+	OPT_CYCLES, OPT_DURATION, OPT_PERIOD, OPT_JITTER, OPT_LATENCY, OPT_SEED, OPT_DEADLINE, OPT_PROGRESS, OPT_JSON,
 	OPT_CSV, OPT_EXPECT, OPT_UEVENT_ARG, OPT_DAEMON_PID, OPT_NO_MONITOR, OPT_PROCESSES,
 };
 
@@ -307,6 +307,7 @@ static const struct option long_options[] = {
 	{ "latency", required_argument, NULL, OPT_LATENCY },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "deadline", required_argument, NULL, OPT_DEADLINE },
+	{ "progress", required_argument, NULL, OPT_PROGRESS },
 	{ "json", required_argument, NULL, OPT_JSON },
 	{ "csv", required_argument, NULL, OPT_CSV },
 	{ "expect-errno", required_argument, NULL, OPT_EXPECT },
@@ -344,6 +345,7 @@ static const char usage_text[] =
 	"      --latency=DUR        inflight: time a command spends in the EC (default 50ms)\n"
 	"      --seed=N             random seed (default 1)\n"
 	"      --deadline=DUR       a call outstanding longer is hung (default 5s)\n"
+	"      --progress=DUR       a progress line on stderr this often (default 0: none)\n"
 	"      --json=FILE          write the report as JSON\n"
 	"      --csv=FILE           write one row per call\n"
 	"      --expect-errno=LIST  allowed outcomes (default ok,ENODEV)\n"
@@ -468,6 +470,9 @@ int hs_parse_args(struct hs_config *cfg, int argc, char **argv, char *err)
 		case OPT_SEED:
 			ret = hs_parse_count(optarg, 0, UINT64_MAX, &num, "--seed", err);
 			cfg->seed = ret ? cfg->seed : num;
+			break;
+		case OPT_PROGRESS:
+			ret = hs_parse_span(optarg, &cfg->progress_ns, "--progress", err);
 			break;
 		case OPT_DEADLINE:
 			ret = hs_parse_span(optarg, &cfg->deadline_ns, "--deadline", err);

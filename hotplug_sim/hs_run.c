@@ -259,6 +259,37 @@ static void check_hung(struct hs_runner *run)
 }
 
 /* Sleep @ns in small slices, watching for hung calls meanwhile. */
+/*
+ * --progress: one line on stderr when it is due, from the main thread
+ * (every wait of the scenario passes here), so a long run is never silent.
+ */
+static void progress(struct hs_runner *run)
+{
+	const struct hs_config *cfg = run->cfg;
+	uint64_t now = run_now(run), calls = 0;
+	unsigned int i, op, slot;
+
+	if (!cfg->progress_ns || now < run->next_progress_ns)
+		return;
+	run->next_progress_ns = now + cfg->progress_ns;
+	for (i = 0; i < run->nworkers; i++)
+		for (op = 0; op < HS_OP_COUNT; op++)
+			for (slot = 0; slot < HS_OUTCOME_SLOTS; slot++)
+				calls += __atomic_load_n(&run->counts[i].count[op][slot],
+							 __ATOMIC_RELAXED);
+	fprintf(stderr, "hotplug_sim: %.1f s: step %u of %u (%s), %u unplug(s), %u plug(s), "
+		"%" PRIu64 " calls\n", now / 1e9, run->step + 1, cfg->nsteps,
+		run->step < cfg->nsteps ? hs_step_name(cfg->steps[run->step].kind) : "stopping",
+		run->rep->nrevocations, run->rep->plugs, calls);
+}
+
+/* A pause of a polling loop: progress stays due. */
+static void poll_pause(struct hs_runner *run, uint64_t ns)
+{
+	mono_sleep_ns(ns);
+	progress(run);
+}
+
 static void watch_sleep(struct hs_runner *run, uint64_t ns)
 {
 	uint64_t end = run_now(run) + ns, now;
@@ -268,6 +299,7 @@ static void watch_sleep(struct hs_runner *run, uint64_t ns)
 
 		mono_sleep_ns(left < 5000000ull ? left : 5000000ull);
 		check_hung(run);
+		progress(run);
 	}
 }
 
@@ -340,7 +372,7 @@ static int do_unplug(struct hs_runner *run)
 				rev->daemon_wait_ns = st.last_revoke_wait_ns;
 				break;
 			}
-			mono_sleep_ns(STATUS_POLL_NS);
+			poll_pause(run, STATUS_POLL_NS);
 		}
 		if (!rev->revoked_ns)
 			fprintf(stderr, "hotplug_sim: daemon did not complete the revocation within the deadline%s\n",
@@ -411,7 +443,7 @@ static int do_plug(struct hs_runner *run)
 	/* Let the daemon finish the plug before the next step races it. */
 	if (run->ctl.fd >= 0) {
 		while (run_now(run) < limit && (ret = ctl_is(run, "plugged")) == 0)
-			mono_sleep_ns(STATUS_POLL_NS);
+			poll_pause(run, STATUS_POLL_NS);
 		if (ret == 1)
 			p->plugged_ns = run_now(run);
 	}
@@ -450,7 +482,7 @@ static int do_inflight(struct hs_runner *run, uint64_t latency_ns)
 		if (!ctl_stats(run, &st) && st.inflight_accesses >= 1)
 			found = true;
 		else
-			mono_sleep_ns(STATUS_POLL_NS);
+			poll_pause(run, STATUS_POLL_NS);
 	}
 	if (!found)
 		fprintf(stderr, "hotplug_sim: inflight: the daemon never reported inflight_accesses >= 1 "
@@ -686,7 +718,9 @@ int hs_run(const struct hs_config *cfg, struct hs_report *rep)
 		run->nworkers = i + 1;
 	}
 
+	run->next_progress_ns = run_now(run) + cfg->progress_ns;
 	for (i = 0; !ret && i < cfg->nsteps; i++) {
+		run->step = i;
 		ret = play_step(run, &cfg->steps[i]);
 		if (ret)
 			fprintf(stderr, "hotplug_sim: scenario step %u%s stopped: %s\n", i + 1,
@@ -694,6 +728,7 @@ int hs_run(const struct hs_config *cfg, struct hs_report *rep)
 	}
 	/* A failed step is a finding (trigger error), not a failure to run. */
 	ret = 0;
+	run->step = cfg->nsteps;
 	release_workers(run);
 
 	if (run->mon_started) {

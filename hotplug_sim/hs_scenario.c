@@ -65,6 +65,16 @@ static const struct hs_step_def *step_def(const char *keyword)
 }
 
 /* The value a step option sets. */
+const char *hs_step_name(enum hs_step_kind kind)
+{
+	size_t i;
+
+	for (i = 0; i < HS_STEP_DEF_COUNT; i++)
+		if (hs_step_defs[i].base.kind == kind)
+			return hs_step_defs[i].keyword;
+	return "?";
+}
+
 static uint64_t *step_option(struct hs_step *step, const char *key)
 {
 	if (!strcmp(key, "period"))

@@ -65,8 +65,11 @@ e2e_check "processes: CSV rows = calls in the JSON" bash -c '
 # sleeps at least its period, so 200 ms hold at most 10 cycles of 20 ms.
 e2e_check "flap --duration=200ms exits 0" \
 	"$sim" --name="$name" --control="$sock" --trigger=control \
-	--clients=2 --scenario=flap --duration=200ms --period=20ms -q \
-	--json="$out/duration.json"
+	--clients=2 --scenario=flap --duration=200ms --period=20ms -q --progress=100ms \
+	--json="$out/duration.json" 2>"$out/duration.err"
+e2e_check "--progress=100ms: progress lines on stderr, naming the step" \
+	grep -Eq '^hotplug_sim: [0-9]+\.[0-9] s: step [0-9] of 3 \((sleep|flap)\), [0-9]+ unplug\(s\), [0-9]+ plug\(s\), [0-9]+ calls$' \
+	"$out/duration.err"
 e2e_check "without --daemon-pid the daemon's pid comes from the control socket" \
 	json_has "$out/duration.json" "\"daemon_pid\":$pid,\"daemon_alive\":true"
 e2e_check "flap --duration: 1 to 10 unplugs, as many plugs" bash -c '

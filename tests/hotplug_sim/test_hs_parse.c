@@ -417,7 +417,8 @@ START_TEST(args_full)
 				    "/run/x.sock", "--trigger=control", "-k", "8",
 				    "--mix=xcmd=50,readmem=50", "--readers=2", "--pollers=3",
 				    "--scenario=flap", "--cycles=20", "--period=10ms",
-				    "--jitter=2ms", "--seed=7", "--deadline=3s", "--json=r.json",
+				    "--jitter=2ms", "--seed=7", "--deadline=3s", "--progress=2s",
+				    "--json=r.json",
 				    "--csv=r.csv", "--expect-errno=ok,ENODEV,ENOTCONN",
 				    "--uevent-arg=A=1", "--uevent-arg=B=2", "--daemon-pid=123",
 				    "--no-monitor", "-q", "--processes", NULL), 0);
@@ -432,6 +433,7 @@ START_TEST(args_full)
 	ck_assert_uint_eq(cfg->pollers, 3);
 	ck_assert_uint_eq(cfg->seed, 7);
 	ck_assert_uint_eq(cfg->deadline_ns, 3000000000ull);
+	ck_assert_uint_eq(cfg->progress_ns, 2000000000ull);
 	ck_assert_str_eq(cfg->json_path, "r.json");
 	ck_assert_str_eq(cfg->csv_path, "r.csv");
 	ck_assert(cfg->expect[ENOTCONN]);
@@ -479,6 +481,8 @@ START_TEST(args_bad)
 		{ { "--jitter=1y" }, "invalid --jitter '1y': unknown unit 'y'" },
 		{ { "--latency=0" }, "--latency must be above 0" },
 		{ { "--duration=0" }, "--duration must be above 0" },
+		{ { "--progress=often" }, "invalid --progress 'often'" },
+		{ { "--progress=2h" }, "invalid --progress '2h'" },
 		{ { "--duration=1h1s" }, "invalid --duration" },
 		{ { "--duration=5s" }, "--duration needs --scenario=flap or random" },
 		{ { "--scenario=replug", "--duration=5s" }, "--duration needs --scenario=flap" },
