@@ -321,6 +321,30 @@ hl_compare_write() {
 	} 3>&1 >"$dir/compare.json"
 }
 
+# hl_deadline_ms BUILD NAME FLOOR_MS: a call deadline for the daemon that
+# serves /dev/NAME, from what this machine measures now rather than a guess:
+# 40 times the slowest of three `ecctl hello` (an open, the client's
+# start-up, HELLO, a close), and at least FLOOR_MS. A loaded machine, or a
+# daemon under valgrind, gets the longer deadline it needs. Prints
+# "DEADLINE_MS SLOWEST_MS", or "FLOOR_MS ?" when ecctl failed.
+hl_deadline_ms() {
+	local build=$1 name=$2 floor=$3 i t0 t1 ms slowest=0
+
+	for (( i = 0; i < 3; i++ )); do
+		t0=$(date +%s%N)
+		if ! "$build/client/ecctl" --name="$name" hello >/dev/null 2>&1; then
+			echo "$floor ?"
+			return 0
+		fi
+		t1=$(date +%s%N)
+		ms=$(( (t1 - t0) / 1000000 ))
+		(( ms > slowest )) && slowest=$ms
+	done
+	ms=$(( slowest * 40 ))
+	(( ms > floor )) || ms=$floor
+	echo "$ms $slowest"
+}
+
 # hl_valgrind_errors LOG: the invalid reads, writes and frees memcheck
 # reported - the use-after-free signature (0 for a missing or empty log).
 hl_valgrind_errors() {
