@@ -48,31 +48,260 @@ struct control_verb {
 };
 
 static int control_parse_event(const char *value, struct control_cmd *cmd,
-			       char *err, size_t errlen);
+			       char *err, size_t errlen)
+{
+	if (ec_stimulus_parse(value, &cmd->stimulus)) {
+		snprintf(err, errlen, "unknown event '%.40s' (try 'help inject')", value);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int control_parse_ns(const char *value, struct control_cmd *cmd,
-			    char *err, size_t errlen);
+			    char *err, size_t errlen)
+{
+	unsigned long long ns;
+	char *end;
+
+	errno = 0;
+	ns = value[0] >= '0' && value[0] <= '9' ? strtoull(value, &end, 10) : 0;
+	/* Above 60 s a "latency" is a hang; refuse it. */
+	if (value[0] < '0' || value[0] > '9' || errno || *end || ns > 60000000000ULL) {
+		snprintf(err, errlen, "latency must be 0..60000000000 ns");
+		return -EINVAL;
+	}
+	cmd->latency_ns = ns;
+	return 0;
+}
+
+static int control_inject(struct ec *ec, void *arg)
+{
+	return ec_apply_stimulus(ec, *(const enum ec_stimulus *)arg);
+}
+
+static int control_kb_backlight(struct ec *ec, void *arg)
+{
+	(void)arg;
+	return ec_kb_backlight_percent(ec);
+}
+
+/*
+ * The operator's unplug, for "unplug" and "unplug wait": the hold is set
+ * before the unplug starts, so no uevent "add" may slip in after it. A
+ * start that fails leaves the EC, and with it whatever held it before;
+ * -ENODEV (nothing plugged) keeps the operator's hold, as asked.
+ */
+static int control_start_unplug(struct chardev_ctx *ctx, void (*done)(void *arg, int result),
+				void *arg)
+{
+	bool held = chardev_operator_hold(ctx);
+	int ret;
+
+	chardev_set_operator_hold(ctx, true);
+	ret = chardev_unplug_async(ctx, done, arg);
+	if (ret && ret != -ENODEV)
+		chardev_set_operator_hold(ctx, held);
+	return ret;
+}
+
+/* The reply to an unplug that did not start. */
+static void control_unplug_error(int ret, char *reply, size_t len)
+{
+	if (ret == -ENODEV)
+		snprintf(reply, len, "error not plugged");
+	else
+		snprintf(reply, len, "error unplug failed: %s", strerror(-ret));
+}
+
+static int control_do_unplug(struct chardev_ctx *ctx, const struct control_cmd *cmd,
+			     char *reply, size_t len)
+{
+	int ret = control_start_unplug(ctx, NULL, NULL);
+
+	(void)cmd;
+	if (ret)
+		control_unplug_error(ret, reply, len);
+	else
+		snprintf(reply, len, "ok unplug started");
+	return ret;
+}
+
+static int control_do_plug(struct chardev_ctx *ctx, const struct control_cmd *cmd,
+			   char *reply, size_t len)
+{
+	int ret;
+
+	(void)cmd;
+	chardev_set_operator_hold(ctx, false);
+	ret = chardev_plug(ctx);
+	if (ret == -EBUSY)
+		snprintf(reply, len, "error already plugged");
+	else if (ret)
+		snprintf(reply, len, "error plug failed: %s", strerror(-ret));
+	else
+		snprintf(reply, len, "ok plugged");
+	return ret;
+}
+
+static int control_do_status(struct chardev_ctx *ctx, const struct control_cmd *cmd,
+			     char *reply, size_t len)
+{
+	char kb[32] = "";
+	int ret;
+
+	(void)cmd;
+	/* -ENODEV: no EC, or a board without a keyboard backlight. */
+	ret = chardev_with_ec(ctx, control_kb_backlight, NULL);
+	if (ret >= 0)
+		snprintf(kb, sizeof(kb), " kb_backlight=%d", ret);
+	snprintf(reply, len, "ok %s lifecycle=%s open_files=%" PRIu64 "%s",
+		 chardev_is_plugged(ctx) ? "plugged" : "unplugged",
+		 lifecycle_mode_name(chardev_mode(ctx)), chardev_open_files(ctx), kb);
+	return 0;
+}
+
+static int control_do_stats(struct chardev_ctx *ctx, const struct control_cmd *cmd,
+			    char *reply, size_t len)
+{
+	struct chardev_stats st;
+
+	(void)cmd;
+	chardev_stats(ctx, &st);
+	/* "ok " and the counters; a cut reply would mislead, so refuse. */
+	if (len < 4 || chardev_stats_format(&st, reply + 3, len - 3) >= len - 3) {
+		snprintf(reply, len, "error stats do not fit");
+		return -EMSGSIZE;
+	}
+	memcpy(reply, "ok ", 3);
+	return 0;
+}
+
+static int control_do_inject(struct chardev_ctx *ctx, const struct control_cmd *cmd,
+			     char *reply, size_t len)
+{
+	int ret = chardev_with_ec(ctx, control_inject, (void *)&cmd->stimulus);
+
+	if (ret == -ENODEV)
+		snprintf(reply, len, "error not plugged");
+	else if (ret)
+		snprintf(reply, len, "error inject failed: %s", strerror(-ret));
+	else
+		snprintf(reply, len, "ok injected");
+	return ret;
+}
+
+static int control_do_latency(struct chardev_ctx *ctx, const struct control_cmd *cmd,
+			      char *reply, size_t len)
+{
+	int ret = chardev_set_latency(ctx, cmd->latency_ns);
+
+	snprintf(reply, len, "ok latency %" PRIu64 " ns%s", cmd->latency_ns,
+		 ret == -ENODEV ? " (from the next plug)" : "");
+	return 0;
+}
+
+static int control_do_trace_clear(struct chardev_ctx *ctx, const struct control_cmd *cmd,
+				  char *reply, size_t len)
+{
+	(void)cmd;
+	chardev_trace_clear(chardev_trace(ctx));
+	snprintf(reply, len, "ok trace cleared");
+	return 0;
+}
+
+/*
+ * "trace": the header, then one line per event. The events are copied
+ * now; their lines are made as the client takes them (control_trace_fill()),
+ * so a long trace never waits for a slow reader nor fills its buffer.
+ */
+static void control_serve_trace(struct control_server *srv, int idx,
+				const struct control_cmd *cmd)
+{
+	struct chardev_trace *tr = chardev_trace(srv->ctx);
+	struct control_client *cl = &srv->clients[idx];
+	size_t cap = chardev_trace_capacity(tr), n;
+	struct chardev_trace_entry *events;
+	char header[128];
+	uint64_t dropped;
+
+	(void)cmd;
+
+	events = calloc(cap, sizeof(*events));
+	if (!events) {
+		control_send(cl, "error out of memory");
+		return;
+	}
+	n = chardev_trace_snapshot(tr, events, cap, &dropped);
+	snprintf(header, sizeof(header),
+		 CTL_TRACE_HEADER "%zu dropped=%" PRIu64 " capacity=%zu", n, dropped, cap);
+	control_send(cl, header);
+	cl->trace = events;
+	cl->trace_n = n;
+	cl->trace_i = 0;
+	if (control_trace_fill(cl)) {
+		/* Gone: its next poll closes it, and frees the events. */
+	}
+}
+
+/*
+ * An "unplug wait" completed, in whatever thread finished the unplug. All of
+ * it runs under srv->lock: the control thread frees @w, and stop frees the
+ * server and closes the pipe, only after seeing @done under that lock, so
+ * nothing here can touch freed memory or a reused descriptor.
+ */
+static void control_unplug_done(void *arg, int result)
+{
+	struct control_waiter *w = arg;
+	struct control_server *srv = w->srv;
+	char byte = 'w';
+	ssize_t n;
+
+	pthread_mutex_lock(&srv->lock);
+	w->done = true;
+	w->result = result;
+	do {
+		n = write(srv->wake[1], &byte, 1);
+	} while (n < 0 && errno == EINTR);
+	pthread_cond_broadcast(&srv->waiter_done);
+	pthread_mutex_unlock(&srv->lock);
+}
+
+/* "unplug wait": the reply comes from control_unplug_done(). */
+static void control_serve_unplug_wait(struct control_server *srv, int idx,
+				      const struct control_cmd *cmd)
+{
+	struct control_client *cl = &srv->clients[idx];
+	struct control_waiter *w;
+	char reply[128];
+	int ret;
+
+	(void)cmd;
+	w = calloc(1, sizeof(*w));
+	if (!w) {
+		control_send(cl, "error out of memory");
+		return;
+	}
+	w->srv = srv;
+	w->client = idx;
+	/* Listed before starting: the completion may run at once. */
+	w->next = srv->waiters;
+	srv->waiters = w;
+	ret = control_start_unplug(srv->ctx, control_unplug_done, w);
+	if (ret) {
+		srv->waiters = w->next;
+		free(w);
+		control_unplug_error(ret, reply, sizeof(reply));
+		control_send(cl, reply);
+		return;
+	}
+	cl->waiting = true;
+}
+
+/* "help" and its topic read the table they are part of. */
 static int control_parse_topic(const char *value, struct control_cmd *cmd,
 			       char *err, size_t errlen);
-static int control_do_unplug(struct chardev_ctx *ctx, const struct control_cmd *cmd,
-			     char *reply, size_t len);
-static int control_do_plug(struct chardev_ctx *ctx, const struct control_cmd *cmd,
-			   char *reply, size_t len);
-static int control_do_status(struct chardev_ctx *ctx, const struct control_cmd *cmd,
-			     char *reply, size_t len);
-static int control_do_stats(struct chardev_ctx *ctx, const struct control_cmd *cmd,
-			    char *reply, size_t len);
-static int control_do_inject(struct chardev_ctx *ctx, const struct control_cmd *cmd,
-			     char *reply, size_t len);
-static int control_do_latency(struct chardev_ctx *ctx, const struct control_cmd *cmd,
-			      char *reply, size_t len);
-static int control_do_trace_clear(struct chardev_ctx *ctx, const struct control_cmd *cmd,
-				  char *reply, size_t len);
 static int control_do_help(struct chardev_ctx *ctx, const struct control_cmd *cmd,
 			   char *reply, size_t len);
-static void control_serve_unplug_wait(struct control_server *srv, int idx,
-				      const struct control_cmd *cmd);
-static void control_serve_trace(struct control_server *srv, int idx,
-				const struct control_cmd *cmd);
 
 /* The control verbs. "help" lists them in this order. */
 static const struct control_verb control_verbs[] = {
@@ -244,33 +473,6 @@ const char *control_verb_name(const struct control_cmd *cmd)
 	return cmd->verb ? cmd->verb->name : NULL;
 }
 
-static int control_parse_event(const char *value, struct control_cmd *cmd,
-			       char *err, size_t errlen)
-{
-	if (ec_stimulus_parse(value, &cmd->stimulus)) {
-		snprintf(err, errlen, "unknown event '%.40s' (try 'help inject')", value);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int control_parse_ns(const char *value, struct control_cmd *cmd,
-			    char *err, size_t errlen)
-{
-	unsigned long long ns;
-	char *end;
-
-	errno = 0;
-	ns = value[0] >= '0' && value[0] <= '9' ? strtoull(value, &end, 10) : 0;
-	/* Above 60 s a "latency" is a hang; refuse it. */
-	if (value[0] < '0' || value[0] > '9' || errno || *end || ns > 60000000000ULL) {
-		snprintf(err, errlen, "latency must be 0..60000000000 ns");
-		return -EINVAL;
-	}
-	cmd->latency_ns = ns;
-	return 0;
-}
-
 static int control_parse_topic(const char *value, struct control_cmd *cmd,
 			       char *err, size_t errlen)
 {
@@ -322,141 +524,6 @@ static int control_do_help(struct chardev_ctx *ctx, const struct control_cmd *cm
 	return 0;
 }
 
-static int control_inject(struct ec *ec, void *arg)
-{
-	return ec_apply_stimulus(ec, *(const enum ec_stimulus *)arg);
-}
-
-static int control_kb_backlight(struct ec *ec, void *arg)
-{
-	(void)arg;
-	return ec_kb_backlight_percent(ec);
-}
-
-/*
- * The operator's unplug, for "unplug" and "unplug wait": the hold is set
- * before the unplug starts, so no uevent "add" may slip in after it. A
- * start that fails leaves the EC, and with it whatever held it before;
- * -ENODEV (nothing plugged) keeps the operator's hold, as asked.
- */
-static int control_start_unplug(struct chardev_ctx *ctx, void (*done)(void *arg, int result),
-				void *arg)
-{
-	bool held = chardev_operator_hold(ctx);
-	int ret;
-
-	chardev_set_operator_hold(ctx, true);
-	ret = chardev_unplug_async(ctx, done, arg);
-	if (ret && ret != -ENODEV)
-		chardev_set_operator_hold(ctx, held);
-	return ret;
-}
-
-/* The reply to an unplug that did not start. */
-static void control_unplug_error(int ret, char *reply, size_t len)
-{
-	if (ret == -ENODEV)
-		snprintf(reply, len, "error not plugged");
-	else
-		snprintf(reply, len, "error unplug failed: %s", strerror(-ret));
-}
-
-static int control_do_unplug(struct chardev_ctx *ctx, const struct control_cmd *cmd,
-			     char *reply, size_t len)
-{
-	int ret = control_start_unplug(ctx, NULL, NULL);
-
-	(void)cmd;
-	if (ret)
-		control_unplug_error(ret, reply, len);
-	else
-		snprintf(reply, len, "ok unplug started");
-	return ret;
-}
-
-static int control_do_plug(struct chardev_ctx *ctx, const struct control_cmd *cmd,
-			   char *reply, size_t len)
-{
-	int ret;
-
-	(void)cmd;
-	chardev_set_operator_hold(ctx, false);
-	ret = chardev_plug(ctx);
-	if (ret == -EBUSY)
-		snprintf(reply, len, "error already plugged");
-	else if (ret)
-		snprintf(reply, len, "error plug failed: %s", strerror(-ret));
-	else
-		snprintf(reply, len, "ok plugged");
-	return ret;
-}
-
-static int control_do_status(struct chardev_ctx *ctx, const struct control_cmd *cmd,
-			     char *reply, size_t len)
-{
-	char kb[32] = "";
-	int ret;
-
-	(void)cmd;
-	/* -ENODEV: no EC, or a board without a keyboard backlight. */
-	ret = chardev_with_ec(ctx, control_kb_backlight, NULL);
-	if (ret >= 0)
-		snprintf(kb, sizeof(kb), " kb_backlight=%d", ret);
-	snprintf(reply, len, "ok %s lifecycle=%s open_files=%" PRIu64 "%s",
-		 chardev_is_plugged(ctx) ? "plugged" : "unplugged",
-		 lifecycle_mode_name(chardev_mode(ctx)), chardev_open_files(ctx), kb);
-	return 0;
-}
-
-static int control_do_stats(struct chardev_ctx *ctx, const struct control_cmd *cmd,
-			    char *reply, size_t len)
-{
-	struct chardev_stats st;
-
-	(void)cmd;
-	chardev_stats(ctx, &st);
-	/* "ok " and the counters; a cut reply would mislead, so refuse. */
-	if (len < 4 || chardev_stats_format(&st, reply + 3, len - 3) >= len - 3) {
-		snprintf(reply, len, "error stats do not fit");
-		return -EMSGSIZE;
-	}
-	memcpy(reply, "ok ", 3);
-	return 0;
-}
-
-static int control_do_inject(struct chardev_ctx *ctx, const struct control_cmd *cmd,
-			     char *reply, size_t len)
-{
-	int ret = chardev_with_ec(ctx, control_inject, (void *)&cmd->stimulus);
-
-	if (ret == -ENODEV)
-		snprintf(reply, len, "error not plugged");
-	else if (ret)
-		snprintf(reply, len, "error inject failed: %s", strerror(-ret));
-	else
-		snprintf(reply, len, "ok injected");
-	return ret;
-}
-
-static int control_do_latency(struct chardev_ctx *ctx, const struct control_cmd *cmd,
-			      char *reply, size_t len)
-{
-	int ret = chardev_set_latency(ctx, cmd->latency_ns);
-
-	snprintf(reply, len, "ok latency %" PRIu64 " ns%s", cmd->latency_ns,
-		 ret == -ENODEV ? " (from the next plug)" : "");
-	return 0;
-}
-
-static int control_do_trace_clear(struct chardev_ctx *ctx, const struct control_cmd *cmd,
-				  char *reply, size_t len)
-{
-	(void)cmd;
-	chardev_trace_clear(chardev_trace(ctx));
-	snprintf(reply, len, "ok trace cleared");
-	return 0;
-}
-
 int control_execute(struct chardev_ctx *ctx, const struct control_cmd *cmd,
 		    char *reply, size_t len)
 {
@@ -465,94 +532,6 @@ int control_execute(struct chardev_ctx *ctx, const struct control_cmd *cmd,
 		return -EINVAL;
 	}
 	return cmd->verb->now(ctx, cmd, reply, len);
-}
-
-/*
- * "trace": the header, then one line per event. The events are copied
- * now; their lines are made as the client takes them (control_trace_fill()),
- * so a long trace never waits for a slow reader nor fills its buffer.
- */
-static void control_serve_trace(struct control_server *srv, int idx,
-				const struct control_cmd *cmd)
-{
-	struct chardev_trace *tr = chardev_trace(srv->ctx);
-	struct control_client *cl = &srv->clients[idx];
-	size_t cap = chardev_trace_capacity(tr), n;
-	struct chardev_trace_entry *events;
-	char header[128];
-	uint64_t dropped;
-
-	(void)cmd;
-
-	events = calloc(cap, sizeof(*events));
-	if (!events) {
-		control_send(cl, "error out of memory");
-		return;
-	}
-	n = chardev_trace_snapshot(tr, events, cap, &dropped);
-	snprintf(header, sizeof(header),
-		 CTL_TRACE_HEADER "%zu dropped=%" PRIu64 " capacity=%zu", n, dropped, cap);
-	control_send(cl, header);
-	cl->trace = events;
-	cl->trace_n = n;
-	cl->trace_i = 0;
-	if (control_trace_fill(cl)) {
-		/* Gone: its next poll closes it, and frees the events. */
-	}
-}
-
-/*
- * An "unplug wait" completed, in whatever thread finished the unplug. All of
- * it runs under srv->lock: the control thread frees @w, and stop frees the
- * server and closes the pipe, only after seeing @done under that lock, so
- * nothing here can touch freed memory or a reused descriptor.
- */
-static void control_unplug_done(void *arg, int result)
-{
-	struct control_waiter *w = arg;
-	struct control_server *srv = w->srv;
-	char byte = 'w';
-	ssize_t n;
-
-	pthread_mutex_lock(&srv->lock);
-	w->done = true;
-	w->result = result;
-	do {
-		n = write(srv->wake[1], &byte, 1);
-	} while (n < 0 && errno == EINTR);
-	pthread_cond_broadcast(&srv->waiter_done);
-	pthread_mutex_unlock(&srv->lock);
-}
-
-/* "unplug wait": the reply comes from control_unplug_done(). */
-static void control_serve_unplug_wait(struct control_server *srv, int idx,
-				      const struct control_cmd *cmd)
-{
-	struct control_client *cl = &srv->clients[idx];
-	struct control_waiter *w;
-	char reply[128];
-	int ret;
-
-	(void)cmd;
-	w = calloc(1, sizeof(*w));
-	if (!w) {
-		control_send(cl, "error out of memory");
-		return;
-	}
-	w->srv = srv;
-	w->client = idx;
-	/* Listed before starting: the completion may run at once. */
-	w->next = srv->waiters;
-	srv->waiters = w;
-	ret = control_start_unplug(srv->ctx, control_unplug_done, w);
-	if (ret) {
-		srv->waiters = w->next;
-		free(w);
-		control_unplug_error(ret, reply, sizeof(reply));
-		control_send(cl, reply);
-		return;
-	}
-	cl->waiting = true;
 }
 
 void control_handle_line(struct control_server *srv, int idx, const char *line, size_t len)
