@@ -253,8 +253,9 @@ static void check_hung(struct hs_runner *run)
 			continue;
 		w->hung_start = start;
 		run->rep->hung++;
-		fprintf(stderr, "hotplug_sim: client %u hung in %s for %.3f s\n", w->index,
-			hs_op_name((enum hs_op)op), (now - start) / 1e9);
+		/* Named as the summary's per-client lines name it: "#4 (reader)". */
+		fprintf(stderr, "hotplug_sim: #%u (%s) hung in %s for %.3f s\n", w->index,
+			run->rep->roles[w->index], hs_op_name((enum hs_op)op), (now - start) / 1e9);
 	}
 }
 
