@@ -269,6 +269,7 @@ static void progress(struct hs_runner *run)
 	const struct hs_config *cfg = run->cfg;
 	uint64_t now = run_now(run), calls = 0;
 	unsigned int i, op, slot;
+	char where[64];
 
 	if (!cfg->progress_ns || now < run->next_progress_ns)
 		return;
@@ -278,10 +279,13 @@ static void progress(struct hs_runner *run)
 			for (slot = 0; slot < HS_OUTCOME_SLOTS; slot++)
 				calls += __atomic_load_n(&run->counts[i].count[op][slot],
 							 __ATOMIC_RELAXED);
-	fprintf(stderr, "hotplug_sim: %.1f s: step %u of %u (%s), %u unplug(s), %u plug(s), "
-		"%" PRIu64 " calls\n", now / 1e9, run->step + 1, cfg->nsteps,
-		run->step < cfg->nsteps ? hs_step_name(cfg->steps[run->step].kind) : "stopping",
-		run->rep->nrevocations, run->rep->plugs, calls);
+	if (run->step < cfg->nsteps)
+		snprintf(where, sizeof(where), "step %u of %u (%s)", run->step + 1, cfg->nsteps,
+			 hs_step_name(cfg->steps[run->step].kind));
+	else
+		snprintf(where, sizeof(where), "stopping the workers");
+	fprintf(stderr, "hotplug_sim: %.1f s: %s, %u unplug(s), %u plug(s), %" PRIu64 " calls\n",
+		now / 1e9, where, run->rep->nrevocations, run->rep->plugs, calls);
 }
 
 /* A pause of a polling loop: progress stays due. */

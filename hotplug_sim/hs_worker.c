@@ -324,7 +324,8 @@ void reap_worker(struct hs_runner *run, struct worker *w)
 			pthread_join(w->thread, NULL);
 			return;
 		}
-		fprintf(stderr, "hotplug_sim: client %u did not stop; leaving it\n", w->index);
+		fprintf(stderr, "hotplug_sim: #%u (%s) did not stop; leaving it\n", w->index,
+			run->rep->roles[w->index]);
 		pthread_detach(w->thread);
 		run->rep->threads_left = true;
 		return;
@@ -334,15 +335,16 @@ void reap_worker(struct hs_runner *run, struct worker *w)
 	w->nrecs = 0;
 	w->cap_recs = 0;
 	if (!done && kill(w->pid, 0) == 0 && waitpid(w->pid, &status, WNOHANG) == 0) {
-		fprintf(stderr, "hotplug_sim: client %u (pid %d) did not stop; killing it\n",
-			w->index, (int)w->pid);
+		fprintf(stderr, "hotplug_sim: #%u (%s, pid %d) did not stop; killing it\n",
+			w->index, run->rep->roles[w->index], (int)w->pid);
 		kill(w->pid, SIGKILL);
 		waitpid(w->pid, &status, 0);
 		return;
 	}
 	if (!done || waitpid(w->pid, &status, 0) < 0 || !WIFEXITED(status) ||
 	    WEXITSTATUS(status)) {
-		fprintf(stderr, "hotplug_sim: client %u (pid %d) died\n", w->index, (int)w->pid);
+		fprintf(stderr, "hotplug_sim: #%u (%s, pid %d) died\n", w->index,
+			run->rep->roles[w->index], (int)w->pid);
 		run->rep->workers_died++;
 		atomic_store(&w->exited, false);	/* its records are not complete */
 	}

@@ -68,7 +68,7 @@ e2e_check "flap --duration=200ms exits 0" \
 	--clients=2 --scenario=flap --duration=200ms --period=20ms -q --progress=100ms \
 	--json="$out/duration.json" 2>"$out/duration.err"
 e2e_check "--progress=100ms: progress lines on stderr, naming the step" \
-	grep -Eq '^hotplug_sim: [0-9]+\.[0-9] s: step [0-9] of 3 \((sleep|flap)\), [0-9]+ unplug\(s\), [0-9]+ plug\(s\), [0-9]+ calls$' \
+	grep -Eq '^hotplug_sim: [0-9]+\.[0-9] s: (step [0-9] of 3 \((sleep|flap)\)|stopping the workers), [0-9]+ unplug\(s\), [0-9]+ plug\(s\), [0-9]+ calls$' \
 	"$out/duration.err"
 e2e_check "without --daemon-pid the daemon's pid comes from the control socket" \
 	json_has "$out/duration.json" "\"daemon_pid\":$pid,\"daemon_alive\":true"
