@@ -107,7 +107,8 @@ int ecctl_parse_args(int argc, char *const argv[], struct ecctl_opts *opts,
  * either way: {"error":{"command":C,"message":M,"errno":E,"ec_result":R}}
  * (command null before one was known; errno the symbolic name, or null for
  * an EC refusal, which names its EC_RES_* in ec_result, null otherwise).
- * @opts:    the command line as far as it was parsed (@opts->json decides)
+ * @opts:    the command line as far as it was parsed (@opts->json decides;
+ *           NULL: the text line only)
  * @out:     standard output
  * @err:     standard error
  * @command: what failed ("chipinfo", "open /dev/cros_ec"), or NULL

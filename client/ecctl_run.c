@@ -502,7 +502,9 @@ static int run_events(struct ec_client *c, const struct ecctl_opts *o, FILE *out
 		if (ret < 0) {
 			char msg[96];
 
-			fprintf(err, "ecctl: events: %s\n", ec_client_strerror(ret, msg, sizeof(msg)));
+			/* The text line as every error has it; the object joins the events. */
+			ec_client_strerror(ret, msg, sizeof(msg));
+			ecctl_error(NULL, out, err, "events", msg, ret);
 			jadd(j, "error", error_object("events", msg, ret));
 		}
 		status = emit(out, err, j);

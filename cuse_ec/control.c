@@ -60,13 +60,16 @@ static int control_parse_event(const char *value, struct control_cmd *cmd,
 static int control_parse_ns(const char *value, struct control_cmd *cmd,
 			    char *err, size_t errlen)
 {
-	unsigned long long ns;
-	char *end;
+	unsigned long long ns = 0;
+	char *end = NULL;
 
-	errno = 0;
-	ns = value[0] >= '0' && value[0] <= '9' ? strtoull(value, &end, 10) : 0;
+	/* Digits only: strtoull would take a sign, blanks or "0x". */
+	if (value[0] >= '0' && value[0] <= '9') {
+		errno = 0;
+		ns = strtoull(value, &end, 10);
+	}
 	/* Above 60 s a "latency" is a hang; refuse it. */
-	if (value[0] < '0' || value[0] > '9' || errno || *end || ns > 60000000000ULL) {
+	if (!end || errno || *end || ns > 60000000000ULL) {
 		snprintf(err, errlen, "latency must be 0..60000000000 ns");
 		return -EINVAL;
 	}
@@ -387,14 +390,19 @@ static void control_verb_form(const struct control_verb *verb, char *buf, size_t
 		 verb->value ? verb->value : "");
 }
 
+/* Whether @verb's first word is the @wlen bytes at @word ("trace clear": "trace"). */
+static bool control_verb_starts(const struct control_verb *verb, const char *word, size_t wlen)
+{
+	return !strncmp(verb->name, word, wlen) && (!verb->name[wlen] || verb->name[wlen] == ' ');
+}
+
 /* The verb's own row for "help VERB": the first whose first word is @word. */
 static const struct control_verb *control_verb_by_word(const char *word)
 {
-	size_t i, wlen = strlen(word);
+	size_t i;
 
 	for (i = 0; i < CONTROL_VERB_COUNT; i++) {
-		if (!strncmp(control_verbs[i].name, word, wlen) &&
-		    (!control_verbs[i].name[wlen] || control_verbs[i].name[wlen] == ' '))
+		if (control_verb_starts(&control_verbs[i], word, strlen(word)))
 			return &control_verbs[i];
 	}
 	return NULL;
@@ -408,9 +416,7 @@ static void control_usage(const char *word, char *err, size_t errlen)
 
 	used = (size_t)snprintf(err, errlen, "usage:");
 	for (i = 0; i < CONTROL_VERB_COUNT && used < errlen; i++) {
-		const char *name = control_verbs[i].name;
-
-		if (strncmp(name, word, wlen) || (name[wlen] && name[wlen] != ' '))
+		if (!control_verb_starts(&control_verbs[i], word, wlen))
 			continue;
 		control_verb_form(&control_verbs[i], form, sizeof(form));
 		used += (size_t)snprintf(err + used, errlen - used, "%s %s",
@@ -500,8 +506,7 @@ static int control_do_help(struct chardev_ctx *ctx, const struct control_cmd *cm
 	for (i = 0; i < CONTROL_VERB_COUNT && used < len; i++) {
 		const struct control_verb *verb = &control_verbs[i];
 
-		if (word && (strncmp(verb->name, word, wlen) ||
-			     (verb->name[wlen] && verb->name[wlen] != ' ')))
+		if (word && !control_verb_starts(verb, word, wlen))
 			continue;
 		control_verb_form(verb, form, sizeof(form));
 		if (word)

@@ -259,7 +259,6 @@ static void check_hung(struct hs_runner *run)
 	}
 }
 
-/* Sleep @ns in small slices, watching for hung calls meanwhile. */
 /*
  * --progress: one line on stderr when it is due, from the main thread
  * (every wait of the scenario passes here), so a long run is never silent.
@@ -295,6 +294,7 @@ static void poll_pause(struct hs_runner *run, uint64_t ns)
 	progress(run);
 }
 
+/* Sleep @ns in small slices, watching for hung calls meanwhile. */
 static void watch_sleep(struct hs_runner *run, uint64_t ns)
 {
 	uint64_t end = run_now(run) + ns, now;

@@ -8,6 +8,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stddef.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,7 +65,6 @@ static const struct hs_step_def *step_def(const char *keyword)
 	return NULL;
 }
 
-/* The value a step option sets. */
 const char *hs_step_name(enum hs_step_kind kind)
 {
 	size_t i;
@@ -75,15 +75,26 @@ const char *hs_step_name(enum hs_step_kind kind)
 	return "?";
 }
 
+/* The field each key=DURATION option of a step line sets. */
+static const struct {
+	const char *key;
+	size_t offset;
+} hs_step_options[] = {
+	{ "period", offsetof(struct hs_step, period_ns) },
+	{ "jitter", offsetof(struct hs_step, jitter_ns) },
+	{ "duration", offsetof(struct hs_step, duration_ns) },
+	{ "latency", offsetof(struct hs_step, latency_ns) },
+};
+
+/* The value option @key sets in @step; NULL for a key that is none. */
 static uint64_t *step_option(struct hs_step *step, const char *key)
 {
-	if (!strcmp(key, "period"))
-		return &step->period_ns;
-	if (!strcmp(key, "jitter"))
-		return &step->jitter_ns;
-	if (!strcmp(key, "duration"))
-		return &step->duration_ns;
-	return &step->latency_ns;
+	size_t i;
+
+	for (i = 0; i < sizeof(hs_step_options) / sizeof(hs_step_options[0]); i++)
+		if (!strcmp(key, hs_step_options[i].key))
+			return (uint64_t *)((char *)step + hs_step_options[i].offset);
+	return NULL;
 }
 
 static int add_step(struct hs_config *cfg, const struct hs_step *step, char *err)
@@ -154,83 +165,6 @@ static int parse_step_line(struct hs_config *cfg, const struct hs_step_def *def,
 	}
 	ret = check_step(def, &step, err);
 	return ret ? ret : add_step(cfg, &step, err);
-}
-
-/*
- * The built-in scenarios, as the step lines a scenario file would have.
- * Between the two settle sleeps (which let clients get busy before the
- * first unplug, and see the last change): a step that takes cycles gets
- * --cycles, and each of its options the command-line value of that name.
- */
-static const struct {
-	const char *name;
-	const char *const steps[4];
-} hs_builtin_scenarios[] = {
-	{ "single", { "unplug" } },
-	{ "replug", { "unplug", "sleep 100ms", "plug" } },
-	{ "flap", { "flap" } },
-	{ "inflight", { "inflight" } },
-	{ "random", { "random" } },
-};
-
-#define HS_SETTLE "sleep 100ms"
-
-/*
- * One step of a built-in scenario: @text, then what its kind takes from
- * @given (the command line's values): cycles, and each option by its name.
- */
-static int add_builtin_step(struct hs_config *cfg, const char *text, const struct hs_step *given,
-			    char *err)
-{
-	char line[256], keyword[16], *argv[8], *tok, *save = NULL;
-	struct hs_step values = *given;
-	const struct hs_step_def *def;
-	unsigned int argc = 0;
-	size_t used, k;
-
-	snprintf(keyword, sizeof(keyword), "%.*s", (int)strcspn(text, " "), text);
-	def = step_def(keyword);
-	used = (size_t)snprintf(line, sizeof(line), "%s", text);
-	if (def->arg == HS_ARG_CYCLES)
-		used += (size_t)snprintf(line + used, sizeof(line) - used, " %u", values.count);
-	for (k = 0; def->opts && def->opts[k]; k++)
-		used += (size_t)snprintf(line + used, sizeof(line) - used, " %s=%" PRIu64 "ns",
-					 def->opts[k], *step_option(&values, def->opts[k]));
-	for (tok = strtok_r(line, " ", &save); tok && argc < 8; tok = strtok_r(NULL, " ", &save))
-		argv[argc++] = tok;
-	return parse_step_line(cfg, def, argv, argc, err);
-}
-
-int hs_parse_scenario_name(struct hs_config *cfg, const char *name, unsigned int cycles,
-			   uint64_t period_ns, uint64_t jitter_ns, uint64_t latency_ns,
-			   uint64_t duration_ns, char *err)
-{
-	const struct hs_step given = { .count = cycles, .period_ns = period_ns,
-				       .jitter_ns = jitter_ns, .latency_ns = latency_ns,
-				       .duration_ns = duration_ns };
-	size_t i, j, used, n = sizeof(hs_builtin_scenarios) / sizeof(hs_builtin_scenarios[0]);
-	char why[HS_ERR_MAX], names[128] = "";
-	int ret = 0;
-
-	for (i = 0; name && i < n; i++)
-		if (!strcmp(name, hs_builtin_scenarios[i].name))
-			break;
-	if (!name)
-		return hs_fail(err, "scenario: missing name");
-	if (i == n) {
-		for (j = 0, used = 0; j < n; j++)
-			used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s",
-						 j ? ", " : "", hs_builtin_scenarios[j].name);
-		return hs_fail(err, "scenario: unknown '%.40s' (%s)", name, names);
-	}
-	ret = add_builtin_step(cfg, HS_SETTLE, &given, why);
-	for (j = 0; !ret && j < 4 && hs_builtin_scenarios[i].steps[j]; j++)
-		ret = add_builtin_step(cfg, hs_builtin_scenarios[i].steps[j], &given, why);
-	if (!ret)
-		ret = add_builtin_step(cfg, HS_SETTLE, &given, why);
-	if (ret)
-		snprintf(err, HS_ERR_MAX, "scenario %.40s: %.*s", name, HS_ERR_MAX - 60, why);
-	return ret;
 }
 
 /* ---- scenario files ---- */
@@ -331,6 +265,83 @@ static int parse_scenario_line(struct hs_config *cfg, char *line, char *err)
 		return 0;
 	}
 	return hs_fail(err, "unknown keyword '%.40s'", verb);
+}
+
+/* ---- built-in scenarios ---- */
+
+/*
+ * The built-in scenarios, as the step lines a scenario file would have.
+ * Between the two settle sleeps (which let clients get busy before the
+ * first unplug, and see the last change): a step that takes cycles gets
+ * --cycles, and each of its options the command-line value of that name.
+ */
+static const struct {
+	const char *name;
+	const char *const steps[4];
+} hs_builtin_scenarios[] = {
+	{ "single", { "unplug" } },
+	{ "replug", { "unplug", "sleep 100ms", "plug" } },
+	{ "flap", { "flap" } },
+	{ "inflight", { "inflight" } },
+	{ "random", { "random" } },
+};
+
+#define HS_SETTLE "sleep 100ms"
+
+/*
+ * One step of a built-in scenario: @text, then what its kind takes from
+ * @given (the command line's values): cycles, and each option by its name.
+ */
+static int add_builtin_step(struct hs_config *cfg, const char *text, const struct hs_step *given,
+			    char *err)
+{
+	struct hs_step values = *given;
+	const struct hs_step_def *def;
+	char line[256], keyword[16];
+	size_t used, k;
+
+	snprintf(keyword, sizeof(keyword), "%.*s", (int)strcspn(text, " "), text);
+	def = step_def(keyword);
+	used = (size_t)snprintf(line, sizeof(line), "%s", text);
+	if (def->arg == HS_ARG_CYCLES)
+		used += (size_t)snprintf(line + used, sizeof(line) - used, " %u", values.count);
+	for (k = 0; def->opts && def->opts[k]; k++)
+		used += (size_t)snprintf(line + used, sizeof(line) - used, " %s=%" PRIu64 "ns",
+					 def->opts[k], *step_option(&values, def->opts[k]));
+	/* Read as a scenario file's line is: one parser for both. */
+	return parse_scenario_line(cfg, line, err);
+}
+
+int hs_parse_scenario_name(struct hs_config *cfg, const char *name, unsigned int cycles,
+			   uint64_t period_ns, uint64_t jitter_ns, uint64_t latency_ns,
+			   uint64_t duration_ns, char *err)
+{
+	const struct hs_step given = { .count = cycles, .period_ns = period_ns,
+				       .jitter_ns = jitter_ns, .latency_ns = latency_ns,
+				       .duration_ns = duration_ns };
+	size_t i, j, used, n = sizeof(hs_builtin_scenarios) / sizeof(hs_builtin_scenarios[0]);
+	char why[HS_ERR_MAX], names[128] = "";
+	int ret = 0;
+
+	for (i = 0; name && i < n; i++)
+		if (!strcmp(name, hs_builtin_scenarios[i].name))
+			break;
+	if (!name)
+		return hs_fail(err, "scenario: missing name");
+	if (i == n) {
+		for (j = 0, used = 0; j < n; j++)
+			used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s",
+						 j ? ", " : "", hs_builtin_scenarios[j].name);
+		return hs_fail(err, "scenario: unknown '%.40s' (%s)", name, names);
+	}
+	ret = add_builtin_step(cfg, HS_SETTLE, &given, why);
+	for (j = 0; !ret && j < 4 && hs_builtin_scenarios[i].steps[j]; j++)
+		ret = add_builtin_step(cfg, hs_builtin_scenarios[i].steps[j], &given, why);
+	if (!ret)
+		ret = add_builtin_step(cfg, HS_SETTLE, &given, why);
+	if (ret)
+		snprintf(err, HS_ERR_MAX, "scenario %.40s: %.*s", name, HS_ERR_MAX - 60, why);
+	return ret;
 }
 
 int hs_parse_scenario_file(struct hs_config *cfg, FILE *in, const char *name, char *err)

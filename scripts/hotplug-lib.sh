@@ -331,7 +331,7 @@ hl_compare_write() {
 # the teaching table ~5 s). Prints "DEADLINE_MS MEDIAN_MS", or "FLOOR_MS ?"
 # when ecctl failed.
 hl_deadline_ms() {
-	local build=$1 name=$2 floor=$3 i t0 t1 ms times=()
+	local build=$1 name=$2 floor=$3 i t0 t1 median deadline times=()
 
 	for (( i = 0; i < 3; i++ )); do
 		t0=$(date +%s%N)
@@ -342,10 +342,10 @@ hl_deadline_ms() {
 		t1=$(date +%s%N)
 		times+=("$(( (t1 - t0) / 1000000 ))")
 	done
-	ms=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 2p)
-	t0=$(( ms * 10 ))
-	(( t0 > floor )) || t0=$floor
-	echo "$t0 $ms"
+	median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 2p)
+	deadline=$(( median * 10 ))
+	(( deadline > floor )) || deadline=$floor
+	echo "$deadline $median"
 }
 
 # hl_valgrind_errors LOG: the invalid reads, writes and frees memcheck
