@@ -176,4 +176,45 @@ void mono_sleep_ns(uint64_t ns);
  */
 uint64_t xorshift64s_next(uint64_t *state);
 
+/* ---- listening UNIX sockets ---- */
+
+/**
+ * struct unix_sock_id - which file a server's socket is (dev and inode).
+ * @dev: st_dev of the socket's file
+ * @ino: st_ino of the socket's file
+ */
+struct unix_sock_id {
+	unsigned long long dev;
+	unsigned long long ino;
+};
+
+/**
+ * unix_listen() - a listening UNIX stream socket at @path, file mode 0666.
+ * @path:    where; a stale socket there (nobody accepts) is replaced
+ * @backlog: listen()'s backlog
+ * @fd_out:  the socket (close-on-exec, non-blocking)
+ * @id:      which file is ours, for unix_unlink_own()
+ *
+ * Return: 0; -EADDRINUSE when a live server already listens at @path (it
+ * is left alone) or something that is not a socket is there; -EINVAL for
+ * an empty path or one longer than a socket address holds; or -errno.
+ */
+int unix_listen(const char *path, int backlog, int *fd_out, struct unix_sock_id *id);
+
+/**
+ * unix_unlink_own() - unlink @path only if it is still the socket @id.
+ * @path: the socket's path
+ * @id:   as unix_listen() gave it
+ */
+void unix_unlink_own(const char *path, const struct unix_sock_id *id);
+
+/**
+ * unix_peer_trusted() - whether the peer of a connected socket is root or
+ * runs as this process's effective user (SO_PEERCRED).
+ * @fd: the connection
+ *
+ * Return: true if served, false otherwise (or when it cannot be told).
+ */
+bool unix_peer_trusted(int fd);
+
 #endif /* CUSE_EC_COMMON_H */

@@ -2,9 +2,9 @@
 #
 # What every program needs once (common/common.h): the parsers for each
 # kind of value a user types, UTF-8 text for JSON, the monotonic clock
-# and the random generator. libc only, so the
+# the random generator and a server's listening UNIX socket. libc only, so the
 # EC model may link it; its tests are in tests/common/local.mk.
 
 noinst_LTLIBRARIES += common/libcommon.la
 common_libcommon_la_SOURCES = common/common.h common/parse.c common/utf8.c \
-	common/clock.c
+	common/clock.c common/unix_socket.c

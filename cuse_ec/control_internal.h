@@ -17,6 +17,7 @@
 #include <sys/un.h>
 
 #include "chardev_trace.h"
+#include "common/common.h"
 #include "control.h"
 
 #define CONTROL_MAX_CLIENTS 16
@@ -87,8 +88,7 @@ struct control_client {
  * @listen_fd: listening socket
  * @wake:    self-pipe: [0] polled by the thread, [1] written to stop it or to
  *           report an unplug completion
- * @sock_dev: device of the socket bound at @path (is it still ours?)
- * @sock_ino: its inode
+ * @sock_id: the socket file bound at @path (is it still ours?)
  * @stop:    set to end the thread
  * @thread:  the control thread
  * @lock:    protects every waiter's @done and @result, and orders the
@@ -106,8 +106,7 @@ struct control_server {
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	int listen_fd;
 	int wake[2];
-	dev_t sock_dev;
-	ino_t sock_ino;
+	struct unix_sock_id sock_id;
 	atomic_bool stop;
 	pthread_t thread;
 	pthread_mutex_t lock;

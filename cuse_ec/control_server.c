@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "chardev.h"
+#include "common/common.h"
 #include "control.h"
 #include "control_internal.h"
 
@@ -253,16 +254,6 @@ static void control_read_client(struct control_server *srv, int idx)
 	control_drain_lines(srv, idx);
 }
 
-static bool control_peer_allowed(int fd)
-{
-	struct ucred cred;
-	socklen_t len = sizeof(cred);
-
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) || len != sizeof(cred))
-		return false;
-	return cred.uid == 0 || cred.uid == geteuid();
-}
-
 static void control_accept(struct control_server *srv)
 {
 	int fd, i;
@@ -270,7 +261,7 @@ static void control_accept(struct control_server *srv)
 	fd = accept4(srv->listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
 	if (fd < 0)
 		return;
-	if (!control_peer_allowed(fd)) {
+	if (!unix_peer_trusted(fd)) {
 		control_send_once(fd, "error permission denied");
 		control_log_refusal(srv, "uid check");
 		close(fd);
@@ -500,105 +491,21 @@ static void *control_thread(void *arg)
 /* Unlink the socket path if it still names our socket, not a newer one. */
 static void control_unlink_own(struct control_server *srv)
 {
-	struct stat st;
-
-	if (lstat(srv->path, &st) || st.st_dev != srv->sock_dev || st.st_ino != srv->sock_ino)
-		return;
-	unlink(srv->path);
-}
-
-/*
- * Whatever sits at @path from an earlier run: a socket nobody answers on is
- * stale and goes; a live one is another daemon's and is never touched
- * (-EADDRINUSE); anything else stays, and bind() refuses it.
- */
-static int control_clear_stale(const struct sockaddr_un *addr)
-{
-	struct stat st;
-	int fd, ret;
-
-	if (lstat(addr->sun_path, &st))
-		return errno == ENOENT ? 0 : -errno;
-	if (!S_ISSOCK(st.st_mode))
-		return 0;
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-	if (fd < 0)
-		return -errno;
-	/* Accepted, or its backlog full (EAGAIN): a server is there. */
-	ret = connect(fd, (const struct sockaddr *)addr, sizeof(*addr)) ? -errno : 0;
-	close(fd);
-	if (!ret || ret == -EAGAIN)
-		return -EADDRINUSE;
-	if (ret != -ECONNREFUSED)
-		return ret;
-	if (unlink(addr->sun_path) && errno != ENOENT)
-		return -errno;
-	return 0;
-}
-
-/**
- * struct control_bind - what control_bind_thread() binds, and its result.
- * @fd:   the listening socket
- * @addr: where
- * @ret:  0 or -errno
- */
-struct control_bind {
-	int fd;
-	const struct sockaddr_un *addr;
-	int ret;
-};
-
-/*
- * bind() creates the socket's file with its final mode, 0666 (anyone may
- * connect; SO_PEERCRED decides who is served, so a refused peer gets a
- * clear reply rather than a bare EACCES): the mode is the socket inode's
- * 0777 less the umask. So there is no chmod by path afterwards, which an
- * account able to write the directory could aim elsewhere by swapping the
- * path for a symlink. The umask is set in a thread of its own, that
- * unshare(CLONE_FS) gave its own umask: no other thread ever creates a
- * file under it.
- */
-static void *control_bind_thread(void *arg)
-{
-	struct control_bind *b = arg;
-
-	if (unshare(CLONE_FS)) {
-		b->ret = -errno;
-		return NULL;
-	}
-	umask(0111);
-	b->ret = bind(b->fd, (const struct sockaddr *)b->addr, sizeof(*b->addr)) ? -errno : 0;
-	return NULL;
-}
-
-static int control_bind(int fd, const struct sockaddr_un *addr)
-{
-	struct control_bind b = { .fd = fd, .addr = addr, .ret = -EIO };
-	pthread_t thread;
-	int ret;
-
-	ret = -pthread_create(&thread, NULL, control_bind_thread, &b);
-	if (ret)
-		return ret;
-	pthread_join(thread, NULL);
-	return b.ret;
+	unix_unlink_own(srv->path, &srv->sock_id);
 }
 
 int control_server_start(struct chardev_ctx *ctx, const char *path, struct control_server **out)
 {
-	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	struct control_server *srv;
-	struct stat st;
 	int ret, i;
 
-	if (!path || !path[0] || strlen(path) >= sizeof(addr.sun_path))
+	if (!path || !path[0] || strlen(path) >= sizeof(((struct control_server *)0)->path))
 		return -EINVAL;
 	srv = calloc(1, sizeof(*srv));
 	if (!srv)
 		return -ENOMEM;
 	srv->ctx = ctx;
 	strcpy(srv->path, path);
-	strcpy(addr.sun_path, path);
 	atomic_init(&srv->stop, false);
 	for (i = 0; i < CONTROL_MAX_CLIENTS; i++)
 		srv->clients[i].fd = -1;
@@ -614,36 +521,9 @@ int control_server_start(struct chardev_ctx *ctx, const char *path, struct contr
 		ret = -errno;
 		goto err_cond;
 	}
-	srv->listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-	if (srv->listen_fd < 0) {
-		ret = -errno;
+	ret = unix_listen(path, 8, &srv->listen_fd, &srv->sock_id);
+	if (ret)
 		goto err_pipe;
-	}
-	ret = control_clear_stale(&addr);
-	if (ret)
-		goto err_sock;
-	ret = control_bind(srv->listen_fd, &addr);
-	if (ret)
-		goto err_sock;
-	/*
-	 * Remember which socket is ours: stop unlinks only that one. Replaced
-	 * already (the directory is someone else's to write): not ours to
-	 * remove, and nobody would reach us through it.
-	 */
-	if (lstat(path, &st)) {
-		ret = -errno;
-		goto err_sock;
-	}
-	if (!S_ISSOCK(st.st_mode)) {
-		ret = -EEXIST;
-		goto err_sock;
-	}
-	srv->sock_dev = st.st_dev;
-	srv->sock_ino = st.st_ino;
-	if (listen(srv->listen_fd, 8)) {
-		ret = -errno;
-		goto err_unlink;
-	}
 	ret = -pthread_create(&srv->thread, NULL, control_thread, srv);
 	if (ret)
 		goto err_unlink;
@@ -653,7 +533,6 @@ int control_server_start(struct chardev_ctx *ctx, const char *path, struct contr
 
 err_unlink:
 	control_unlink_own(srv);
-err_sock:
 	close(srv->listen_fd);
 err_pipe:
 	close(srv->wake[0]);

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * cuse_main.c - cuse_ec, the daemon: serves /dev/<name> through CUSE.
+ * cuse_main.c - cuse_ec, the daemon: serves /dev/<name> through CUSE, or
+ * with --socket-dir as a UNIX socket (sock_frontend.c).
  *
  * A thin front end: each CUSE request becomes one chardev_*() call and its
  * answer becomes one reply, so everything with logic in it is testable on
  * the host without a kernel (chardev.c). What lives here is libfuse glue:
  * the ioctl retry replies, parked reads and their interrupts, poll handles,
  * the thread that sets up the node (node_setup.c holds how), logging and
- * the process's life.
+ * the process's life, which both front ends share.
  */
 #define FUSE_USE_VERSION 314
 #include "config.h"
@@ -41,6 +42,7 @@
 #include "options.h"
 #include "profile_path.h"
 #include "shutdown.h"
+#include "sock_frontend.h"
 #include "udev_follow.h"
 
 /**
@@ -61,6 +63,8 @@
  * @follow:    the uevent monitor, or NULL
  * @shutdown:  revokes first on an exit signal, or NULL
  * @control_path: --control made absolute (the daemon chdirs to "/")
+ * @sock:      the socket front end (--socket-dir), or NULL
+ * @sock_path: --socket-dir's DIR/NAME, absolute
  */
 struct cuse_ec_daemon {
 	struct cuse_ec_options opts;
@@ -78,6 +82,8 @@ struct cuse_ec_daemon {
 	struct udev_follow *follow;
 	struct shutdown_watch *shutdown;
 	char control_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	struct sock_frontend *sock;
+	char sock_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 };
 
 static const char *const cuse_ec_level_names[] = {
@@ -330,27 +336,47 @@ static int cuse_ec_load_profile(struct cuse_ec_daemon *d)
 	return profile_path_load(d->opts.profile, &d->profile, stderr);
 }
 
-/* A relative --control names a place in the start directory, not in "/". */
-static int cuse_ec_absolute_control(struct cuse_ec_daemon *d)
+/*
+ * A relative --control or --socket-dir names a place in the start
+ * directory, not in "/" (where the daemon goes): @what=@rel[/@name] made
+ * absolute in @abs.
+ */
+static int cuse_ec_absolute(const char *what, const char *rel, const char *name, char *abs,
+			    size_t size)
 {
 	char cwd[PATH_MAX];
 	int n;
 
-	if (!d->opts.control || d->opts.control[0] == '/')
-		return 0;
-	if (!getcwd(cwd, sizeof(cwd))) {
-		fprintf(stderr, "cuse_ec: --control=%s: cannot tell the current directory: %s\n",
-			d->opts.control, strerror(errno));
+	if (rel[0] == '/') {
+		n = snprintf(abs, size, "%s%s%s", rel, name ? "/" : "", name ? name : "");
+	} else {
+		if (!getcwd(cwd, sizeof(cwd))) {
+			fprintf(stderr, "cuse_ec: %s=%s: cannot tell the current directory: %s\n",
+				what, rel, strerror(errno));
+			return -1;
+		}
+		n = snprintf(abs, size, "%s/%s%s%s", cwd, rel, name ? "/" : "", name ? name : "");
+	}
+	if (n < 0 || (size_t)n >= size) {
+		fprintf(stderr, "cuse_ec: %s=%s: as an absolute path (%s) it is longer than a "
+			"socket path may be (%zu bytes)\n", what, rel, abs, size - 1);
 		return -1;
 	}
-	n = snprintf(d->control_path, sizeof(d->control_path), "%s/%s", cwd, d->opts.control);
-	if (n < 0 || (size_t)n >= sizeof(d->control_path)) {
-		fprintf(stderr, "cuse_ec: --control=%s: as an absolute path (%s/...) it is longer "
-			"than a socket path may be (%zu bytes)\n", d->opts.control, cwd,
-			sizeof(d->control_path) - 1);
-		return -1;
+	return 0;
+}
+
+static int cuse_ec_absolute_paths(struct cuse_ec_daemon *d)
+{
+	if (d->opts.control) {
+		if (cuse_ec_absolute("--control", d->opts.control, NULL, d->control_path,
+				     sizeof(d->control_path)))
+			return -1;
+		d->opts.control = d->control_path;
 	}
-	d->opts.control = d->control_path;
+	if (d->opts.socket_dir &&
+	    cuse_ec_absolute("--socket-dir", d->opts.socket_dir, d->opts.name, d->sock_path,
+			     sizeof(d->sock_path)))
+		return -1;
 	return 0;
 }
 
@@ -370,6 +396,33 @@ static int cuse_ec_claim_name(struct cuse_ec_daemon *d)
 		ret = node_check_free("/dev", d->opts.name, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "cuse_ec: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Phase 1 for --socket-dir: the instance lock beside the socket (the
+ * directory must be safe for it, as /run/cuse_ec is), and the exit signals
+ * that end the accept loop. The socket itself is made in phase 3, once the
+ * EC exists.
+ */
+static int cuse_ec_setup_socket(struct cuse_ec_daemon *d)
+{
+	char dir[sizeof(d->sock_path)], err[320];
+	int ret;
+
+	strcpy(dir, d->sock_path);
+	*strrchr(dir, '/') = '\0';
+	ret = node_lock_instance(dir[0] ? dir : "/", d->opts.name, &d->lock_fd, err,
+				 sizeof(err));
+	if (ret) {
+		fprintf(stderr, "cuse_ec: --socket-dir: %s\n", err);
+		return -1;
+	}
+	ret = sock_frontend_catch_signals();
+	if (ret) {
+		fprintf(stderr, "cuse_ec: signals: %s\n", strerror(-ret));
 		return -1;
 	}
 	return 0;
@@ -398,10 +451,12 @@ static int cuse_ec_setup(struct cuse_ec_daemon *d, char *argv0)
 	d->node.started_usec = mono_now_ns() / 1000;
 	if (d->opts.syslog)
 		openlog("cuse_ec", LOG_PID, LOG_DAEMON);
-	if (cuse_ec_absolute_control(d))
+	if (cuse_ec_absolute_paths(d))
 		return -1;
 	if (cuse_ec_load_profile(d))
 		return -1;
+	if (d->opts.socket_dir)
+		return cuse_ec_setup_socket(d);
 
 	snprintf(devname, sizeof(devname), "DEVNAME=%s", d->opts.name);
 	ci.dev_info_argc = 1;
@@ -456,6 +511,7 @@ static void cuse_ec_abandon(void *arg)
 
 	node_rule_remove(&d->node);
 	control_server_unlink(d->control);
+	sock_frontend_unlink(d->sock);
 }
 
 /*
@@ -474,7 +530,8 @@ static int cuse_ec_start(struct cuse_ec_daemon *d)
 	 * The node appears once the loop answers the kernel's CUSE_INIT, so
 	 * this still comes before it: udevd's first "add" already obeys.
 	 */
-	node_rule_install(&d->node);
+	if (!d->opts.socket_dir)
+		node_rule_install(&d->node);
 	cuse_ec_block_signals(&old);
 	ret = cached_clock_create(&d->clock);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -487,10 +544,14 @@ static int cuse_ec_start(struct cuse_ec_daemon *d)
 	config.clock = cached_clock_ops(d->clock);
 	config.log_level = d->opts.log_level;
 	config.unplug_wakeups = d->opts.unplug_wakeups;
-	config.ops.read_complete = cuse_ec_read_complete;
-	config.ops.read_interrupted = cuse_ec_read_interrupted;
-	config.ops.poll_notify = cuse_ec_poll_notify;
-	config.ops.poll_destroy = cuse_ec_poll_destroy;
+	if (d->opts.socket_dir) {
+		sock_frontend_chardev_ops(&config.ops);
+	} else {
+		config.ops.read_complete = cuse_ec_read_complete;
+		config.ops.read_interrupted = cuse_ec_read_interrupted;
+		config.ops.poll_notify = cuse_ec_poll_notify;
+		config.ops.poll_destroy = cuse_ec_poll_destroy;
+	}
 	config.ops.log = cuse_ec_log_cb;
 	config.ops.ctx = d;
 	ret = chardev_ctx_create(&config, &d->ctx);
@@ -502,6 +563,15 @@ static int cuse_ec_start(struct cuse_ec_daemon *d)
 	if (ret) {
 		cuse_ec_log(d, CHARDEV_LOG_ERR, "cannot create the EC: %s", strerror(-ret));
 		return -1;
+	}
+
+	if (d->opts.socket_dir) {
+		ret = sock_frontend_start(d->ctx, d->sock_path, &d->sock);
+		if (ret) {
+			cuse_ec_log(d, CHARDEV_LOG_ERR, "device socket %s: %s", d->sock_path,
+				    strerror(-ret));
+			return -1;
+		}
 	}
 
 	if (d->opts.control) {
@@ -516,7 +586,9 @@ static int cuse_ec_start(struct cuse_ec_daemon *d)
 		control_server_set_idle_timeout(d->control, d->opts.control_idle_timeout_ms);
 	}
 
-	if (!d->opts.no_udev) {
+	/* A socket has no device of ours to follow: only one named. */
+	if (!d->opts.no_udev &&
+	    (!d->opts.socket_dir || d->opts.follow || d->opts.n_follow_match)) {
 		/* Options were checked when parsed; this cannot fail on them. */
 		ret = udev_follow_rules_init(&follow_rules, d->opts.name, d->opts.follow,
 					     d->opts.follow_match, d->opts.n_follow_match);
@@ -538,7 +610,25 @@ static int cuse_ec_start(struct cuse_ec_daemon *d)
 		cuse_ec_log(d, CHARDEV_LOG_ERR, "shutdown watch: %s", strerror(-ret));
 		return -1;
 	}
+	if (d->opts.socket_dir) {
+		cuse_ec_log(d, CHARDEV_LOG_NOTICE, "serving /dev/%s as %s (%s lifecycle)",
+			    d->opts.name, d->sock_path, lifecycle_mode_name(d->opts.lifecycle));
+		/* Everything is open: root is needed no more. */
+		cuse_ec_drop_root(d);
+		if (d->drop_failed)
+			return -1;
+	}
 	return 0;
+}
+
+/* Phase 4 for --socket-dir: accept connections until an exit signal. */
+static int cuse_ec_run_socket(struct cuse_ec_daemon *d)
+{
+	int ret = sock_frontend_run(d->sock);
+
+	cuse_ec_log(d, CHARDEV_LOG_NOTICE, "exiting (%s)",
+		    ret > 0 ? strsignal(ret) : strerror(-ret));
+	return ret < 0 ? 1 : 0;
 }
 
 /* Phase 4: serve CUSE requests until a signal or the kernel ends the session. */
@@ -547,6 +637,8 @@ static int cuse_ec_run(struct cuse_ec_daemon *d)
 	struct fuse_loop_config *loop_config;
 	int ret;
 
+	if (d->opts.socket_dir)
+		return cuse_ec_run_socket(d);
 	loop_config = fuse_loop_cfg_create();
 	if (!loop_config) {
 		cuse_ec_log(d, CHARDEV_LOG_ERR, "out of memory for the loop");
@@ -581,6 +673,7 @@ static void cuse_ec_teardown(struct cuse_ec_daemon *d)
 	control_server_stop(d->control);
 	if (d->ctx)
 		chardev_shutdown(d->ctx);
+	sock_frontend_stop(d->sock);
 	if (d->node_thread_started)
 		pthread_join(d->node_thread, NULL);
 	if (d->se)

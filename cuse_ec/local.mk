@@ -24,13 +24,15 @@ cuse_ec_libcuse_ec_daemon_la_SOURCES = \
 	cuse_ec/path_wait.c \
 	cuse_ec/node.c \
 	cuse_ec/node_setup.c \
-	cuse_ec/shutdown.c
+	cuse_ec/shutdown.c \
+	cuse_ec/sock_frontend.c
 noinst_HEADERS += \
 	cuse_ec/privdrop.h \
 	cuse_ec/path_wait.h \
 	cuse_ec/node.h \
 	cuse_ec/node_setup.h \
 	cuse_ec/shutdown.h \
+	cuse_ec/sock_frontend.h \
 	cuse_ec/chardev.h \
 	cuse_ec/chardev_internal.h \
 	cuse_ec/chardev_testing.h \
@@ -46,8 +48,8 @@ daemon_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/cuse_ec -I$(top_srcdir)/revocab
 	-DCUSE_EC_PROFILES_DIR='"$(profilesdir)"'
 cuse_ec_libcuse_ec_daemon_la_CPPFLAGS = $(daemon_cppflags)
 cuse_ec_libcuse_ec_daemon_la_CFLAGS = $(AM_CFLAGS) $(URCU_CFLAGS) $(UDEV_CFLAGS)
-# It links what it uses: the control protocol, the EC model, librevocable, liburcu, libudev.
-cuse_ec_libcuse_ec_daemon_la_LIBADD = ctl/libctl.la common/libcommon.la ec/libecmodel.la \
+# It links what it uses: the control protocol, the device socket, the EC model, librevocable, liburcu, libudev.
+cuse_ec_libcuse_ec_daemon_la_LIBADD = ctl/libctl.la devsock/libdevsock.la common/libcommon.la ec/libecmodel.la \
 	revocable/librevocable.la $(URCU_LIBS) $(UDEV_LIBS)
 
 sbin_PROGRAMS += cuse_ec/cuse_ec

@@ -39,6 +39,7 @@ enum {
 	OPT_USER,
 	OPT_SHUTDOWN_TIMEOUT,
 	OPT_CONTROL_IDLE_TIMEOUT,
+	OPT_SOCKET_DIR,
 };
 
 static const struct option cuse_ec_long_options[] = {
@@ -66,6 +67,7 @@ static const struct option cuse_ec_long_options[] = {
 	{ "user", required_argument, NULL, OPT_USER },
 	{ "shutdown-timeout", required_argument, NULL, OPT_SHUTDOWN_TIMEOUT },
 	{ "control-idle-timeout", required_argument, NULL, OPT_CONTROL_IDLE_TIMEOUT },
+	{ "socket-dir", required_argument, NULL, OPT_SOCKET_DIR },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -75,7 +77,8 @@ static void cuse_ec_usage(FILE *out, const char *prog)
 
 	fprintf(out,
 		"Usage: %s [OPTION]...\n"
-		"Serve an emulated ChromiumOS EC as the character device /dev/NAME (CUSE).\n"
+		"Serve an emulated ChromiumOS EC as the character device /dev/NAME (CUSE),\n"
+		"or as the socket DIR/NAME for the preload library (--socket-dir).\n"
 		"\n"
 		"  --name=NAME          device name, node /dev/NAME (default cros_ec)\n"
 		"  --profile=NAME|FILE  board profile: a NAME without a slash is searched in\n"
@@ -84,6 +87,9 @@ static void cuse_ec_usage(FILE *out, const char *prog)
 		"  --list-profiles      list the profiles found by name, one a line\n"
 		"  --check-profile=NAME|FILE\n"
 		"                       validate a profile and print the board it describes\n"
+		"  --socket-dir=DIR     serve the device as the UNIX socket DIR/NAME instead of\n"
+		"                       through CUSE: no root, no /dev/cuse; clients reach it\n"
+		"                       through libcuse_ec_preload.so (cuse_ec_preload(8))\n"
 		"  --mode=OCTAL         permissions of the node once it appears (e.g. 0666)\n"
 		"  --owner=USER         owner of the node (name or uid)\n"
 		"  --group=GROUP        group of the node (name or gid)\n"
@@ -384,6 +390,13 @@ int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
 			}
 			opts->control = optarg;
 			break;
+		case OPT_SOCKET_DIR:
+			if (!optarg[0]) {
+				fprintf(err, "%s: --socket-dir needs a directory\n", prog);
+				return -EINVAL;
+			}
+			opts->socket_dir = optarg;
+			break;
 		case OPT_SYSLOG:
 			opts->syslog = true;
 			break;
@@ -442,6 +455,18 @@ int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
 	}
 	if (opts->list_profiles && opts->check_profile) {
 		fprintf(err, "%s: --list-profiles and --check-profile are separate commands\n",
+			prog);
+		return -EINVAL;
+	}
+	if (opts->socket_dir && strlen(opts->socket_dir) + 1 + strlen(opts->name) >= 108) {
+		fprintf(err, "%s: --socket-dir: %s/%s is longer than a socket path may be "
+			"(107 bytes)\n", prog, opts->socket_dir, opts->name);
+		return -EINVAL;
+	}
+	if (opts->socket_dir && (opts->node_mode >= 0 || opts->owner != (uid_t)-1 ||
+				 opts->group != (gid_t)-1 || opts->debug)) {
+		fprintf(err, "%s: --mode, --owner, --group and --debug are for the CUSE node; "
+			"with --socket-dir the directory's permissions decide who connects\n",
 			prog);
 		return -EINVAL;
 	}

@@ -48,6 +48,8 @@
  * @n_follow_match: how many
  * @list_profiles: --list-profiles: print the profiles found and exit
  * @check_profile: --check-profile: validate this profile, print it, exit
+ * @socket_dir: --socket-dir: serve the device as the socket @socket_dir/@name
+ *              (sock_frontend.h) instead of through CUSE; NULL for CUSE
  */
 struct cuse_ec_options {
 	char name[CUSE_EC_NAME_MAX];
@@ -74,6 +76,7 @@ struct cuse_ec_options {
 	unsigned int n_follow_match;
 	bool list_profiles;
 	const char *check_profile;
+	const char *socket_dir;
 };
 
 /* cuse_ec_parse_options() results besides 0. */

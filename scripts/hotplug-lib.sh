@@ -135,6 +135,25 @@ hl_run_where_cuse() {
 	return $status
 }
 
+# hl_preload_lib BUILD: the preload library that makes the devices of a
+# `cuse_ec --socket-dir` daemon exist for a client (cuse_ec_preload(8)):
+# BUILD's own when BUILD is a build tree, else the installed one. Prints
+# its path; fails with a message when there is none.
+hl_preload_lib() {
+	local build=$1 lib
+
+	for lib in "$build/preload/.libs/libcuse_ec_preload.so" \
+		"$build/lib/cuse_ec/libcuse_ec_preload.so" \
+		/usr/lib/*/cuse_ec/libcuse_ec_preload.so /usr/local/lib/cuse_ec/libcuse_ec_preload.so; do
+		if [[ -f $lib ]]; then
+			echo "$lib"
+			return 0
+		fi
+	done
+	echo "no libcuse_ec_preload.so in $build (run make) or installed" >&2
+	return 1
+}
+
 # hl_valgrind_argv BUILD PROGRAM ARGS...: set array hl_vg to run PROGRAM's
 # real binary under valgrind with ARGS (through BUILD's libtool when PROGRAM
 # is a libtool wrapper script, or valgrind would check bash instead of the
