@@ -19,6 +19,7 @@ scripts/cuse_ec-shell: scripts/ec-shell Makefile
 		-e 's|^ecs_libexecdir=$$|ecs_libexecdir=$(pkglibexecdir)|' \
 		-e 's|^ecs_version=$$|ecs_version="($(PACKAGE_NAME)) $(PACKAGE_VERSION)"|' \
 		-e 's|^ecs_datadir=$$|ecs_datadir=$(pkgdatadir)|' \
+		-e 's|^ecs_pkglibdir=$$|ecs_pkglibdir=$(pkglibdir)|' \
 		-e 's|^prog=ec-shell$$|prog=cuse_ec-shell|' \
 		$(srcdir)/scripts/ec-shell > $@.tmp && chmod +x $@.tmp && mv -f $@.tmp $@
 # Bash completion: one file that reads every program's --help, installed
