@@ -13,6 +13,7 @@ noinst_HEADERS += tests/check_run.h
 EXTRA_DIST += tests/tsan.supp
 
 include tests/common/local.mk
+include tests/devsock/local.mk
 include tests/revocable/local.mk
 include tests/ec/local.mk
 include tests/cuse_ec/local.mk

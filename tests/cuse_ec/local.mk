@@ -26,7 +26,8 @@ daemon_unit_tests = \
 	tests/cuse_ec/test_control_abuse \
 	tests/cuse_ec/test_control_paths \
 	tests/cuse_ec/test_node \
-	tests/cuse_ec/test_node_setup
+	tests/cuse_ec/test_node_setup \
+	tests/cuse_ec/test_sock_frontend
 check_PROGRAMS += $(daemon_unit_tests)
 TESTS += $(daemon_unit_tests)
 daemon_unit_test_objects = $(daemon_unit_tests:=.$(OBJEXT))
