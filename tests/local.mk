@@ -20,6 +20,7 @@ include tests/cuse_ec/local.mk
 include tests/client/local.mk
 include tests/hotplug_sim/local.mk
 include tests/e2e/local.mk
+include tests/preload/local.mk
 include tests/lab/local.mk
 include tests/docs/local.mk
 include tests/programs/local.mk
