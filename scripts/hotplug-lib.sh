@@ -135,23 +135,36 @@ hl_run_where_cuse() {
 	return $status
 }
 
-# hl_preload_lib BUILD: the preload library that makes the devices of a
-# `cuse_ec --socket-dir` daemon exist for a client (cuse_ec_preload(8)):
-# BUILD's own when BUILD is a build tree, else the installed one. Prints
-# its path; fails with a message when there is none.
+# hl_preload_lib BUILD: what LD_PRELOAD needs so that the devices of a
+# `cuse_ec --socket-dir` daemon exist for a client (cuse_ec_preload(7)):
+# the preload library, BUILD's own when BUILD is a build tree, else the
+# installed one; in a sanitizer build the sanitizer's runtime first, as it
+# must come first. Prints the list; fails with a message when there is none.
 hl_preload_lib() {
-	local build=$1 lib
+	local build=$1 lib runtime
 
 	for lib in "$build/preload/.libs/libcuse_ec_preload.so" \
 		"$build/lib/cuse_ec/libcuse_ec_preload.so" \
 		/usr/lib/*/cuse_ec/libcuse_ec_preload.so /usr/local/lib/cuse_ec/libcuse_ec_preload.so; do
 		if [[ -f $lib ]]; then
-			echo "$lib"
+			runtime=$(ldd "$lib" 2>/dev/null | awk '$1 ~ /^lib[at]san\.so/ { print $3; exit }')
+			echo "${runtime:+$runtime }$lib"
 			return 0
 		fi
 	done
 	echo "no libcuse_ec_preload.so in $build (run make) or installed" >&2
 	return 1
+}
+
+# hl_sanitized BUILD PROGRAM: true when PROGRAM (a libtool wrapper in BUILD
+# or a binary) was built with ASan or TSan, which valgrind cannot run.
+hl_sanitized() {
+	local build=$1 prog=$2 ldd=(ldd)
+
+	if [[ -x $build/libtool ]] && grep -q "libtool wrapper" "$prog" 2>/dev/null; then
+		ldd=("$build/libtool" --mode=execute ldd)
+	fi
+	"${ldd[@]}" "$prog" 2>/dev/null | grep -q 'lib[at]san\.so'
 }
 
 # hl_valgrind_argv BUILD PROGRAM ARGS...: set array hl_vg to run PROGRAM's
