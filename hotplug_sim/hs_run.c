@@ -618,18 +618,25 @@ static void release_workers(struct hs_runner *run)
 /*
  * The node must be there before any worker starts: without it every call
  * fails ENOENT, which says nothing about hotplug. (An unplugged EC keeps
- * its node: that run is a valid experiment.)
+ * its node: that run is a valid experiment.) A device that only opens -
+ * the preload library's, which has no node to stat - is there too.
  */
 static int check_device(const struct hs_config *cfg)
 {
 	char path[HS_NAME_MAX + sizeof("/dev/")];
 	struct stat st;
-	int ret;
+	int ret, fd;
 
 	snprintf(path, sizeof(path), "/dev/%s", cfg->device);
 	if (!stat(path, &st))
 		return 0;
 	ret = -errno;
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd >= 0 || errno == ENODEV) {
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
 	fprintf(stderr, "hotplug_sim: %s: %s (is cuse_ec --name=%s running?)\n", path,
 		strerror(-ret), cfg->device);
 	return ret;

@@ -12,3 +12,4 @@ preload_libcuse_ec_preload_la_LDFLAGS = -module -avoid-version -shared \
 	-Wl,--version-script=$(srcdir)/preload/preload.sym
 preload_libcuse_ec_preload_la_LIBADD = devsock/libdevsock.la -ldl
 EXTRA_DIST += preload/preload.sym
+dist_man_MANS += preload/cuse_ec_preload.7

@@ -18,7 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -60,14 +62,39 @@ static int hello(int fd)
 	return c.r.out_data == 0xa0b0c0d0 + 0x01020304 ? 0 : -EPROTO;
 }
 
-static int ctl(const char *line)
+/* One control line; its reply into @reply (NULL: dropped). 0 if "ok". */
+static int ctl_reply(const char *line, char *reply, size_t room)
 {
 	const char *lines[] = { line };
-	FILE *devnull = fopen("/dev/null", "w");
-	int ret = ctl_send_lines(ctl_path, lines, 1, WAIT_MS, 0, devnull, stderr);
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	int ret;
 
-	fclose(devnull);
+	if (!f)
+		return -ENOMEM;
+	ret = ctl_send_lines(ctl_path, lines, 1, WAIT_MS, 0, f, stderr);
+	fclose(f);
+	if (reply)
+		snprintf(reply, room, "%s", out ? out : "");
+	free(out);
 	return ret;
+}
+
+static int ctl(const char *line)
+{
+	return ctl_reply(line, NULL, 0);
+}
+
+/* The daemon's parked_reads counter. */
+static long parked_reads(void)
+{
+	char reply[4096], *p;
+
+	if (ctl_reply("stats", reply, sizeof(reply)))
+		return -1;
+	p = strstr(reply, " parked_reads=");
+	return p ? strtol(p + strlen(" parked_reads="), NULL, 10) : -1;
 }
 
 static int open_dev(int flags)
@@ -95,9 +122,13 @@ static void check_basic(void)
 	ssize_t n;
 	int fd = open_dev(0);
 
+	struct stat st;
+
 	report(fd >= 0, "open(/dev/cros_ec)", fd < 0 ? strerror(errno) : NULL);
 	if (fd < 0)
 		return;
+	report(!fstat(fd, &st) && S_ISSOCK(st.st_mode),
+	       "fstat(): a socket, not a character device (a documented difference)", NULL);
 	report(hello(fd) == 0, "XCMD HELLO answers", NULL);
 	n = read(fd, buf, sizeof(buf));
 	report(n > 0 && !memcmp(buf, "1.0.0\n", 6), "read() gives the version text", NULL);
@@ -155,6 +186,16 @@ static void check_nonblock_and_poll(void)
 	errno = 0;
 	report(read(fd, buf, sizeof(buf)) < 0 && errno == EAGAIN,
 	       "O_NONBLOCK set by fcntl: an empty queue reads EAGAIN", NULL);
+	{
+		int nb = open_dev(O_NONBLOCK);
+
+		ioctl(nb, CROS_EC_DEV_IOCEVENTMASK_V2, 0xffffffffu);
+		errno = 0;
+		report(nb >= 0 && read(nb, buf, sizeof(buf)) < 0 && errno == EAGAIN,
+		       "O_NONBLOCK given to open(): an empty queue reads EAGAIN", NULL);
+		if (nb >= 0)
+			close(nb);
+	}
 	p[0] = (struct pollfd){ .fd = fd, .events = POLLIN };
 	report(poll(p, 1, 0) == 0 && !p[0].revents, "poll(0 ms), empty queue: not ready", NULL);
 	/* Another descriptor ready, ours not: exactly that one reported. */
@@ -177,6 +218,7 @@ static void check_nonblock_and_poll(void)
 struct reader_arg {
 	int fd;
 	ssize_t n;
+	int err;
 };
 
 static void *reader_main(void *arg)
@@ -185,6 +227,7 @@ static void *reader_main(void *arg)
 	char buf[64];
 
 	r->n = read(r->fd, buf, sizeof(buf));
+	r->err = errno;
 	return NULL;
 }
 
@@ -208,6 +251,51 @@ static void check_threads_share_a_file(void)
 	ctl("inject lid-open");
 	pthread_join(t, NULL);
 	report(r.n > 0, "the sleeping read gets the event", NULL);
+	close(fd);
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * A signal to a thread asleep in read(): EINTR when its handler has no
+ * SA_RESTART, the read sleeps on when it has (a documented difference).
+ */
+static void check_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct reader_arg r;
+	pthread_t t;
+	int fd = open_dev(0), i, restart;
+
+	if (fd < 0) {
+		report(false, "open for signals", strerror(errno));
+		return;
+	}
+	ioctl(fd, CROS_EC_DEV_IOCEVENTMASK_V2, 0xffffffffu);
+	for (restart = 0; restart < 2; restart++) {
+		sa.sa_flags = restart ? SA_RESTART : 0;
+		sigaction(SIGUSR1, &sa, NULL);
+		r = (struct reader_arg){ .fd = fd, .n = -2 };
+		pthread_create(&t, NULL, reader_main, &r);
+		for (i = 0; i < WAIT_MS / 10 && parked_reads() != 1; i++)
+			usleep(10000);
+		pthread_kill(t, SIGUSR1);
+		if (restart) {
+			/* Still asleep: only the event ends it. */
+			for (i = 0; i < 20 && parked_reads() == 1; i++)
+				usleep(10000);
+			ctl("inject power-button");
+		}
+		pthread_join(t, NULL);
+		if (restart)
+			report(r.n > 0, "SA_RESTART: the read sleeps on, then gets the event", NULL);
+		else
+			report(r.n == -1 && r.err == EINTR,
+			       "a signal without SA_RESTART: the read fails with EINTR", NULL);
+	}
 	close(fd);
 }
 
@@ -276,6 +364,7 @@ int main(int argc, char **argv)
 	check_dup();
 	check_nonblock_and_poll();
 	check_threads_share_a_file();
+	check_signals();
 	check_fork_exec(argv[0]);
 	check_unplug();
 	printf("%d of %d checks passed\n", checks - failures, checks);
