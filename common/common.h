@@ -189,8 +189,9 @@ struct unix_sock_id {
 };
 
 /**
- * unix_listen() - a listening UNIX stream socket at @path, file mode 0666.
+ * unix_listen() - a listening UNIX socket at @path, file mode 0666.
  * @path:    where; a stale socket there (nobody accepts) is replaced
+ * @type:    SOCK_STREAM or SOCK_SEQPACKET
  * @backlog: listen()'s backlog
  * @fd_out:  the socket (close-on-exec, non-blocking)
  * @id:      which file is ours, for unix_unlink_own()
@@ -199,7 +200,7 @@ struct unix_sock_id {
  * is left alone) or something that is not a socket is there; -EINVAL for
  * an empty path or one longer than a socket address holds; or -errno.
  */
-int unix_listen(const char *path, int backlog, int *fd_out, struct unix_sock_id *id);
+int unix_listen(const char *path, int type, int backlog, int *fd_out, struct unix_sock_id *id);
 
 /**
  * unix_unlink_own() - unlink @path only if it is still the socket @id.

@@ -22,7 +22,7 @@
  * stale and goes; a live one is another daemon's and is never touched
  * (-EADDRINUSE); anything else stays, and bind() refuses it.
  */
-static int unix_clear_stale(const struct sockaddr_un *addr)
+static int unix_clear_stale(const struct sockaddr_un *addr, int type)
 {
 	struct stat st;
 	int fd, ret;
@@ -31,7 +31,7 @@ static int unix_clear_stale(const struct sockaddr_un *addr)
 		return errno == ENOENT ? 0 : -errno;
 	if (!S_ISSOCK(st.st_mode))
 		return 0;
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	fd = socket(AF_UNIX, type | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
 		return -errno;
 	/* Accepted, or its backlog full (EAGAIN): a server is there. */
@@ -75,7 +75,7 @@ static void *unix_bind_thread(void *arg)
 	return NULL;
 }
 
-int unix_listen(const char *path, int backlog, int *fd_out, struct unix_sock_id *id)
+int unix_listen(const char *path, int type, int backlog, int *fd_out, struct unix_sock_id *id)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	struct unix_bind b = { .ret = -EIO };
@@ -86,10 +86,10 @@ int unix_listen(const char *path, int backlog, int *fd_out, struct unix_sock_id 
 	if (!path || !path[0] || strlen(path) >= sizeof(addr.sun_path))
 		return -EINVAL;
 	strcpy(addr.sun_path, path);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	fd = socket(AF_UNIX, type | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
 		return -errno;
-	ret = unix_clear_stale(&addr);
+	ret = unix_clear_stale(&addr, type);
 	if (ret)
 		goto err_close;
 	b.fd = fd;

@@ -521,7 +521,7 @@ int control_server_start(struct chardev_ctx *ctx, const char *path, struct contr
 		ret = -errno;
 		goto err_cond;
 	}
-	ret = unix_listen(path, 8, &srv->listen_fd, &srv->sock_id);
+	ret = unix_listen(path, SOCK_STREAM, 8, &srv->listen_fd, &srv->sock_id);
 	if (ret)
 		goto err_pipe;
 	ret = -pthread_create(&srv->thread, NULL, control_thread, srv);

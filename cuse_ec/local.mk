@@ -70,6 +70,16 @@ cuse_ec_bench_cuse_null_LDADD = $(FUSE3_LIBS)
 cuse_ec_bench_cuse_ec_bench_SOURCES = cuse_ec/bench/cuse_ec_bench.c
 cuse_ec_bench_cuse_ec_bench_CFLAGS = $(AM_CFLAGS)
 dist_noinst_SCRIPTS += cuse_ec/bench/run-bench.sh
+# The front ends against each other: XCMD through the preload library and
+# the device socket, through CUSE (in user-mode-linux here), as a direct
+# call into the EC model (ec_direct_bench), and the bare socket round trip
+# under all of it (socket_floor); cuse_ec/bench/run-frontends.sh.
+noinst_PROGRAMS += cuse_ec/bench/ec_direct_bench cuse_ec/bench/socket_floor
+cuse_ec_bench_socket_floor_SOURCES = cuse_ec/bench/socket_floor.c
+cuse_ec_bench_socket_floor_LDADD = -lpthread
+cuse_ec_bench_ec_direct_bench_SOURCES = cuse_ec/bench/ec_direct_bench.c
+cuse_ec_bench_ec_direct_bench_LDADD = ec/libecmodel.la common/libcommon.la
+dist_noinst_SCRIPTS += cuse_ec/bench/run-frontends.sh
 
 # systemd units: the plain service and the template whose instance is the
 # board profile, with one hardening block shared by both.

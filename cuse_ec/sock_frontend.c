@@ -3,17 +3,18 @@
  * sock_frontend.c - the device over a UNIX socket (sock_frontend.h).
  *
  * One connection is one open file. Its requests are served the way
- * libfuse's multi-threaded loop serves CUSE's: one worker at a time holds
- * the connection's receiving role, takes a message, hands the role on and
- * serves the message; a connection starts a further worker only when an
- * ioctl arrives and none is waiting, so two threads of a client may be
- * inside ioctls of one file at once, as on a real device, while a single
- * threaded client is served by the same two workers taking turns.
+ * libfuse's multi-threaded loop serves CUSE's: the connection's workers
+ * all wait in recv() on it (a SOCK_SEQPACKET record goes whole to one of
+ * them) and each serves what it took; a connection starts a further worker
+ * only when an ioctl arrives and no other worker is waiting, so two threads
+ * of a client may be inside ioctls of one file at once, as on a real
+ * device, while a single-threaded client is served by two workers with no
+ * hand-over between them (a message wakes one thread, as with CUSE).
  *
  * Reads that must wait park in the chardev (CHARDEV_READ_PARKED) and are
- * answered from whichever thread completes them; a read is listed as
- * parked before the receiving role is handed on, so the client's CANCEL
- * for it (a signal) always finds it.
+ * answered from whichever thread completes them. A client's CANCEL for a
+ * read (a signal) may be taken by another worker before the read is
+ * listed: it is then remembered, and the read starts interrupted.
  */
 #include "config.h"
 
@@ -36,6 +37,9 @@
 
 /* A read's answer fits the client's buffer for it. */
 _Static_assert(CHARDEV_READ_MAX <= DEVSOCK_READ_MAX, "devsock read answers too small");
+
+/* CANCELs without their read that a connection remembers (the newest). */
+#define SOCK_CANCELLED_KEPT 8
 
 /* An ioctl is at most this many steps of the retry protocol, answered here. */
 #define SOCK_LOCAL_RETRIES 8
@@ -67,15 +71,14 @@ struct sock_frontend {
  * @fe:        the front end
  * @fd:        the connection
  * @file:      the chardev file
- * @lock:      protects everything below but @send_lock
- * @cond:      the receiving role is free, or the connection is closing
- * @send_lock: one message at a time on @fd
+ * @lock:      protects everything below
  * @refs:      workers, parked reads and poll handles holding the connection
  * @nworkers:  workers alive
- * @nidle:     workers waiting for the receiving role
- * @receiving: a worker holds the receiving role
+ * @nidle:     workers waiting in recv()
  * @closing:   the peer went (or the front end stops): workers leave
  * @parked:    reads parked in the chardev, for CANCEL
+ * @cancelled: CANCELs that found no read (it may not be listed yet)
+ * @ncancelled: next slot of @cancelled
  * @next:      in @fe->conns
  * @prev:      in @fe->conns
  */
@@ -84,14 +87,13 @@ struct sock_conn {
 	int fd;
 	struct chardev_file *file;
 	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	pthread_mutex_t send_lock;
 	unsigned int refs;
 	unsigned int nworkers;
 	unsigned int nidle;
-	bool receiving;
 	bool closing;
 	struct sock_read *parked;
+	uint32_t cancelled[SOCK_CANCELLED_KEPT];
+	unsigned int ncancelled;
 	struct sock_conn *next;
 	struct sock_conn *prev;
 };
@@ -135,21 +137,20 @@ static void sock_conn_put(struct sock_conn *c)
 	if (!last)
 		return;
 	close(c->fd);
-	pthread_mutex_destroy(&c->send_lock);
-	pthread_cond_destroy(&c->cond);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
 }
 
-/* Send an answer; a peer that went is no error here (its file is closing). */
+/*
+ * Send an answer (a record: whole, whichever thread sends); a peer that
+ * went is no error here (its file is closing).
+ */
 static void sock_send(struct sock_conn *c, struct devsock_hdr *h, const void *data, size_t len)
 {
 	int ret;
 
 	h->len = (uint32_t)len;
-	pthread_mutex_lock(&c->send_lock);
 	ret = devsock_send(c->fd, h, data, len);
-	pthread_mutex_unlock(&c->send_lock);
 	if (ret && ret != -EPIPE && ret != -ECONNRESET)
 		chardev_log(c->fe->ctx, CHARDEV_LOG_WARNING, "device socket: send: %s",
 			    strerror(-ret));
@@ -214,19 +215,27 @@ static bool sock_read_interrupted(void *token)
 }
 
 /*
- * A READ, listed while the receiving role is still held (c->lock held):
- * a CANCEL that follows it on the stream finds it, parked or not yet.
+ * A READ, listed before it is served (c->lock held): a CANCEL finds it,
+ * parked or not yet; one that came first left its number behind.
  */
 static struct sock_read *sock_read_new(struct sock_conn *c, uint32_t seq)
 {
 	struct sock_read *r = calloc(1, sizeof(*r));
+	bool interrupted = false;
+	unsigned int i;
 
 	if (!r)
 		return NULL;
+	for (i = 0; i < SOCK_CANCELLED_KEPT; i++) {
+		if (c->cancelled[i] == seq && seq) {
+			c->cancelled[i] = 0;
+			interrupted = true;
+		}
+	}
 	r->conn = c;
 	r->seq = seq;
 	r->refs = 1;
-	atomic_init(&r->interrupted, false);
+	atomic_init(&r->interrupted, interrupted);
 	r->listed = true;
 	r->next = c->parked;
 	c->parked = r;
@@ -264,10 +273,13 @@ static void sock_serve_cancel(struct sock_conn *c, const struct devsock_hdr *h)
 	if (r) {
 		atomic_store(&r->interrupted, true);
 		r->refs++;
+	} else {
+		/* Answered already, or not listed yet: remembered for the latter. */
+		c->cancelled[c->ncancelled++ % SOCK_CANCELLED_KEPT] = (uint32_t)h->arg[0];
 	}
 	pthread_mutex_unlock(&c->lock);
 	if (!r)
-		return;		/* answered already: nothing to interrupt */
+		return;
 	chardev_read_cancel(c->fe->ctx, r);
 	sock_read_put(r);
 }
@@ -448,37 +460,32 @@ static void *sock_worker(void *arg)
 
 	data = malloc(DEVSOCK_DATA_MAX);
 	pthread_mutex_lock(&c->lock);
-	if (!data)
+	if (!data) {
 		c->closing = true;
-	for (;;) {
-		while (c->receiving && !c->closing) {
-			c->nidle++;
-			pthread_cond_wait(&c->cond, &c->lock);
-			c->nidle--;
-		}
-		if (c->closing)
-			break;
-		c->receiving = true;
+		shutdown(c->fd, SHUT_RDWR);	/* the other workers' recv() ends */
+	}
+	while (!c->closing) {
+		c->nidle++;
 		pthread_mutex_unlock(&c->lock);
 		ret = devsock_recv(c->fd, &h, data, DEVSOCK_DATA_MAX, 1);
 		pthread_mutex_lock(&c->lock);
-		c->receiving = false;
+		c->nidle--;
 		if (ret <= 0) {
-			if (ret < 0 && ret != -ECONNRESET)
+			if (ret < 0 && ret != -ECONNRESET && !c->closing)
 				chardev_log(c->fe->ctx, CHARDEV_LOG_NOTICE,
 					    "device socket: dropping a client: %s", strerror(-ret));
 			c->closing = true;
-			pthread_cond_broadcast(&c->cond);
+			shutdown(c->fd, SHUT_RDWR);
 			break;
 		}
 		r = h.type == DEVSOCK_READ ? sock_read_new(c, h.seq) : NULL;
+		/* An ioctl may take long: someone must be waiting for the next message. */
 		spawn = h.type == DEVSOCK_IOCTL && !c->nidle &&
 			c->nworkers < SOCK_FRONTEND_WORKERS_MAX;
 		if (spawn) {
 			c->nworkers++;
 			c->refs++;
 		}
-		pthread_cond_signal(&c->cond);
 		pthread_mutex_unlock(&c->lock);
 		if (spawn && sock_spawn(c)) {
 			pthread_mutex_lock(&c->lock);
@@ -488,8 +495,8 @@ static void *sock_worker(void *arg)
 		}
 		sock_serve(c, &h, data, r);
 		pthread_mutex_lock(&c->lock);
-		/* One waiting follower is enough; more leave. */
-		if (c->nidle && !c->closing)
+		/* Two others waiting are enough; more leave. */
+		if (c->nidle >= 2)
 			break;
 	}
 	c->nworkers--;
@@ -547,8 +554,6 @@ static void sock_accept(struct sock_frontend *fe)
 	c->refs = 1;		/* the first worker's */
 	c->nworkers = 1;
 	pthread_mutex_init(&c->lock, NULL);
-	pthread_cond_init(&c->cond, NULL);
-	pthread_mutex_init(&c->send_lock, NULL);
 	/* Answered before any worker can send on it. */
 	devsock_send(fd, &opened, NULL, 0);
 	pthread_mutex_lock(&fe->lock);
@@ -620,7 +625,7 @@ int sock_frontend_start(struct chardev_ctx *ctx, const char *path, struct sock_f
 	strcpy(fe->path, path);
 	pthread_mutex_init(&fe->lock, NULL);
 	pthread_cond_init(&fe->gone, NULL);
-	ret = unix_listen(path, 64, &fe->listen_fd, &fe->id);
+	ret = unix_listen(path, SOCK_SEQPACKET, 64, &fe->listen_fd, &fe->id);
 	if (ret) {
 		pthread_cond_destroy(&fe->gone);
 		pthread_mutex_destroy(&fe->lock);

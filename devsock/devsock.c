@@ -2,10 +2,12 @@
 /*
  * devsock.c - framing of the device socket's messages (devsock.h).
  *
- * Both ends may have O_NONBLOCK on the socket (a client's fcntl() reaches
- * the socket itself, so that it survives dup() and exec()): a message is
- * still sent and received whole, waiting in poll() where the socket is
- * not ready.
+ * The socket is SOCK_SEQPACKET: a message is one record, sent and received
+ * whole by one call, so several threads may wait in recv() on one
+ * connection and each gets whole messages. Either end may have O_NONBLOCK
+ * on the socket (a client's fcntl() reaches the socket itself, so that it
+ * survives dup() and exec()): a message is still sent and received whole,
+ * waiting in poll() where the socket is not ready.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -60,77 +62,54 @@ int devsock_send(int fd, const struct devsock_hdr *hdr, const void *data, size_t
 
 	if (len > DEVSOCK_DATA_MAX || hdr->len != len || (len && !data))
 		return -EINVAL;
-	while (msg.msg_iovlen) {
+	for (;;) {
 		n = sendmsg(fd, &msg, MSG_NOSIGNAL);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno != EAGAIN)
-				return -errno;
-			ret = devsock_wait(fd, POLLOUT);
-			if (ret && ret != -EINTR)
-				return ret;
+		if (n >= 0)
+			/* A record goes whole or not at all. */
+			return (size_t)n == sizeof(*hdr) + len ? 0 : -EPROTO;
+		if (errno == EINTR)
 			continue;
-		}
-		/* Drop what went out; a message is never left half sent. */
-		while (msg.msg_iovlen && (size_t)n >= msg.msg_iov->iov_len) {
-			n -= (ssize_t)msg.msg_iov->iov_len;
-			msg.msg_iov++;
-			msg.msg_iovlen--;
-		}
-		if (msg.msg_iovlen) {
-			msg.msg_iov->iov_base = (char *)msg.msg_iov->iov_base + n;
-			msg.msg_iov->iov_len -= (size_t)n;
-		}
-	}
-	return 0;
-}
-
-/*
- * Read exactly @len bytes. @started: some of the message arrived already,
- * so a signal cannot end the wait (the stream would lose its framing).
- * Return: 1, 0 at end of stream before any byte, -EPROTO at end of stream
- * within, -EINTR (only when !@started and !@nointr) or -errno.
- */
-static int devsock_read_full(int fd, void *buf, size_t len, bool started, bool nointr)
-{
-	size_t got = 0;
-	ssize_t n;
-	int ret;
-
-	while (got < len) {
-		n = recv(fd, (char *)buf + got, len - got, 0);
-		if (n > 0) {
-			got += (size_t)n;
-			continue;
-		}
-		if (!n)
-			return started || got ? -EPROTO : 0;
-		if (errno == EAGAIN) {
-			ret = devsock_wait(fd, POLLIN);
-			if (!ret)
-				continue;
-			errno = -ret;
-		}
-		if (errno != EINTR)
+		if (errno != EAGAIN)
 			return -errno;
-		if (!started && !got && !nointr)
-			return -EINTR;
+		ret = devsock_wait(fd, POLLOUT);
+		if (ret && ret != -EINTR)
+			return ret;
 	}
-	return 1;
 }
 
 int devsock_recv(int fd, struct devsock_hdr *hdr, void *data, size_t size, int nointr)
 {
+	struct iovec iov[2] = {
+		{ .iov_base = hdr, .iov_len = sizeof(*hdr) },
+		{ .iov_base = data, .iov_len = size },
+	};
+	struct msghdr msg = { .msg_iov = iov, .msg_iovlen = size && data ? 2 : 1 };
+	ssize_t n;
 	int ret;
 
-	ret = devsock_read_full(fd, hdr, sizeof(*hdr), false, nointr);
-	if (ret <= 0)
-		return ret;
-	if (!hdr->type || hdr->type >= DEVSOCK_TYPE_COUNT || hdr->len > DEVSOCK_DATA_MAX ||
-	    hdr->len > size)
+	for (;;) {
+		n = recvmsg(fd, &msg, 0);
+		if (n >= 0)
+			break;
+		if (errno == EAGAIN) {
+			ret = devsock_wait(fd, POLLIN);
+			if (!ret || (ret == -EINTR && nointr))
+				continue;
+			return ret;
+		}
+		if (errno != EINTR)
+			return -errno;
+		/* Nothing was taken: a record is received whole or not at all. */
+		if (!nointr)
+			return -EINTR;
+	}
+	if (!n)
+		return 0;
+	/* Cut off (more than @size), shorter than a header, or not its own length. */
+	if ((msg.msg_flags & MSG_TRUNC) || (size_t)n < sizeof(*hdr) ||
+	    hdr->len != (size_t)n - sizeof(*hdr))
 		return -EPROTO;
-	if (!hdr->len)
-		return 1;
-	return devsock_read_full(fd, data, hdr->len, true, true);
+	if (!hdr->type || hdr->type >= DEVSOCK_TYPE_COUNT || hdr->len > DEVSOCK_DATA_MAX)
+		return -EPROTO;
+	return 1;
 }

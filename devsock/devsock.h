@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * devsock.h - the device socket: /dev/NAME's file operations over a UNIX
- * stream socket, for hosts without CUSE. One connection is one open file;
- * its first message is the open's answer. Messages are a fixed header and
- * up to DEVSOCK_DATA_MAX bytes of data, in host byte order (the socket is
- * local). The daemon serves it (cuse_ec --socket=DIR, cuse_ec/sock_frontend.c);
+ * SOCK_SEQPACKET socket, for hosts without CUSE. One connection is one open
+ * file; its first message is the open's answer. A message is one record: a
+ * fixed header and up to DEVSOCK_DATA_MAX bytes of data, in host byte order
+ * (the socket is local). The daemon serves it (cuse_ec --socket=DIR, cuse_ec/sock_frontend.c);
  * the preload library (preload/) speaks it for unmodified clients.
  *
  * The ioctl exchange is CUSE's retry protocol, unchanged: the daemon asks
@@ -16,6 +16,8 @@
  *
  * Requests carry a sequence number the answer repeats, so several threads
  * may share one file, as they share an open file of a real device.
+ *
+ * The daemon: cuse_ec/sock_frontend.c. The client: preload/.
  */
 #ifndef CUSE_EC_DEVSOCK_H
 #define CUSE_EC_DEVSOCK_H
@@ -87,14 +89,14 @@ struct devsock_hdr {
 };
 
 /**
- * devsock_send() - send one whole message.
+ * devsock_send() - send one whole message (one record).
  * @fd:   the connection (blocking or not: a full socket is waited for)
  * @hdr:  header; @hdr->len must equal @len
  * @data: @len bytes, or NULL when @len is 0
  * @len:  data length, at most DEVSOCK_DATA_MAX
  *
- * Never raises SIGPIPE. Callers that share @fd between threads serialize
- * their sends.
+ * Never raises SIGPIPE. A record is sent whole, so threads sharing @fd
+ * need no lock around it.
  *
  * Return: 0; -EINVAL for a bad length; -EPIPE/-ECONNRESET when the peer
  * has gone; or -errno.
@@ -109,10 +111,11 @@ int devsock_send(int fd, const struct devsock_hdr *hdr, const void *data, size_t
  * @size:   bytes of room (a message with more data is an error)
  * @nointr: retry on EINTR instead of returning it
  *
- * Return: 1 with a message; 0 at a clean end of stream (before a header);
- * -EINTR when a signal interrupted the wait and @nointr is false (nothing
- * of a message had arrived yet); -EPROTO for a truncated message, an
- * unknown type or a length over @size or DEVSOCK_DATA_MAX; or -errno.
+ * Return: 1 with a message; 0 at the end of the connection; -EINTR when a
+ * signal interrupted the wait and @nointr is false (no message is lost: a
+ * record is taken whole or not at all); -EPROTO for a record shorter than
+ * a header or longer than @size allows, one whose @len disagrees with its
+ * size, an unknown type or a length over DEVSOCK_DATA_MAX; or -errno.
  */
 int devsock_recv(int fd, struct devsock_hdr *hdr, void *data, size_t size, int nointr);
 

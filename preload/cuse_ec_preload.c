@@ -137,13 +137,11 @@ static struct shim_conn *shim_conn_new(ino_t ino)
 	c->next_seq = 1;
 	pthread_mutex_init(&c->lock, NULL);
 	pthread_cond_init(&c->cond, NULL);
-	pthread_mutex_init(&c->send_lock, NULL);
 	return c;
 }
 
 static void shim_conn_free(struct shim_conn *c)
 {
-	pthread_mutex_destroy(&c->send_lock);
 	pthread_cond_destroy(&c->cond);
 	pthread_mutex_destroy(&c->lock);
 	free(c->rbuf);
@@ -266,7 +264,6 @@ static void shim_atfork_child(void)
 			continue;
 		pthread_mutex_init(&c->lock, NULL);
 		pthread_cond_init(&c->cond, NULL);
-		pthread_mutex_init(&c->send_lock, NULL);
 		c->receiving = false;
 		c->waits = NULL;
 	}
@@ -329,16 +326,11 @@ int shim_receive_one(struct shim_conn *c, int fd, bool interruptible)
 	return ret == 1 ? 0 : ret == -EINTR ? -EINTR : c->dead_err;
 }
 
-static int shim_send(struct shim_conn *c, int fd, struct devsock_hdr *h, const void *data,
-		     size_t len)
+/* A record goes whole: threads sharing the connection need no lock to send. */
+static int shim_send(int fd, struct devsock_hdr *h, const void *data, size_t len)
 {
-	int ret;
-
 	h->len = (uint32_t)len;
-	pthread_mutex_lock(&c->send_lock);
-	ret = devsock_send(fd, h, data, len);
-	pthread_mutex_unlock(&c->send_lock);
-	return ret;
+	return devsock_send(fd, h, data, len);
 }
 
 /*
@@ -370,7 +362,7 @@ int shim_request(struct shim_conn *c, int fd, struct devsock_hdr *req, const voi
 	pthread_mutex_unlock(&c->lock);
 
 	req->seq = w.seq;
-	ret = shim_send(c, fd, req, data, len);
+	ret = shim_send(fd, req, data, len);
 
 	pthread_mutex_lock(&c->lock);
 	while (!ret && !w.done && !c->dead) {
@@ -383,7 +375,7 @@ int shim_request(struct shim_conn *c, int fd, struct devsock_hdr *req, const voi
 			cancelled = true;
 			cancel.arg[0] = w.seq;
 			pthread_mutex_unlock(&c->lock);
-			ret = shim_send(c, fd, &cancel, NULL, 0);
+			ret = shim_send(fd, &cancel, NULL, 0);
 			pthread_mutex_lock(&c->lock);
 		}
 	}
@@ -434,41 +426,52 @@ static int shim_copy_out(uint64_t addr, const void *src, size_t len)
 }
 
 /*
- * How much of the caller's memory from @arg on the daemon will ask for:
- * the argument's size as the number encodes it, and for XCMD also the
- * payload its header announces. A guess only: what it misses costs a
- * round trip (DEVSOCK_RETRY), nothing else.
+ * How much of the caller's memory from @arg on the daemon will ask for
+ * (@prefetch) and how large the answer can be (@room): the argument's size
+ * as the number encodes it, and for XCMD also the payloads its header
+ * announces. Guesses only: what @prefetch misses costs a round trip
+ * (DEVSOCK_RETRY), and @room only picks the buffer.
  */
-static size_t shim_prefetch_len(unsigned long cmd, uint64_t arg)
+static void shim_ioctl_sizes(unsigned long cmd, uint64_t arg, size_t *prefetch, size_t *room)
 {
 	struct cros_ec_command_v2 hdr;
-	size_t len;
+	size_t size = _IOC_SIZE(cmd), out, in;
 
-	if (!(_IOC_DIR(cmd) & _IOC_WRITE))
-		return 0;
-	len = _IOC_SIZE(cmd);
+	*prefetch = _IOC_DIR(cmd) & _IOC_WRITE ? size : 0;
+	*room = size;
 	if (cmd == CROS_EC_DEV_IOCXCMD_V2 &&
-	    shim_copy_in(&hdr, arg, sizeof(hdr)) == (ssize_t)sizeof(hdr))
-		len += hdr.outsize < CROS_EC_MAX_XCMD_PAYLOAD ? hdr.outsize
-							       : CROS_EC_MAX_XCMD_PAYLOAD;
-	return len < DEVSOCK_DATA_MAX ? len : DEVSOCK_DATA_MAX;
+	    shim_copy_in(&hdr, arg, sizeof(hdr)) == (ssize_t)sizeof(hdr)) {
+		out = hdr.outsize < CROS_EC_MAX_XCMD_PAYLOAD ? hdr.outsize : CROS_EC_MAX_XCMD_PAYLOAD;
+		in = hdr.insize < CROS_EC_MAX_XCMD_PAYLOAD ? hdr.insize : CROS_EC_MAX_XCMD_PAYLOAD;
+		*prefetch += out;
+		*room += in > out ? in : out;
+	}
+	if (*prefetch > DEVSOCK_DATA_MAX)
+		*prefetch = DEVSOCK_DATA_MAX;
 }
+
+/* Small arguments (every cros_ec one but a large XCMD) stay on the stack. */
+#define SHIM_IOCTL_STACK 4096
 
 static int shim_ioctl(struct shim_conn *c, int fd, unsigned long cmd, uint64_t arg)
 {
 	struct devsock_hdr req = { .type = DEVSOCK_IOCTL }, ans;
-	size_t len, out_room = 0, got = 0;
+	size_t len, room, cap = SHIM_IOCTL_STACK, out_room = 0, got = 0;
+	char stack[SHIM_IOCTL_STACK];
 	uint64_t out_base = 0;
+	void *buf = stack;
 	ssize_t n;
-	void *buf;
 	int step, ret;
 
-	buf = malloc(DEVSOCK_DATA_MAX);
-	if (!buf) {
-		errno = ENOMEM;
-		return -1;
+	shim_ioctl_sizes(cmd, arg, &len, &room);
+	if (len > cap || room > cap) {
+		buf = malloc(DEVSOCK_DATA_MAX);
+		if (!buf) {
+			errno = ENOMEM;
+			return -1;
+		}
+		cap = DEVSOCK_DATA_MAX;
 	}
-	len = shim_prefetch_len(cmd, arg);
 	n = shim_copy_in(buf, arg, len);
 	len = n > 0 ? (size_t)n : 0;
 	req.flags = DEVSOCK_F_PREFETCH;
@@ -477,7 +480,7 @@ static int shim_ioctl(struct shim_conn *c, int fd, unsigned long cmd, uint64_t a
 		req.arg[1] = arg;
 		req.arg[2] = out_room;
 		req.arg[3] = out_base;
-		ret = shim_request(c, fd, &req, buf, len, &ans, buf, DEVSOCK_DATA_MAX, &got, false);
+		ret = shim_request(c, fd, &req, buf, len, &ans, buf, cap, &got, false);
 		if (ret)
 			goto fail;
 		if (ans.type == DEVSOCK_REPLY) {
@@ -493,7 +496,8 @@ static int shim_ioctl(struct shim_conn *c, int fd, unsigned long cmd, uint64_t a
 			ret = shim_copy_out(ans.arg[2], buf, got);
 			if (ret)
 				goto fail;
-			free(buf);
+			if (buf != stack)
+				free(buf);
 			return ans.status;
 		}
 		if (ans.type != DEVSOCK_RETRY || ans.arg[1] > DEVSOCK_DATA_MAX ||
@@ -503,6 +507,15 @@ static int shim_ioctl(struct shim_conn *c, int fd, unsigned long cmd, uint64_t a
 		}
 		/* The kernel's FUSE_IOCTL retry: fetch what was asked, say where the reply goes. */
 		len = (size_t)ans.arg[1];
+		if ((len > cap || ans.arg[3] > cap) && buf == stack) {
+			buf = malloc(DEVSOCK_DATA_MAX);
+			if (!buf) {
+				buf = stack;
+				ret = -ENOMEM;
+				goto fail;
+			}
+			cap = DEVSOCK_DATA_MAX;
+		}
 		if (shim_copy_in(buf, ans.arg[0], len) != (ssize_t)len) {
 			ret = -EFAULT;
 			goto fail;
@@ -513,7 +526,8 @@ static int shim_ioctl(struct shim_conn *c, int fd, unsigned long cmd, uint64_t a
 	}
 	ret = -EIO;
 fail:
-	free(buf);
+	if (buf != stack)
+		free(buf);
 	return shim_fail(ret);
 }
 
@@ -525,7 +539,7 @@ static int shim_open_device(const struct sockaddr_un *addr, int flags)
 	struct devsock_hdr ans;
 	int fd, ret;
 
-	fd = socket(AF_UNIX, SOCK_STREAM | (flags & O_CLOEXEC ? SOCK_CLOEXEC : 0), 0);
+	fd = socket(AF_UNIX, SOCK_SEQPACKET | (flags & O_CLOEXEC ? SOCK_CLOEXEC : 0), 0);
 	if (fd < 0)
 		return -1;
 	if (connect(fd, (const struct sockaddr *)addr, sizeof(*addr))) {

@@ -50,7 +50,6 @@ struct shim_wait {
  * @users:     fds mapped to it
  * @lock:      protects what follows
  * @cond:      an answer was dispatched, or the receiving role is free
- * @send_lock: one message at a time
  * @receiving: a thread is reading the socket
  * @dead:      the connection failed: every request gets @dead_err
  * @dead_err:  -errno
@@ -64,7 +63,6 @@ struct shim_conn {
 	unsigned int users;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
-	pthread_mutex_t send_lock;
 	bool receiving;
 	bool dead;
 	int dead_err;

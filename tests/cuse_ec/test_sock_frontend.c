@@ -105,7 +105,7 @@ static int connect_file(int *status)
 	int fd;
 
 	strcpy(addr.sun_path, srv.path);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 	ck_assert_int_ge(fd, 0);
 	ck_assert_int_eq(connect(fd, (struct sockaddr *)&addr, sizeof(addr)), 0);
 	ck_assert_int_eq(devsock_recv(fd, &h, NULL, 0, 1), 1);
@@ -462,12 +462,12 @@ START_TEST(test_unix_listen_rules)
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/s", dir);
-	ck_assert_int_eq(unix_listen(path, 4, &fd, &id), 0);
+	ck_assert_int_eq(unix_listen(path, SOCK_STREAM, 4, &fd, &id), 0);
 	/* A live server is never replaced. */
-	ck_assert_int_eq(unix_listen(path, 4, &fd2, &id2), -EADDRINUSE);
+	ck_assert_int_eq(unix_listen(path, SOCK_STREAM, 4, &fd2, &id2), -EADDRINUSE);
 	/* A stale one (nobody listens) is. */
 	close(fd);
-	ck_assert_int_eq(unix_listen(path, 4, &fd, &id2), 0);
+	ck_assert_int_eq(unix_listen(path, SOCK_STREAM, 4, &fd, &id2), 0);
 	/* Only our own file is unlinked. */
 	id = id2;
 	id.ino++;
@@ -480,14 +480,14 @@ START_TEST(test_unix_listen_rules)
 	stale = open(path, O_CREAT | O_WRONLY, 0600);
 	ck_assert_int_ge(stale, 0);
 	close(stale);
-	ck_assert_int_eq(unix_listen(path, 4, &fd, &id), -EADDRINUSE);
+	ck_assert_int_eq(unix_listen(path, SOCK_STREAM, 4, &fd, &id), -EADDRINUSE);
 	ck_assert_int_eq(access(path, F_OK), 0);
 	unlink(path);
 	/* Paths a socket address cannot hold. */
 	memset(lng, 'a', sizeof(lng) - 1);
 	lng[sizeof(lng) - 1] = 0;
-	ck_assert_int_eq(unix_listen(lng, 4, &fd, &id), -EINVAL);
-	ck_assert_int_eq(unix_listen("", 4, &fd, &id), -EINVAL);
+	ck_assert_int_eq(unix_listen(lng, SOCK_STREAM, 4, &fd, &id), -EINVAL);
+	ck_assert_int_eq(unix_listen("", SOCK_STREAM, 4, &fd, &id), -EINVAL);
 	rmdir(dir);
 }
 END_TEST

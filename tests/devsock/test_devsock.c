@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * test_devsock.c - the device socket's framing: whole messages both ways
- * (blocking or not), and every malformed stream a peer can produce.
+ * (blocking or not), and every malformed record a peer can produce.
  */
 #define _GNU_SOURCE
 #include <check.h>
@@ -24,7 +24,7 @@ static int sv[2];
 
 static void pair_setup(void)
 {
-	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv), 0);
 }
 
 static void pair_teardown(void)
@@ -97,24 +97,33 @@ START_TEST(test_recv_rejects_malformed)
 }
 END_TEST
 
-START_TEST(test_recv_end_of_stream)
+/* A record shorter than a header. */
+START_TEST(test_recv_short_record)
 {
-	struct devsock_hdr h = { .type = DEVSOCK_REPLY, .len = 8 }, got;
+	struct devsock_hdr h = { .type = DEVSOCK_REPLY }, got;
 	char data[16];
 
-	/* Mid-header: truncated. */
-	raw(&h, sizeof(h) / 2, true);
+	raw(&h, sizeof(h) / 2, false);
 	ck_assert_int_eq(devsock_recv(sv[1], &got, data, sizeof(data), 1), -EPROTO);
+	/* ... and the next record is read as its own. */
+	ck_assert_int_eq(devsock_send(sv[0], &h, NULL, 0), 0);
+	ck_assert_int_eq(devsock_recv(sv[1], &got, data, sizeof(data), 1), 1);
 }
 END_TEST
 
-START_TEST(test_recv_end_mid_data)
+/* A header whose @len is not what follows it in the record. */
+START_TEST(test_recv_length_disagrees)
 {
-	struct devsock_hdr h = { .type = DEVSOCK_REPLY, .len = 8 }, got;
+	struct {
+		struct devsock_hdr h;
+		char data[3];
+	} rec = { .h = { .type = DEVSOCK_REPLY, .len = 8 }, .data = "ab" };
+	struct devsock_hdr got;
 	char data[16];
 
-	raw(&h, sizeof(h), false);
-	raw("abc", 3, true);
+	raw(&rec.h, sizeof(rec.h), false);	/* says 8, carries none */
+	ck_assert_int_eq(devsock_recv(sv[1], &got, data, sizeof(data), 1), -EPROTO);
+	raw(&rec, sizeof(rec.h) + 3, true);	/* says 8, carries 3 */
 	ck_assert_int_eq(devsock_recv(sv[1], &got, data, sizeof(data), 1), -EPROTO);
 }
 END_TEST
@@ -276,8 +285,8 @@ static Suite *devsock_suite(void)
 	tcase_add_test(tc, test_roundtrip);
 	tcase_add_test(tc, test_send_refuses_bad_lengths);
 	tcase_add_test(tc, test_recv_rejects_malformed);
-	tcase_add_test(tc, test_recv_end_of_stream);
-	tcase_add_test(tc, test_recv_end_mid_data);
+	tcase_add_test(tc, test_recv_short_record);
+	tcase_add_test(tc, test_recv_length_disagrees);
 	tcase_add_test(tc, test_recv_clean_end);
 	tcase_add_test(tc, test_nonblocking_whole_messages);
 	tcase_add_test(tc, test_recv_interrupted);
