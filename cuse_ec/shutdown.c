@@ -21,6 +21,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,8 +42,12 @@ static const int shutdown_signals[] = { SIGTERM, SIGINT, SIGHUP };
  */
 static int shutdown_signal_fd = -1;
 static struct sigaction shutdown_prev[SHUTDOWN_NSIG];
-/* Set once the waiters are out: signals go to libfuse from then on. */
-static volatile sig_atomic_t shutdown_hand_on;
+/*
+ * Set once the waiters are out: signals go to libfuse from then on. Written
+ * by the watch's thread, read in the handler on another thread: an atomic
+ * (lock-free, so safe in a handler), not merely volatile.
+ */
+static atomic_int shutdown_hand_on;
 
 struct shutdown_watch {
 	struct chardev_ctx *ctx;
@@ -63,7 +68,7 @@ static void shutdown_on_signal(int sig)
 	int saved = errno;
 	size_t i;
 
-	if (!shutdown_hand_on) {
+	if (!atomic_load(&shutdown_hand_on)) {
 		if (write(shutdown_signal_fd, &c, 1) < 0) {
 			/* Full pipe: a shutdown is under way already. */
 		}
@@ -162,7 +167,7 @@ static void *shutdown_thread(void *arg)
 	 * too; valgrind widens it), so the thread kicks again until
 	 * shutdown_watch_stop() says the loop is out.
 	 */
-	shutdown_hand_on = 1;
+	atomic_store(&shutdown_hand_on, 1);
 	do
 		pthread_kill(w->loop_thread, sig);
 	while (!shutdown_stop_seen(w, SHUTDOWN_KICK_MS));
@@ -208,7 +213,7 @@ int shutdown_watch_start(struct chardev_ctx *ctx, unsigned int timeout_ms,
 		goto err_pipe;
 
 	shutdown_signal_fd = w->pipe[1];
-	shutdown_hand_on = 0;
+	atomic_store(&shutdown_hand_on, 0);
 	sigemptyset(&sa.sa_mask);
 	for (i = 0; i < SHUTDOWN_NSIG; i++)
 		sigaddset(&sa.sa_mask, shutdown_signals[i]);

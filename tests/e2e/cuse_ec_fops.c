@@ -469,12 +469,20 @@ int main(int argc, char **argv)
 		    "READMEM 300 bytes: %s (ENODEV comes before the argument check)",
 		    err_name(n));
 
-	/* Blocked across the unplug: woken (revocable) or asleep until a signal. */
+	/*
+	 * Blocked across the unplug: woken (revocable) or asleep until a signal.
+	 * A result is read only once its call returned (the wait first: the
+	 * order of a call's arguments is the compiler's).
+	 */
 	if (wakes) {
-		row("blocked-read", waiter_wait(&blocked, WAIT_MS) && blocked.result == -ENODEV,
-		    "reader asleep at the unplug: %s", err_name(blocked.result));
-		row("poll-wake", waiter_wait(&polled, WAIT_MS) && (polled.result & POLLERR),
-		    "poller asleep at the unplug: %#lx", polled.result);
+		bool read_back = waiter_wait(&blocked, WAIT_MS);
+		bool poll_back = waiter_wait(&polled, WAIT_MS);
+
+		row("blocked-read", read_back && blocked.result == -ENODEV,
+		    "reader asleep at the unplug: %s",
+		    read_back ? err_name(blocked.result) : "still asleep");
+		row("poll-wake", poll_back && (polled.result & POLLERR),
+		    "poller asleep at the unplug: %#lx", poll_back ? polled.result : 0L);
 	} else {
 		/* The unplug completed no read with ENODEV: the reader still sleeps. */
 		bool asleep = !waiter_done(&blocked), ended = waiter_interrupt(&blocked);
@@ -498,8 +506,11 @@ int main(int argc, char **argv)
 		return 99;
 	wait_parked(&late, parked);
 	if (wakes) {
-		row("late-read", waiter_wait(&late, WAIT_MS) && late.result == -ENODEV,
-		    "blocking read after the unplug: %s", err_name(late.result));
+		bool late_back = waiter_wait(&late, WAIT_MS);
+
+		row("late-read", late_back && late.result == -ENODEV,
+		    "blocking read after the unplug: %s",
+		    late_back ? err_name(late.result) : "still asleep");
 	} else {
 		bool asleep = !waiter_done(&late), ended = waiter_interrupt(&late);
 
