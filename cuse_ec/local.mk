@@ -67,7 +67,7 @@ noinst_PROGRAMS += cuse_ec/bench/cuse_null cuse_ec/bench/cuse_ec_bench
 cuse_ec_bench_cuse_null_SOURCES = cuse_ec/bench/cuse_null.c
 cuse_ec_bench_cuse_null_CFLAGS = $(AM_CFLAGS) $(FUSE3_CFLAGS)
 cuse_ec_bench_cuse_null_LDADD = $(FUSE3_LIBS)
-cuse_ec_bench_cuse_ec_bench_SOURCES = cuse_ec/bench/cuse_ec_bench.c
+cuse_ec_bench_cuse_ec_bench_SOURCES = cuse_ec/bench/cuse_ec_bench.c cuse_ec/bench/bench_rounds.h
 cuse_ec_bench_cuse_ec_bench_CFLAGS = $(AM_CFLAGS)
 dist_noinst_SCRIPTS += cuse_ec/bench/run-bench.sh
 # The front ends against each other: XCMD through the preload library and

@@ -62,7 +62,6 @@ static void shim_resolve(void)
 {
 	const char *dir = getenv("CUSE_EC_SOCKET_DIR");
 
-	shim.real_open = dlsym(RTLD_NEXT, "open");
 	shim.real_openat = dlsym(RTLD_NEXT, "openat");
 	shim.real_close = dlsym(RTLD_NEXT, "close");
 	shim.real_read = dlsym(RTLD_NEXT, "read");
@@ -572,20 +571,34 @@ static bool shim_want(const char *path, struct sockaddr_un *addr)
 	return shim_path_ours(path, addr);
 }
 
-SHIM_EXPORT int open(const char *path, int flags, ...)
+/* Every open entry point: ours by path, else libc's openat() (AT_FDCWD for open()). */
+static int shim_openat(int dirfd, const char *path, int flags, mode_t mode)
 {
 	struct sockaddr_un addr;
-	mode_t mode = 0;
-	va_list ap;
 
-	if (flags & (O_CREAT | O_TMPFILE)) {
-		va_start(ap, flags);
-		mode = va_arg(ap, mode_t);
-		va_end(ap);
-	}
 	if (shim_want(path, &addr))
 		return shim_open_device(&addr, flags);
-	return shim.real_open(path, flags, mode);
+	return shim.real_openat(dirfd, path, flags, mode);
+}
+
+/* The mode argument exists only with O_CREAT or O_TMPFILE. */
+#define SHIM_OPEN_MODE(flags, mode)					\
+	do {								\
+		va_list ap_;						\
+									\
+		if ((flags) & (O_CREAT | O_TMPFILE)) {			\
+			va_start(ap_, flags);				\
+			(mode) = va_arg(ap_, mode_t);			\
+			va_end(ap_);					\
+		}							\
+	} while (0)
+
+SHIM_EXPORT int open(const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+
+	SHIM_OPEN_MODE(flags, mode);
+	return shim_openat(AT_FDCWD, path, flags, mode);
 }
 
 SHIM_EXPORT int open64(const char *path, int flags, ...)
@@ -593,18 +606,10 @@ SHIM_EXPORT int open64(const char *path, int flags, ...)
 
 SHIM_EXPORT int openat(int dirfd, const char *path, int flags, ...)
 {
-	struct sockaddr_un addr;
 	mode_t mode = 0;
-	va_list ap;
 
-	if (flags & (O_CREAT | O_TMPFILE)) {
-		va_start(ap, flags);
-		mode = va_arg(ap, mode_t);
-		va_end(ap);
-	}
-	if (shim_want(path, &addr))
-		return shim_open_device(&addr, flags);
-	return shim.real_openat(dirfd, path, flags, mode);
+	SHIM_OPEN_MODE(flags, mode);
+	return shim_openat(dirfd, path, flags, mode);
 }
 
 SHIM_EXPORT int openat64(int dirfd, const char *path, int flags, ...)
@@ -710,38 +715,29 @@ SHIM_EXPORT int dup(int fd)
 	return nfd;
 }
 
+/* @nfd was closed and made a copy of @fd: it is ours exactly when @fd is. */
+static int shim_duped_onto(int fd, int nfd)
+{
+	if (nfd < 0 || nfd == fd)
+		return nfd;
+	pthread_mutex_lock(&shim.lock);
+	shim_unmap_locked(nfd);
+	pthread_mutex_unlock(&shim.lock);
+	if (shim_conn_of(fd))
+		shim_map(nfd);
+	return nfd;
+}
+
 SHIM_EXPORT int dup3(int fd, int nfd, int flags)
 {
-	int ret;
-
 	shim_init();
-	ret = shim.real_dup3(fd, nfd, flags);
-	if (ret >= 0) {
-		pthread_mutex_lock(&shim.lock);
-		shim_unmap_locked(ret);
-		pthread_mutex_unlock(&shim.lock);
-		if (shim_conn_of(fd))
-			shim_map(ret);
-	}
-	return ret;
+	return shim_duped_onto(fd, shim.real_dup3(fd, nfd, flags));
 }
 
 SHIM_EXPORT int dup2(int fd, int nfd)
 {
-	int ret;
-
 	shim_init();
-	if (fd == nfd)
-		return shim.real_dup2(fd, nfd);
-	ret = shim.real_dup2(fd, nfd);
-	if (ret >= 0) {
-		pthread_mutex_lock(&shim.lock);
-		shim_unmap_locked(ret);
-		pthread_mutex_unlock(&shim.lock);
-		if (shim_conn_of(fd))
-			shim_map(ret);
-	}
-	return ret;
+	return shim_duped_onto(fd, shim.real_dup2(fd, nfd));
 }
 
 SHIM_EXPORT int fcntl(int fd, int cmd, ...)

@@ -83,7 +83,6 @@ struct shim_state {
 	pthread_mutex_t lock;
 	struct shim_conn *fds[SHIM_FDS];
 	char dir[PATH_MAX];
-	int (*real_open)(const char *, int, ...);
 	int (*real_openat)(int, const char *, int, ...);
 	int (*real_close)(int);
 	ssize_t (*real_read)(int, void *, size_t);

@@ -27,8 +27,8 @@
 #include <unistd.h>
 
 #include "cros_ec/cros_ec_dev.h"
+#include "bench_rounds.h"
 
-#define ROUNDS 7
 
 struct bench_thread {
 	const char *dev;
@@ -37,14 +37,6 @@ struct bench_thread {
 	double seconds;
 	int err;
 };
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static int one_op(int fd, bool readmem)
 {
@@ -77,23 +69,16 @@ static void *bench_worker(void *p)
 	}
 	for (i = 0; i < bt->iterations / 10; i++)	/* warm up */
 		one_op(fd, bt->readmem);
-	t0 = now_s();
+	t0 = bench_now_s();
 	for (i = 0; i < bt->iterations; i++) {
 		if (one_op(fd, bt->readmem)) {
 			bt->err = errno ? errno : EIO;
 			break;
 		}
 	}
-	bt->seconds = now_s() - t0;
+	bt->seconds = bench_now_s() - t0;
 	close(fd);
 	return NULL;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 /* One round: @threads clients on @dev; latency (ns) and throughput out. */
@@ -126,12 +111,6 @@ static int one_round(const char *dev, bool readmem, int threads, long iterations
 	return 0;
 }
 
-static double median(double *v)
-{
-	qsort(v, ROUNDS, sizeof(v[0]), cmp_double);
-	return v[ROUNDS / 2];
-}
-
 static int run(const char *dev, const char *floor_dev, bool readmem, int threads,
 	       long iterations)
 {
@@ -145,13 +124,13 @@ static int run(const char *dev, const char *floor_dev, bool readmem, int threads
 					   &fns[r], &fops[r]))
 			return 1;
 	}
-	n = median(ns);
+	n = bench_median(ns);
 	printf("%s threads=%d ns_per_op=%.0f ops_per_s=%.0f", readmem ? "readmem" : "xcmd_hello",
-	       threads, n, median(ops));
+	       threads, n, bench_median(ops));
 	if (floor_dev) {
-		f = median(fns);
+		f = bench_median(fns);
 		printf(" floor_ns_per_op=%.0f floor_ops_per_s=%.0f latency_ratio=%.2f", f,
-		       median(fops), n / f);
+		       bench_median(fops), n / f);
 	}
 	printf("\n");
 	fflush(stdout);

@@ -16,23 +16,7 @@
 
 #include "cros_ec/ec_commands.h"
 #include "ec/ec.h"
-
-#define ROUNDS 7
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
+#include "bench_rounds.h"
 
 int main(int argc, char **argv)
 {
@@ -57,7 +41,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (r = 0; r < ROUNDS; r++) {
-		s = now_s();
+		s = bench_now_s();
 		for (i = 0; i < iterations; i++) {
 			if (ec_host_command(ec, EC_CMD_HELLO, 0, &req, sizeof(req), &resp,
 					    sizeof(resp), &status) != sizeof(resp) ||
@@ -66,11 +50,9 @@ int main(int argc, char **argv)
 				return 1;
 			}
 		}
-		ns[r] = (now_s() - s) * 1e9 / (double)iterations;
+		ns[r] = (bench_now_s() - s) * 1e9 / (double)iterations;
 	}
-	qsort(ns, ROUNDS, sizeof(ns[0]), cmp_double);
-	printf("xcmd threads=1 ns_per_op=%.0f ops_per_s=%.0f\n", ns[ROUNDS / 2],
-	       1e9 / ns[ROUNDS / 2]);
+	bench_print("xcmd", bench_median(ns));
 	ec_destroy(ec);
 	ec_profile_free(profile);
 	return 0;

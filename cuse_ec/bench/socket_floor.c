@@ -17,23 +17,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#define ROUNDS 7
+#include "bench_rounds.h"
+
 #define MSG 48
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 /* The other end: answers every record with itself until the pair closes. */
 static void *echo_main(void *arg)
@@ -69,7 +55,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (r = 0; r < ROUNDS; r++) {
-		s = now_s();
+		s = bench_now_s();
 		for (i = 0; i < iterations; i++) {
 			if (send(sv[0], buf, sizeof(buf), 0) != MSG ||
 			    recv(sv[0], buf, sizeof(buf), 0) != MSG) {
@@ -77,13 +63,11 @@ int main(int argc, char **argv)
 				return 1;
 			}
 		}
-		ns[r] = (now_s() - s) * 1e9 / (double)iterations;
+		ns[r] = (bench_now_s() - s) * 1e9 / (double)iterations;
 	}
 	close(sv[0]);
 	pthread_join(echo, NULL);
 	close(sv[1]);
-	qsort(ns, ROUNDS, sizeof(ns[0]), cmp_double);
-	printf("socket_round_trip threads=1 ns_per_op=%.0f ops_per_s=%.0f\n", ns[ROUNDS / 2],
-	       1e9 / ns[ROUNDS / 2]);
+	bench_print("socket_round_trip", bench_median(ns));
 	return 0;
 }
