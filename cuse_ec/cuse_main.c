@@ -689,13 +689,35 @@ static void cuse_ec_teardown(struct cuse_ec_daemon *d)
 		closelog();
 }
 
+/*
+ * --check: what would fail before serving, found without serving - the
+ * options (parsed already), the paths made absolute, the profile loaded -
+ * so that a wrapper (ec-shell --uml) can refuse a bad command line before
+ * it boots a guest. Nothing is created, locked or opened.
+ */
+static int cuse_ec_check(struct cuse_ec_daemon *d)
+{
+	int status = 1;
+
+	if (!cuse_ec_absolute_paths(d) && !cuse_ec_load_profile(d)) {
+		printf("ok: would serve /dev/%s %s%s (%s lifecycle, %s profile)\n", d->opts.name,
+		       d->opts.socket_dir ? "as " : "through CUSE",
+		       d->opts.socket_dir ? d->sock_path : "", lifecycle_mode_name(d->opts.lifecycle),
+		       d->opts.profile ? d->opts.profile : "built-in laptop");
+		status = 0;
+	}
+	ec_profile_free(d->profile);
+	return status;
+}
+
 /**
  * main() - run the daemon until SIGTERM/SIGINT.
  * @argc: argument count
  * @argv: arguments
  *
  * Return: 0 after a signal, 1 on a runtime error, 2 on bad usage. With
- * --send: 0 if every reply was "ok", 1 otherwise.
+ * --send: 0 if every reply was "ok", 1 otherwise. With --check: 0 when
+ * the daemon would start serving, 1 when the profile or a path is bad.
  */
 int main(int argc, char **argv)
 {
@@ -719,6 +741,8 @@ int main(int argc, char **argv)
 		return ret ? 1 : 0;
 	}
 
+	if (d.opts.check)
+		return cuse_ec_check(&d);
 	if (!cuse_ec_setup(&d, argv[0]) && !cuse_ec_daemonize(&d) && !cuse_ec_start(&d))
 		status = cuse_ec_run(&d);
 	cuse_ec_teardown(&d);

@@ -40,6 +40,7 @@ enum {
 	OPT_SHUTDOWN_TIMEOUT,
 	OPT_CONTROL_IDLE_TIMEOUT,
 	OPT_SOCKET_DIR,
+	OPT_CHECK,
 };
 
 static const struct option cuse_ec_long_options[] = {
@@ -68,6 +69,7 @@ static const struct option cuse_ec_long_options[] = {
 	{ "shutdown-timeout", required_argument, NULL, OPT_SHUTDOWN_TIMEOUT },
 	{ "control-idle-timeout", required_argument, NULL, OPT_CONTROL_IDLE_TIMEOUT },
 	{ "socket-dir", required_argument, NULL, OPT_SOCKET_DIR },
+	{ "check", no_argument, NULL, OPT_CHECK },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -84,6 +86,8 @@ static void cuse_ec_usage(FILE *out, const char *prog)
 		"  --profile=NAME|FILE  board profile: a NAME without a slash is searched in\n"
 		"                       $CUSE_EC_PROFILE_PATH, then " CUSE_EC_PROFILES_DIR "\n"
 		"                       (default: built-in laptop)\n"
+		"  --check              check the options and load the profile, say what\n"
+		"                       would be served, serve nothing (exit 0, or 1/2)\n"
 		"  --list-profiles      list the profiles found by name, one a line\n"
 		"  --check-profile=NAME|FILE\n"
 		"                       validate a profile and print the board it describes\n"
@@ -424,6 +428,9 @@ int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
 		case OPT_LIST_PROFILES:
 			opts->list_profiles = true;
 			break;
+		case OPT_CHECK:
+			opts->check = true;
+			break;
 		case OPT_CHECK_PROFILE:
 			if (!optarg[0]) {
 				fprintf(err, "%s: --check-profile needs a profile name or file\n",
@@ -451,6 +458,11 @@ int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
 	}
 	if (opts->no_udev && (opts->follow || opts->n_follow_match)) {
 		fprintf(err, "%s: --no-udev contradicts --follow/--follow-match\n", prog);
+		return -EINVAL;
+	}
+	if (opts->check && (opts->n_send || opts->list_profiles || opts->check_profile)) {
+		fprintf(err, "%s: --check checks a daemon's options; not with --send, "
+			"--list-profiles or --check-profile\n", prog);
 		return -EINVAL;
 	}
 	if (opts->list_profiles && opts->check_profile) {

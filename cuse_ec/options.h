@@ -48,6 +48,7 @@
  * @n_follow_match: how many
  * @list_profiles: --list-profiles: print the profiles found and exit
  * @check_profile: --check-profile: validate this profile, print it, exit
+ * @check:      --check: parse, load the profile, print what would be served, exit
  * @socket_dir: --socket-dir: serve the device as the socket @socket_dir/@name
  *              (sock_frontend.h) instead of through CUSE; NULL for CUSE
  */
@@ -76,6 +77,7 @@ struct cuse_ec_options {
 	unsigned int n_follow_match;
 	bool list_profiles;
 	const char *check_profile;
+	bool check;
 	const char *socket_dir;
 };
 
