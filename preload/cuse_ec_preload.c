@@ -283,11 +283,16 @@ static void shim_dispatch(struct shim_conn *c, const struct devsock_hdr *h)
 			continue;
 		w->hdr = *h;
 		w->len = h->len;
-		if (h->len > w->size) {
-			w->hdr.status = -EIO;
+		/*
+		 * Into memory of its own, never the requester's buffer: the
+		 * requester's thread alone writes its buffers (then an
+		 * argument's memory is only ever touched by the caller's thread).
+		 */
+		if (h->len > w->size || (h->len && !(w->data = malloc(h->len)))) {
+			w->hdr.status = h->len > w->size ? -EIO : -ENOMEM;
 			w->len = 0;
 		} else if (h->len) {
-			memcpy(w->buf, c->rbuf, h->len);
+			memcpy(w->data, c->rbuf, h->len);
 		}
 		w->done = true;
 		return;
@@ -342,7 +347,7 @@ int shim_request(struct shim_conn *c, int fd, struct devsock_hdr *req, const voi
 			size_t len, struct devsock_hdr *ans, void *buf, size_t size,
 			size_t *got, bool interruptible)
 {
-	struct shim_wait w = { .buf = buf, .size = size }, **p;
+	struct shim_wait w = { .size = size }, **p;
 	struct devsock_hdr cancel = { .type = DEVSOCK_CANCEL };
 	bool cancelled = false;
 	int ret = 0;
@@ -387,6 +392,9 @@ int shim_request(struct shim_conn *c, int fd, struct devsock_hdr *req, const voi
 		}
 	}
 	pthread_mutex_unlock(&c->lock);
+	if (!ret && w.len)
+		memcpy(buf, w.data, w.len);
+	free(w.data);
 	if (ret)
 		return ret;
 	*ans = w.hdr;
@@ -643,18 +651,64 @@ SHIM_EXPORT int close(int fd)
 	return shim.real_close(fd);
 }
 
+/*
+ * What CUSE's kernel side checks before the daemon sees a read or write:
+ * access_ok() on the range (a kernel address is EFAULT even for 0 bytes),
+ * then the pages pinned (none usable: EFAULT; some: only those are used).
+ * Return: how many bytes from @addr on are usable (at most @len, at most
+ * @cap looked at), or -EFAULT.
+ */
+static ssize_t shim_user_range(uint64_t addr, size_t len, size_t cap, bool writable)
+{
+	char probe[DEVSOCK_READ_MAX > 4096 ? DEVSOCK_READ_MAX : 4096];
+	size_t look = len < cap ? len : cap;
+	struct iovec local = { .iov_base = probe }, remote;
+	ssize_t n, done = 0;
+
+	if (addr + len < addr || addr + len > SHIM_USER_TOP)
+		return -EFAULT;
+	while ((size_t)done < look) {
+		local.iov_len = look - done < sizeof(probe) ? look - done : sizeof(probe);
+		remote.iov_base = (void *)(uintptr_t)(addr + done);
+		remote.iov_len = local.iov_len;
+		n = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+		/* Writable: the same bytes written back (a read-only page refuses). */
+		if (n > 0 && writable) {
+			local.iov_len = (size_t)n;
+			remote.iov_len = (size_t)n;
+			n = process_vm_writev(getpid(), &local, 1, &remote, 1, 0);
+		}
+		if (n <= 0)
+			break;
+		done += n;
+		if ((size_t)n < local.iov_len)
+			break;
+	}
+	if (!done && len)
+		return -EFAULT;
+	return (size_t)done == look ? (ssize_t)len : done;
+}
+
 SHIM_EXPORT ssize_t read(int fd, void *buf, size_t count)
 {
 	struct devsock_hdr req = { .type = DEVSOCK_READ }, ans;
 	struct shim_conn *c = shim_conn_of(fd);
 	char data[DEVSOCK_READ_MAX];
 	size_t got = 0;
+	ssize_t room;
 	int ret, fl;
 
 	if (!c)
 		return shim.real_read(fd, buf, count);
+	room = shim_user_range((uintptr_t)buf, count, DEVSOCK_READ_MAX, true);
+	if (room < 0) {
+		errno = EFAULT;
+		return -1;
+	}
+	if (!count)
+		return 0;	/* the kernel asks no driver for nothing */
 	fl = shim.real_fcntl(fd, F_GETFL);
-	req.arg[0] = count;
+	req.arg[0] = (size_t)room;
 	req.flags = fl >= 0 && (fl & O_NONBLOCK) ? DEVSOCK_F_NONBLOCK : 0;
 	ret = shim_request(c, fd, &req, NULL, 0, &ans, data, sizeof(data), &got, true);
 	if (ret)
@@ -663,8 +717,8 @@ SHIM_EXPORT ssize_t read(int fd, void *buf, size_t count)
 		errno = -ans.status;
 		return -1;
 	}
-	if (got > count)
-		got = count;
+	if (got > (size_t)room)
+		got = (size_t)room;
 	if (got && shim_copy_out((uintptr_t)buf, data, got)) {
 		errno = EFAULT;
 		return -1;
@@ -679,14 +733,25 @@ SHIM_EXPORT ssize_t __read_chk(int fd, void *buf, size_t count, size_t buflen)
 	return read(fd, buf, count);
 }
 
-/* The device has no write(): the kernel answers EINVAL for such a file. */
+/*
+ * The device has no write(): through CUSE libfuse answers ENOSYS, once the
+ * kernel has pinned the buffer (EFAULT before that, 0 for nothing).
+ */
 SHIM_EXPORT ssize_t write(int fd, const void *buf, size_t count)
 {
-	if (shim_conn_of(fd)) {
-		errno = EINVAL;
+	ssize_t usable;
+
+	if (!shim_conn_of(fd))
+		return shim.real_write(fd, buf, count);
+	usable = shim_user_range((uintptr_t)buf, count, DEVSOCK_DATA_MAX, false);
+	if (usable < 0 || (size_t)usable < count) {
+		errno = EFAULT;
 		return -1;
 	}
-	return shim.real_write(fd, buf, count);
+	if (!count)
+		return 0;
+	errno = ENOSYS;
+	return -1;
 }
 
 SHIM_EXPORT int ioctl(int fd, unsigned long cmd, ...)

@@ -23,14 +23,17 @@
 #define SHIM_FDS 4096
 /* ioctl steps answered by the client before it gives up (EIO). */
 #define SHIM_IOCTL_STEPS 16
+/* The end of user space (x86-64's TASK_SIZE_MAX): past it, access_ok() fails. */
+#define SHIM_USER_TOP 0x00007ffffffff000ull
 
 /**
  * struct shim_wait - a request waiting for its answer.
  * @seq:  its number
- * @done: the answer is in @hdr (and @buf)
+ * @done: the answer is in @hdr (and @data)
  * @hdr:  the answer's header
- * @buf:  where the answer's data goes
- * @size: room in @buf
+ * @size: room the requester has for the answer's data
+ * @data: the answer's data, a copy the receiving thread made (malloc'ed;
+ *        the requester copies it out in its own thread and frees it)
  * @len:  data received (an answer with more than @size is -EIO)
  * @next: in the connection's list
  */
@@ -38,8 +41,8 @@ struct shim_wait {
 	uint32_t seq;
 	bool done;
 	struct devsock_hdr hdr;
-	void *buf;
 	size_t size;
+	void *data;
 	size_t len;
 	struct shim_wait *next;
 };

@@ -894,7 +894,8 @@ static long fuzz_xcmd(int fd, uint32_t command, const void *req, uint32_t outsiz
 	cmd->command = command;
 	cmd->outsize = outsize;
 	cmd->insize = insize;
-	memcpy(cmd->data, req, outsize);
+	if (outsize)
+		memcpy(cmd->data, req, outsize);	/* @req may be NULL for none */
 	ret = ioctl(fd, CROS_EC_DEV_IOCXCMD_V2, cmd);
 	if (ret < 0)
 		return -errno;
