@@ -297,11 +297,11 @@ static void *cuse_ec_node_thread(void *arg)
 static void cuse_ec_block_signals(sigset_t *old)
 {
 	sigset_t block;
+	size_t i;
 
 	sigemptyset(&block);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGHUP);
+	for (i = 0; i < SHUTDOWN_NSIG; i++)
+		sigaddset(&block, shutdown_signals[i]);
 	pthread_sigmask(SIG_BLOCK, &block, old);
 }
 

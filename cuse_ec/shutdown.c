@@ -30,8 +30,7 @@
 
 #include "shutdown.h"
 
-static const int shutdown_signals[] = { SIGTERM, SIGINT, SIGHUP };
-#define SHUTDOWN_NSIG (sizeof(shutdown_signals) / sizeof(shutdown_signals[0]))
+const int shutdown_signals[SHUTDOWN_NSIG] = { SIGTERM, SIGINT, SIGHUP };
 /* How long the loop may take to leave before it is signalled again. */
 #define SHUTDOWN_KICK_MS 200
 

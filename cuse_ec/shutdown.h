@@ -9,6 +9,10 @@
 
 #include "chardev.h"
 
+/* The signals that end the daemon (unplug first), for every front end. */
+#define SHUTDOWN_NSIG 3
+extern const int shutdown_signals[SHUTDOWN_NSIG];
+
 /* Default of --shutdown-timeout: seconds commands in flight may take. */
 #define SHUTDOWN_TIMEOUT_DEFAULT_S 10
 

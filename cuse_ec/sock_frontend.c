@@ -33,6 +33,7 @@
 
 #include "common/common.h"
 #include "devsock/devsock.h"
+#include "shutdown.h"
 #include "sock_frontend.h"
 
 /* A read's answer fits the client's buffer for it. */
@@ -254,13 +255,9 @@ static void sock_serve_read(struct sock_conn *c, const struct devsock_hdr *h, st
 		return;
 	}
 	ret = chardev_read(c->file, (size_t)h->arg[0], h->flags & DEVSOCK_F_NONBLOCK, r, buf, &len);
-	if (ret == CHARDEV_READ_PARKED)
-		return;		/* sock_read_complete() answers and drops it */
-	pthread_mutex_lock(&c->lock);
-	sock_read_unlist(r);
-	pthread_mutex_unlock(&c->lock);
-	sock_reply(c, h->seq, ret < 0 ? ret : (int)len, buf, ret < 0 ? 0 : len);
-	sock_read_put(r);
+	/* Parked: the chardev calls sock_read_complete() later; else it is done now. */
+	if (ret != CHARDEV_READ_PARKED)
+		sock_read_complete(r, ret < 0 ? ret : (int)len, buf, len);
 }
 
 static void sock_serve_cancel(struct sock_conn *c, const struct devsock_hdr *h)
@@ -596,15 +593,14 @@ static void sock_on_signal(int sig)
 
 int sock_frontend_catch_signals(void)
 {
-	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
 	struct sigaction sa = { .sa_handler = sock_on_signal };
 	size_t i;
 
 	if (sock_signal_pipe[0] < 0 && pipe2(sock_signal_pipe, O_CLOEXEC | O_NONBLOCK))
 		return -errno;
 	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		if (sigaction(sigs[i], &sa, NULL))
+	for (i = 0; i < SHUTDOWN_NSIG; i++)
+		if (sigaction(shutdown_signals[i], &sa, NULL))
 			return -errno;
 	/* A client that goes mid-answer is a send error, never a signal. */
 	signal(SIGPIPE, SIG_IGN);

@@ -422,14 +422,15 @@ static ssize_t shim_copy_in(void *dst, uint64_t addr, size_t len)
 	return process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
 }
 
-static int shim_copy_out(uint64_t addr, const void *src, size_t len)
+/* Both return the bytes copied (fewer where the memory ends), or -1. */
+static ssize_t shim_copy_out(uint64_t addr, const void *src, size_t len)
 {
 	struct iovec local = { .iov_base = (void *)src, .iov_len = len };
 	struct iovec remote = { .iov_base = (void *)(uintptr_t)addr, .iov_len = len };
 
 	if (!len)
 		return 0;
-	return process_vm_writev(getpid(), &local, 1, &remote, 1, 0) == (ssize_t)len ? 0 : -EFAULT;
+	return process_vm_writev(getpid(), &local, 1, &remote, 1, 0);
 }
 
 /*
@@ -500,9 +501,10 @@ static int shim_ioctl(struct shim_conn *c, int fd, unsigned long cmd, uint64_t a
 				ret = -EIO;
 				goto fail;
 			}
-			ret = shim_copy_out(ans.arg[2], buf, got);
-			if (ret)
+			if (shim_copy_out(ans.arg[2], buf, got) != (ssize_t)got) {
+				ret = -EFAULT;
 				goto fail;
+			}
 			if (buf != stack)
 				free(buf);
 			return ans.status;
@@ -661,27 +663,21 @@ SHIM_EXPORT int close(int fd)
 static ssize_t shim_user_range(uint64_t addr, size_t len, size_t cap, bool writable)
 {
 	char probe[DEVSOCK_READ_MAX > 4096 ? DEVSOCK_READ_MAX : 4096];
-	size_t look = len < cap ? len : cap;
-	struct iovec local = { .iov_base = probe }, remote;
+	size_t look = len < cap ? len : cap, chunk;
 	ssize_t n, done = 0;
 
 	if (addr + len < addr || addr + len > SHIM_USER_TOP)
 		return -EFAULT;
 	while ((size_t)done < look) {
-		local.iov_len = look - done < sizeof(probe) ? look - done : sizeof(probe);
-		remote.iov_base = (void *)(uintptr_t)(addr + done);
-		remote.iov_len = local.iov_len;
-		n = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+		chunk = look - done < sizeof(probe) ? look - done : sizeof(probe);
+		n = shim_copy_in(probe, addr + done, chunk);
 		/* Writable: the same bytes written back (a read-only page refuses). */
-		if (n > 0 && writable) {
-			local.iov_len = (size_t)n;
-			remote.iov_len = (size_t)n;
-			n = process_vm_writev(getpid(), &local, 1, &remote, 1, 0);
-		}
+		if (n > 0 && writable)
+			n = shim_copy_out(addr + done, probe, (size_t)n);
 		if (n <= 0)
 			break;
 		done += n;
-		if ((size_t)n < local.iov_len)
+		if ((size_t)n < chunk)
 			break;
 	}
 	if (!done && len)
@@ -719,7 +715,7 @@ SHIM_EXPORT ssize_t read(int fd, void *buf, size_t count)
 	}
 	if (got > (size_t)room)
 		got = (size_t)room;
-	if (got && shim_copy_out((uintptr_t)buf, data, got)) {
+	if (shim_copy_out((uintptr_t)buf, data, got) != (ssize_t)got) {
 		errno = EFAULT;
 		return -1;
 	}

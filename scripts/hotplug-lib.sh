@@ -147,7 +147,7 @@ hl_preload_lib() {
 		"$build/lib/cuse_ec/libcuse_ec_preload.so" \
 		/usr/lib/*/cuse_ec/libcuse_ec_preload.so /usr/local/lib/cuse_ec/libcuse_ec_preload.so; do
 		if [[ -f $lib ]]; then
-			runtime=$(ldd "$lib" 2>/dev/null | awk '$1 ~ /^lib[at]san\.so/ { print $3; exit }')
+			runtime=$(ldd "$lib" 2>/dev/null | hl_sanitizer_runtime)
 			echo "${runtime:+$runtime }$lib"
 			return 0
 		fi
@@ -156,21 +156,35 @@ hl_preload_lib() {
 	return 1
 }
 
+# hl_sanitizer_runtime: on stdin ldd's lines for a binary; prints the ASan or
+# TSan runtime among them (nothing when it has none).
+hl_sanitizer_runtime() {
+	awk '$1 ~ /^lib[at]san\.so/ { print $3; exit }'
+}
+
+# hl_tool_argv BUILD PROGRAM TOOL...: set array hl_tool to run TOOL on
+# PROGRAM's real binary: through BUILD's libtool when PROGRAM is a libtool
+# wrapper script, or TOOL would see bash instead of the program.
+hl_tool_argv() {
+	local build=$1 prog=$2
+
+	shift 2
+	hl_tool=("$@")
+	if [[ -x $build/libtool ]] && grep -q "libtool wrapper" "$prog" 2>/dev/null; then
+		hl_tool=("$build/libtool" --mode=execute "$@")
+	fi
+}
+
 # hl_sanitized BUILD PROGRAM: true when PROGRAM (a libtool wrapper in BUILD
 # or a binary) was built with ASan or TSan, which valgrind cannot run.
 hl_sanitized() {
-	local build=$1 prog=$2 ldd=(ldd)
-
-	if [[ -x $build/libtool ]] && grep -q "libtool wrapper" "$prog" 2>/dev/null; then
-		ldd=("$build/libtool" --mode=execute ldd)
-	fi
-	"${ldd[@]}" "$prog" 2>/dev/null | grep -q 'lib[at]san\.so'
+	hl_tool_argv "$1" "$2" ldd
+	[[ -n $("${hl_tool[@]}" "$2" 2>/dev/null | hl_sanitizer_runtime) ]]
 }
 
 # hl_valgrind_argv BUILD PROGRAM ARGS...: set array hl_vg to run PROGRAM's
-# real binary under valgrind with ARGS (through BUILD's libtool when PROGRAM
-# is a libtool wrapper script, or valgrind would check bash instead of the
-# daemon).
+# real binary under valgrind with ARGS (hl_tool_argv: valgrind must check
+# the daemon, not the libtool wrapper's bash).
 #
 # --vex-guest-chase=no: by default valgrind translates a call and the first
 # instructions of its callee as one block, and a use-after-free load in
@@ -182,10 +196,8 @@ hl_valgrind_argv() {
 	local build=$1 prog=$2
 
 	shift 2
-	hl_vg=(valgrind --vex-guest-chase=no "$@")
-	if [[ -x $build/libtool ]] && grep -q "libtool wrapper" "$prog" 2>/dev/null; then
-		hl_vg=("$build/libtool" --mode=execute "${hl_vg[@]}")
-	fi
+	hl_tool_argv "$build" "$prog" valgrind --vex-guest-chase=no "$@"
+	hl_vg=("${hl_tool[@]}")
 }
 
 # hl_start_daemon BUILD NAME SOCK MODE VGLOG|- LOG: start cuse_ec (under
