@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=bash
 #
-# The checks of ecctl-areas.test, run where /dev/cuse is real: the flash,
+# The checks of ecctl-areas.test, through either front end: the flash,
 # write-protect, host-event and keyboard commands end to end, as
-# `ecctl raw` requests through the daemon's CUSE device (the layouts are
+# `ecctl raw` requests through the daemon's device (the layouts are
 # the ones ectool sends).
 set -euo pipefail
 
@@ -11,7 +11,8 @@ set -euo pipefail
 . "${top_srcdir:?}/tests/e2e/lib.sh"
 
 daemon=$top_builddir/cuse_ec/cuse_ec
-ecctl=$top_builddir/client/ecctl
+ecctl=$(e2e_client_cmd "$top_builddir/client/ecctl")
+out_dir=$(e2e_tmpdir ecctl-areas)
 
 # raw CMD VER HEX : the response's bytes as one hex string; fails on an EC error.
 raw() {
@@ -90,10 +91,10 @@ status_has() {
 }
 
 name=ecareas_$$_$RANDOM
-sock=${UML_OUT:-/tmp}/ecareas_$$.sock
-e2e_start_daemon "$daemon" -f --name="$name" --control="$sock"
+sock=$out_dir/ecareas_$$.sock
+e2e_start_daemon "$daemon" -f --name="$name" --control="$sock" "${e2e_front_args[@]}"
 e2e_wait_for_node "/dev/$name" "$e2e_node_timeout" ||
-	e2e_fatal "/dev/$name did not appear within $e2e_node_timeout s"
+	e2e_fatal "$(e2e_node_path "/dev/$name") did not appear within $e2e_node_timeout s"
 
 # GET_FEATURES: flash, pwm_fan, pwm_keyb, led, keyb, port80, thermal,
 # host_events, gpio, i2c, charger, hang_detect, battery, usb_pd, usb_mux, rtc /
@@ -278,7 +279,7 @@ raw_is "REBOOT_EC jump to RO" '' 0xd2 0 0100
 raw_is "SYSINFO reset flags after the jump: POWER_ON, SYSJUMP" '08040000' 0x1c 0
 e2e_check "a warm reset replugs nothing" stats_are ec_cold_reboots=0 unplugs=0
 # A file opened before the cold reboot: a reader blocked with no timeout.
-rb_out=${UML_OUT:-/tmp}/ecareas_rb_$$
+rb_out=$out_dir/ecareas_rb_$$
 "$ecctl" --name "$name" events 0xffff 1 -1 >"$rb_out" 2>&1 &
 rb_reader=$!
 e2e_check "the old file's read is parked in the daemon" \
@@ -300,10 +301,10 @@ e2e_check_exit "daemon exits 0 on SIGTERM" 0 e2e_stop_daemon TERM
 
 # --- the minimal profile: no backlight, no feature it cannot back ---
 name=ecareas_min_$$_$RANDOM
-e2e_start_daemon "$daemon" -f --name="$name" \
+e2e_start_daemon "$daemon" -f --name="$name" "${e2e_front_args[@]}" \
 	--profile="$top_srcdir/ec/profiles/minimal.profile"
 e2e_wait_for_node "/dev/$name" "$e2e_node_timeout" ||
-	e2e_fatal "/dev/$name did not appear within $e2e_node_timeout s"
+	e2e_fatal "$(e2e_node_path "/dev/$name") did not appear within $e2e_node_timeout s"
 raw_is "minimal: GET_FEATURES host_events only" '0020000000000000$' 0x0d 0
 raw_refused "minimal: no keyboard backlight" INVALID_COMMAND 0x22 0
 raw_refused "minimal: no ADC channels" INVALID_COMMAND 0x123 0 00
@@ -311,4 +312,5 @@ raw_refused "minimal: no CBI EEPROM" INVALID_COMMAND 0x11f 0 0000000000000000
 raw_is "minimal: FLASH_READ works" "$(printf 'mini_v0' | od -An -tx1 | tr -d ' \n')" \
 	0x11 0 0000000008000000
 e2e_check_exit "minimal daemon exits 0" 0 e2e_stop_daemon TERM
+rm -rf "$out_dir"
 e2e_done

@@ -1,14 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=bash
 #
-# The checks of ecctl-e2e.test, run where /dev/cuse is real.
+# The checks of ecctl-e2e.test, through either front end (tests/e2e/lib.sh).
 set -euo pipefail
 
 # shellcheck source=tests/e2e/lib.sh
 . "${top_srcdir:?}/tests/e2e/lib.sh"
 
 daemon=$top_builddir/cuse_ec/cuse_ec
-ecctl=$top_builddir/client/ecctl
+ecctl=$(e2e_client_cmd "$top_builddir/client/ecctl")
+out_dir=$(e2e_tmpdir ecctl-e2e)
 
 # ecctl_ok DESC ARGS... : ecctl exits 0 and prints something.
 ecctl_ok() {
@@ -68,10 +69,10 @@ wait_open_files() {
 
 # --- the default (laptop) profile ---
 name=ecctl_$$_$RANDOM
-sock=${UML_OUT:-/tmp}/ecctl_$$.sock
-e2e_start_daemon "$daemon" -f --name="$name" --control="$sock"
+sock=$out_dir/ecctl_$$.sock
+e2e_start_daemon "$daemon" -f --name="$name" --control="$sock" "${e2e_front_args[@]}"
 e2e_wait_for_node "/dev/$name" "$e2e_node_timeout" ||
-	e2e_fatal "/dev/$name did not appear within $e2e_node_timeout s"
+	e2e_fatal "$(e2e_node_path "/dev/$name") did not appear within $e2e_node_timeout s"
 
 ecctl_prints "hello" '^EC says hello!$' --name "$name" hello
 ecctl_prints "version" 'RO version: .*Firmware copy: read-(only|write)' --name "$name" version
@@ -105,7 +106,7 @@ if [[ -x /usr/bin/python3 ]]; then
 	# An event injected while ecctl waits in poll() reaches its read().
 	# Its mask is set a moment after the open, before it polls: inject once
 	# the daemon has recorded a poll (its trace), not after a guessed delay.
-	out_file=${UML_OUT:-/tmp}/ecctl_ev_$$
+	out_file=$out_dir/ecctl_ev_$$
 	e2e_check "trace clear" ctl_ok "trace clear"
 	"$ecctl" --name "$name" events 0xffff 1 10000 >"$out_file" 2>&1 &
 	reader=$!
@@ -145,14 +146,15 @@ ecctl_fails "node gone after the daemon exits" 1 'ENOENT' --name "$name" hello
 
 # --- the minimal profile: no direct memory map ---
 name=ecctl_min_$$_$RANDOM
-e2e_start_daemon "$daemon" -f --name="$name" \
+e2e_start_daemon "$daemon" -f --name="$name" "${e2e_front_args[@]}" \
 	--profile="$top_srcdir/ec/profiles/minimal.profile"
 e2e_wait_for_node "/dev/$name" "$e2e_node_timeout" ||
-	e2e_fatal "/dev/$name did not appear within $e2e_node_timeout s"
+	e2e_fatal "$(e2e_node_path "/dev/$name") did not appear within $e2e_node_timeout s"
 ecctl_prints "minimal: start-up via READ_MEMMAP" '^EC says hello!$' --name "$name" hello
 ecctl_prints "minimal: temps via READ_MEMMAP" '[0-9]+ K' --name "$name" temps
 ecctl_prints "minimal: no fans" 'No fans' --name "$name" fans
 ecctl_fails "minimal: usbpd refused by the EC" 1 'EC error INVALID_COMMAND' \
 	--name "$name" usbpd ports
 e2e_check_exit "minimal daemon exits 0" 0 e2e_stop_daemon TERM
+rm -rf "$out_dir"
 e2e_done

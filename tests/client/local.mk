@@ -30,8 +30,8 @@ tests_client_test_client_gone_SOURCES = \
 tests_client_test_client_gone_CFLAGS = $(client_test_cflags)
 tests_client_test_client_gone_LDADD = client/libecclient.la $(CHECK_LIBS)
 
-# ecctl-e2e.test boots user-mode-linux (or uses the host's /dev/cuse) and
-# drives the real daemon with the real ecctl; its guest half is sourced data.
+# ecctl-e2e.test and ecctl-areas.test drive the real daemon with the real
+# ecctl through the device socket; their checks' half is sourced data.
 client_tests = tests/client/ecctl-usage.test tests/client/ecctl-e2e.test \
 	tests/client/ecctl-areas.test
 # The same awkward strings through ecctl's and hotplug_sim's JSON writers,

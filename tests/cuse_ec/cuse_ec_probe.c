@@ -10,10 +10,12 @@
  *   cuse_ec_probe events DEV SOCK         injected events through poll and read
  *   cuse_ec_probe load DEV SOCK CYCLES    unplug/replug under load (revocable)
  *   cuse_ec_probe zombie DEV SOCK         refcount mode: old fds keep working
- *   cuse_ec_probe uaf DEV SOCK            unsafe mode: touch a file after unplug
- *   cuse_ec_probe hold DEV SECS           hold fds and a blocked read while the
- *                                         daemon is killed; expect ENOTCONN or
- *                                         ECONNABORTED, never a hang
+ *   cuse_ec_probe hold DEV SECS [FRONT]   hold fds and a blocked read while the
+ *                                         daemon is killed; expect what FRONT
+ *                                         (cuse, the default, or socket) answers
+ *                                         for a dead daemon, never a hang:
+ *                                         ENOTCONN or ECONNABORTED through CUSE,
+ *                                         ENODEV through the preload library
  *   cuse_ec_probe holdterm DEV            a blocked read while the daemon gets
  *                                         SIGTERM: expect ENODEV (woken)
  *   cuse_ec_probe openclose DEV N         N open/close cycles
@@ -509,28 +511,6 @@ static int cmd_zombie(const char *dev, const char *sock)
 	return failures ? 1 : 0;
 }
 
-static int cmd_uaf(const char *dev, const char *sock)
-{
-	int fd = open_dev(dev, 0);
-	long ret;
-
-	if (fd < 0)
-		return 1;
-	CHECK(hello(fd) == 0, "HELLO before unplug");
-	if (ctl_ok(sock, "unplug wait"))
-		return 1;
-	/*
-	 * unsafe mode: this reaches freed EC memory inside the daemon. Without
-	 * a memory checker keeping the freed block intact, the daemon may
-	 * deadlock on a recycled lock: never wait for it forever.
-	 */
-	alarm(30);
-	ret = hello(fd);
-	printf("HELLO after unplug in unsafe mode returned %ld\n", ret);
-	close(fd);
-	return 0;
-}
-
 /* ---- the daemon dies under us ---- */
 
 struct hold_reader {
@@ -547,7 +527,15 @@ static void *hold_read(void *p)
 	return NULL;
 }
 
-static int cmd_hold(const char *dev, int secs)
+/* What a call on a file of a dead daemon fails with, per front end. */
+static bool dead_daemon_errno(int err, bool via_socket)
+{
+	if (via_socket)
+		return err == ENODEV;
+	return err == ECONNABORTED || err == ENOTCONN;
+}
+
+static int cmd_hold(const char *dev, int secs, bool via_socket)
 {
 	struct hold_reader hr;
 	struct pollfd pfd;
@@ -567,9 +555,9 @@ static int cmd_hold(const char *dev, int secs)
 	/* The test kills the daemon now; the blocked read must come back. */
 	pthread_join(t, NULL);
 	printf("blocked read ended: %s\n", strerror(hr.err));
-	CHECK(hr.err == ECONNABORTED || hr.err == ENOTCONN, "blocked read: %s", strerror(hr.err));
+	CHECK(dead_daemon_errno(hr.err, via_socket), "blocked read: %s", strerror(hr.err));
 	ret = hello(fd);
-	CHECK(ret == -ENOTCONN || ret == -ECONNABORTED, "ioctl after daemon death: %ld", ret);
+	CHECK(ret < 0 && dead_daemon_errno((int)-ret, via_socket), "ioctl after daemon death: %ld", ret);
 	pfd.fd = fd;
 	pfd.events = POLLIN;
 	pfd.revents = 0;
@@ -671,10 +659,9 @@ int main(int argc, char **argv)
 		return cmd_load(argv[2], argv[3], (int)n);
 	if (argc == 4 && !strcmp(argv[1], "zombie"))
 		return cmd_zombie(argv[2], argv[3]);
-	if (argc == 4 && !strcmp(argv[1], "uaf"))
-		return cmd_uaf(argv[2], argv[3]);
-	if (argc == 4 && !strcmp(argv[1], "hold") && (n = parse_count(argv[3])) >= 0)
-		return cmd_hold(argv[2], (int)n);
+	if ((argc == 4 || (argc == 5 && (!strcmp(argv[4], "cuse") || !strcmp(argv[4], "socket")))) &&
+	    !strcmp(argv[1], "hold") && (n = parse_count(argv[3])) >= 0)
+		return cmd_hold(argv[2], (int)n, argc == 5 && !strcmp(argv[4], "socket"));
 	if (argc == 3 && !strcmp(argv[1], "holdterm"))
 		return cmd_holdterm(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "openclose") && (n = parse_count(argv[3])) >= 0)
@@ -684,7 +671,7 @@ int main(int argc, char **argv)
 		return cmd_openhold(argv[2], n, parse_count(argv[4]));
 	fprintf(stderr, "usage: cuse_ec_probe abi DEV | ctl SOCK LINE | events DEV SOCK |\n"
 		"       load DEV SOCK CYCLES |"
-		" zombie DEV SOCK | uaf DEV SOCK | hold DEV SECS | holdterm DEV |\n"
-		"       openclose DEV N | openhold DEV N SECS\n");
+		" zombie DEV SOCK | hold DEV SECS [cuse|socket] |\n"
+		"       holdterm DEV | openclose DEV N | openhold DEV N SECS\n");
 	return 2;
 }

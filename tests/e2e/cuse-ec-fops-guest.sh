@@ -4,7 +4,7 @@
 # cuse-ec-fops-guest.sh - one daemon per mode, the table's rows through
 # cuse_ec_fops, and in unsafe mode valgrind's reports sorted by the file
 # operation they happened in. Run by cuse-ec-fops.test (CUSE) and, with
-# CUSE_EC_FRONTEND=socket, by devsock-fops.test: the same rows and the same
+# CUSE_EC_FRONTEND=socket (lib.sh), by devsock-fops.test: the same rows and the same
 # expectations through the device socket and the preload library, on the
 # host, as any user.
 set -euo pipefail
@@ -15,23 +15,8 @@ set -euo pipefail
 daemon=${CUSE_EC_DAEMON:-$top_builddir/cuse_ec/cuse_ec}
 fops=$e2e_bin/cuse_ec_fops
 dev=/dev/cros_ec
-case ${CUSE_EC_FRONTEND:-cuse} in
-cuse)
-	run=$(mktemp -d /run/cuse-ec-fops.XXXXXX)
-	node=$dev
-	front=()
-	client=("$fops")
-	;;
-socket)
-	run=$(mktemp -d "${TMPDIR:-/tmp}/devsock-fops.XXXXXX")
-	node=$run/cros_ec
-	front=(--socket-dir="$run")
-	client=(env LD_PRELOAD="$(hl_preload_lib "$top_builddir")" CUSE_EC_SOCKET_DIR="$run" "$fops")
-	;;
-*)
-	e2e_fatal "CUSE_EC_FRONTEND must be cuse or socket, not '$CUSE_EC_FRONTEND'"
-	;;
-esac
+run=$(e2e_tmpdir cuse-ec-fops)
+node=$(e2e_node_path "$dev")
 sock=$run/ctl
 vglog=$run/valgrind.log
 
@@ -53,10 +38,10 @@ run_mode() {
 
 	shift 2
 	rm -f "$sock"
-	e2e_start_daemon "$daemon" -f --no-udev --control="$sock" "${front[@]}" "$@"
+	e2e_start_daemon "$daemon" -f --no-udev --control="$sock" "${e2e_front_args[@]}" "$@"
 	e2e_wait_for_node "$node" "$e2e_node_timeout" || e2e_fatal "$name: $node did not appear"
 	wait_for_socket || e2e_fatal "$name: no control socket"
-	e2e_check "$name: every row of the table" "${client[@]}" "$dev" "$sock" "$client_mode"
+	e2e_check "$name: every row of the table" "${e2e_client[@]}" "$fops" "$dev" "$sock" "$client_mode"
 	e2e_check_exit "$name: daemon exit" 0 e2e_stop_daemon
 	e2e_check "$name: $node gone with the daemon" e2e_wait_for_gone "$node" 10
 }
@@ -80,12 +65,12 @@ if hl_sanitized "$top_builddir" "$daemon"; then
 elif command -v valgrind >/dev/null; then
 	rm -f "$sock"
 	e2e_valgrind_argv "$daemon" --error-exitcode=97 --num-callers=24 --log-file="$vglog"
-	"${e2e_vg[@]}" "$daemon" -f --no-udev --lifecycle=unsafe --control="$sock" "${front[@]}" &
+	"${e2e_vg[@]}" "$daemon" -f --no-udev --lifecycle=unsafe --control="$sock" "${e2e_front_args[@]}" &
 	e2e_daemon_pid=$!
 	e2e_daemon_pids+=("$e2e_daemon_pid")
 	e2e_wait_for_node "$node" 60 || e2e_fatal "unsafe: $node did not appear under valgrind"
 	wait_for_socket || e2e_fatal "unsafe: no control socket"
-	e2e_check "unsafe: every row of the table" "${client[@]}" "$dev" "$sock" unsafe
+	e2e_check "unsafe: every row of the table" "${e2e_client[@]}" "$fops" "$dev" "$sock" unsafe
 	e2e_check_exit "unsafe: valgrind reports memory errors (status 97)" 97 e2e_stop_daemon
 	# One line per report: the file operation its access stack runs in.
 	awk -v mode=count -f "$top_srcdir/tests/e2e/valgrind-sites.awk" "$vglog" | sort | uniq -c > "$run/sites"
@@ -104,7 +89,9 @@ elif command -v valgrind >/dev/null; then
 	done
 	e2e_check "unsafe: no report anywhere else" \
 		bash -c "! grep -vwE '$allowed' '$run/sites'"
+	e2e_check "unsafe: invalid reads are reported" grep -q "Invalid read" "$vglog"
 	e2e_check "unsafe: ... of blocks freed by the unplug" grep -q "lifecycle_unplug" "$vglog"
+	e2e_check "unsafe: ... that ec_create allocated" grep -q "ec_create" "$vglog"
 else
 	e2e_skip_or_fail "valgrind is not installed (Debian package 'valgrind')"
 fi

@@ -538,6 +538,25 @@ e2e_check "no-udev: still plugged, nothing seen" \
 	_ "$daemon" "$sock" "$(stat_of uevents_seen)"
 e2e_check_exit "no-udev daemon exits 0" 0 e2e_stop_daemon
 
+# 10. hotplug_sim's uevent trigger (cuse_ec_preload(7): the one a device
+# socket cannot carry): the write to the node's sysfs uevent file works and
+# the monitor sees our SYNTH_UUID. The daemon follows no uevents, so no
+# revoke is expected: one client, no blocked reader (which an unplug that
+# never lands would rightly report as hung).
+if (( !with_udevd )); then
+	e2e_start_daemon "$daemon" -f --name="$name" --control="$sock" --no-udev
+	e2e_wait_for_node "$dev" "$e2e_node_timeout" || e2e_fatal "no $dev (4)"
+	e2e_check "sysfs uevent file exists" test -w "$uevent"
+	e2e_check "hotplug_sim uevent trigger: write ok, monitor saw both uevents" bash -c '
+		"${@:2}" && grep -Eq "\"uevents_sent\":2,\"uevents_seen\":2,\"monitor\":true" "$1"' _ \
+		"$out/uevent.json" "$sim" --name="$name" --trigger=uevent --clients=1 \
+		--uevent-arg=SIMRUN=e2e --scenario=replug --json="$out/uevent.json" -q
+	e2e_check "hotplug_sim uevent trigger: bad sysfs path is a trigger error (1)" bash -c '
+		"$@" 2>/dev/null; [[ $? -eq 1 ]]' _ \
+		"$sim" --name="$name" --sysfs=/nonexistent --clients=1 --no-monitor -q
+	e2e_check_exit "uevent-trigger daemon exits 0" 0 e2e_stop_daemon
+fi
+
 if (( with_udevd )); then
 	e2e_check "udevd is stopped (2)" udevd_stop
 fi

@@ -41,7 +41,14 @@
 #   e2e_run_checks SCRIPT [ARGS...]
 #                           run SCRIPT with bash right here if /dev/cuse is
 #                           usable, else inside a guest, else skip/fail
+#   e2e_run_socket_checks SCRIPT [ARGS...]
+#                           run SCRIPT right here through the socket front
+#                           end (CUSE_EC_FRONTEND=socket, below): no CUSE,
+#                           no guest, any user
+#   e2e_tmpdir NAME         a fresh directory for a script's files (/run in
+#                           a guest, $TMPDIR or /tmp through the socket)
 #   e2e_wait_for_node PATH [SECS]      wait (bounded, default 10 s) for PATH
+#                           (/dev/NAME: the served node, whichever front end)
 #   e2e_wait_for_gone PATH [SECS]      wait (bounded) for PATH to vanish
 #   e2e_start_daemon CMD...  start CMD in the background; its pid is in
 #                           e2e_daemon_pid (the latest one) and e2e_daemon_pids;
@@ -66,6 +73,23 @@
 # e2e_node_timeout: seconds to wait for a daemon's node (10, or 60 under
 # valgrind, which starts slowly in UML).
 # UML_RUN_TIMEOUT overrides the per-guest timeout (seconds, default 300).
+#
+# The front end (CUSE_EC_FRONTEND): `cuse` (default), the daemon serves a
+# CUSE node /dev/NAME; `socket`, it serves the device socket DIR/NAME
+# (cuse_ec --socket-dir) and clients find /dev/NAME through the preload
+# library (cuse_ec_preload(7)). A script written once runs through either:
+#   e2e_frontend     cuse or socket
+#   e2e_front_args   the daemon options that choose it (an array; empty
+#                    for cuse): "$daemon" -f "${e2e_front_args[@]}" ...
+#   e2e_client       the prefix a client runs with (an array; empty for
+#                    cuse): "${e2e_client[@]}" "$probe" abi /dev/cros_ec
+#   e2e_sock_dir     the socket directory (socket only)
+#   e2e_client_cmd PROGRAM   prints a command that runs PROGRAM through the
+#                    front end (PROGRAM itself for cuse; a wrapper script
+#                    for socket), for the places an array cannot go, such
+#                    as `bash -c '"$1" ...' _ "$ecctl"`
+# Checks that only CUSE can make (the node's mode in /dev, another user
+# kept out by it) test [[ $e2e_frontend == cuse ]].
 
 # The e2e_* variables are read by the scripts that source this file.
 # shellcheck disable=SC2034
@@ -89,6 +113,28 @@ fi
 # Under set -e a failing command ends the script; say which one and where
 # (errtrace: in functions too). Only where -e is on: a command substitution
 # runs without it, and a failure there ends nothing.
+e2e_frontend=${CUSE_EC_FRONTEND:-cuse}
+e2e_front_args=()
+e2e_client=()
+e2e_sock_dir=
+case $e2e_frontend in
+cuse) ;;
+socket)
+	# A script's own temporary directory is its to remove; this one is
+	# made for every script that sources the library, so it goes at exit
+	# unless the script sets its own EXIT trap (then it is left in /tmp).
+	e2e_sock_dir=$(mktemp -d "${TMPDIR:-/tmp}/cuse-ec-sock.XXXXXX")
+	e2e_client_bin=$(mktemp -d "${TMPDIR:-/tmp}/cuse-ec-client.XXXXXX")
+	trap 'rm -rf "$e2e_sock_dir" "$e2e_client_bin"' EXIT
+	e2e_front_args=(--socket-dir="$e2e_sock_dir")
+	e2e_preload=$(hl_preload_lib "$top_builddir") || exit 99
+	e2e_client=(env LD_PRELOAD="$e2e_preload" CUSE_EC_SOCKET_DIR="$e2e_sock_dir")
+	;;
+*)
+	echo "e2e: CUSE_EC_FRONTEND must be cuse or socket, not '$e2e_frontend'" >&2
+	exit 99
+	;;
+esac
 e2e_err=0
 set -o errtrace
 trap 'e2e_err=$?; [[ $- != *e* ]] ||
@@ -142,12 +188,61 @@ e2e_run_checks() {
 	fi
 }
 
+e2e_run_socket_checks() {
+	local script=$1
+
+	shift
+	hl_preload_lib "$top_builddir" >/dev/null || exit 99
+	CUSE_EC_FRONTEND=socket bash "$script" "$@"
+}
+
+e2e_client_cmd() {
+	local prog=$1 wrapper
+
+	if [[ $e2e_frontend == cuse ]]; then
+		echo "$prog"
+		return
+	fi
+	wrapper=$e2e_client_bin/${prog##*/}
+	{
+		echo '#!/bin/bash'
+		printf 'exec env LD_PRELOAD=%q CUSE_EC_SOCKET_DIR=%q %q "$@"\n' \
+			"$e2e_preload" "$e2e_sock_dir" "$prog"
+	} >"$wrapper"
+	chmod +x "$wrapper"
+	echo "$wrapper"
+}
+
+e2e_tmpdir() {
+	if [[ $e2e_frontend == cuse ]]; then
+		mktemp -d "/run/$1.XXXXXX"
+	else
+		mktemp -d "${TMPDIR:-/tmp}/$1.XXXXXX"
+	fi
+}
+
+# e2e_node_path PATH: where the node PATH is served (PATH itself, or for
+# /dev/NAME through the socket front end the socket DIR/NAME).
+e2e_node_path() {
+	if [[ $e2e_frontend == socket && $1 == /dev/* ]]; then
+		echo "$e2e_sock_dir/${1#/dev/}"
+	else
+		echo "$1"
+	fi
+}
+
 e2e_wait_for_node() {
-	hl_wait_for_node "$@"
+	local path=$1
+
+	shift
+	hl_wait_for_node "$(e2e_node_path "$path")" "$@"
 }
 
 e2e_wait_for_gone() {
-	hl_wait_for_gone "$@"
+	local path=$1
+
+	shift
+	hl_wait_for_gone "$(e2e_node_path "$path")" "$@"
 }
 
 # e2e_wait_stat DAEMON SOCK NAME MIN [SECS]: wait until the daemon's

@@ -25,8 +25,8 @@ e2e_tests = \
 	tests/e2e/cuse-mini.test \
 	tests/e2e/uml-run.test \
 	tests/e2e/cuse-ec.test \
-	tests/e2e/cuse-ec-uaf.test \
 	tests/e2e/cuse-ec-fops.test \
+	tests/e2e/devsock-ec.test \
 	tests/e2e/devsock-fops.test \
 	tests/e2e/devsock-fuzz.test \
 	tests/e2e/cuse-ec-udev.test \
@@ -40,7 +40,6 @@ EXTRA_DIST += \
 	tests/e2e/lib.sh \
 	tests/e2e/cuse-mini-guest.sh \
 	tests/e2e/cuse-ec-guest.sh \
-	tests/e2e/cuse-ec-uaf-guest.sh \
 	tests/e2e/cuse-ec-fops-guest.sh \
 	tests/e2e/valgrind-sites.awk \
 	tests/e2e/cuse-ec-udev-guest.sh

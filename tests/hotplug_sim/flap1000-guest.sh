@@ -1,16 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=bash
 #
-# The checks of flap1000.test, run where /dev/cuse is real.
+# The checks of flap1000.test, through the device socket and the preload
+# library (CUSE_EC_FRONTEND=socket) on the host, or a CUSE node.
 set -euo pipefail
 
 # shellcheck source=tests/e2e/lib.sh
 . "${top_srcdir:?}/tests/e2e/lib.sh"
 
 daemon=$top_builddir/cuse_ec/cuse_ec
-sim=$top_builddir/hotplug_sim/hotplug_sim
+sim=("${e2e_client[@]}" "$top_builddir/hotplug_sim/hotplug_sim")
 name=flap1k$$
-out=${UML_OUT:-$(mktemp -d)}
+out=$(e2e_tmpdir flap1000)
 sock=$out/flap1k_$$.sock
 cycles=${CUSE_EC_FLAP_CYCLES:-1000}
 # Slack for allocator noise (arena growth, one more libfuse buffer); a leak
@@ -27,20 +28,21 @@ json_num() {
 	grep -Eo "\"$2\":[0-9]+" "$1" | head -1 | cut -d: -f2
 }
 
-e2e_start_daemon "$daemon" -f --name="$name" --control="$sock" --log-level=warning
-e2e_wait_for_node "/dev/$name" "$e2e_node_timeout" || e2e_fatal "no /dev/$name"
+e2e_start_daemon "$daemon" -f --name="$name" --control="$sock" --log-level=warning \
+	"${e2e_front_args[@]}"
+e2e_wait_for_node "/dev/$name" "$e2e_node_timeout" || e2e_fatal "no $(e2e_node_path "/dev/$name")"
 pid=$e2e_daemon_pid
 load=(--name="$name" --control="$sock" --trigger=control --daemon-pid="$pid"
 	--clients=4 --readers=1 --scenario=flap --period=2ms --deadline=5s)
 
 # Warm-up: the same load for 50 cycles, so the baseline already holds every
 # buffer and thread pool the daemon grows to under this load.
-e2e_check "warm-up: 50 cycles exit 0" "$sim" "${load[@]}" --cycles=50 -q
+e2e_check "warm-up: 50 cycles exit 0" "${sim[@]}" "${load[@]}" --cycles=50 -q
 # Empty when the daemon is gone: the RSS check below says so.
 rss_warm=$(rss "$pid") || rss_warm=
 
 start=$SECONDS
-e2e_check "$cycles flap cycles exit 0" "$sim" "${load[@]}" --cycles="$cycles" \
+e2e_check "$cycles flap cycles exit 0" "${sim[@]}" "${load[@]}" --cycles="$cycles" \
 	--json="$out/flap1000.json" --csv="$out/flap1000.csv" -q
 echo "# $cycles cycles took $(( SECONDS - start )) s"
 rss_end=$(rss "$pid") || rss_end=
@@ -69,4 +71,6 @@ e2e_check "daemon RSS flat (+$rss_slack_kib KiB at most)" \
 	test -n "$rss_warm" -a -n "$rss_end" -a "$rss_end" -le $(( ${rss_warm:-0} + rss_slack_kib ))
 e2e_check "daemon still answers" kill -0 "$pid"
 e2e_check_exit "daemon exit status" 0 e2e_stop_daemon
+# Kept for a look when a check failed.
+(( e2e_failures )) || rm -rf "$out"
 e2e_done

@@ -15,8 +15,8 @@ tests_hotplug_sim_test_hs_report_SOURCES = tests/hotplug_sim/test_hs_report.c
 tests_hotplug_sim_test_hs_report_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_hotplug_sim_test_hs_report_LDADD = hotplug_sim/libhotplugsim.la $(CHECK_LIBS)
 
-# hotplug-control.test boots user-mode-linux (or uses the host's /dev/cuse)
-# and drives the real daemon; its guest half is sourced data.
+# hotplug-control.test drives the real daemon through its device socket and
+# the preload library, on the host; its checks' half is sourced data.
 hotplug_sim_tests = \
 	tests/hotplug_sim/hotplug-usage.test \
 	tests/hotplug_sim/report-schema.test \
@@ -32,7 +32,7 @@ tests/hotplug_sim/report-schema.log: tests/hotplug_sim/test_hs_report$(EXEEXT)
 
 # Experiments and teaching table (scripts/hotplug-compare, latency-histogram,
 # demo, experiments/): their bad options and a canned-CSV histogram on the
-# host, and 1,000 flap cycles against the real daemon (UML when no /dev/cuse).
+# host, and 1,000 flap cycles against the real daemon (its device socket).
 hotplug_sim_experiment_tests = \
 	tests/hotplug_sim/scripts-usage.test \
 	tests/hotplug_sim/flap1000.test
