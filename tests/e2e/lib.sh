@@ -45,6 +45,9 @@
 #                           run SCRIPT right here through the socket front
 #                           end (CUSE_EC_FRONTEND=socket, below): no CUSE,
 #                           no guest, any user
+#   e2e_daemon_sanitized    true when this build's daemon has ASan or TSan
+#                           in it (scripts/check's sanitizer stages): its
+#                           memory figures are the sanitizer's, not its own
 #   e2e_tmpdir NAME         a fresh directory for a script's files (/run in
 #                           a guest, $TMPDIR or /tmp through the socket)
 #   e2e_wait_for_node PATH [SECS]      wait (bounded, default 10 s) for PATH
@@ -194,6 +197,10 @@ e2e_run_socket_checks() {
 	shift
 	hl_preload_lib "$top_builddir" >/dev/null || exit 99
 	CUSE_EC_FRONTEND=socket bash "$script" "$@"
+}
+
+e2e_daemon_sanitized() {
+	hl_sanitized "$top_builddir" "$top_builddir/cuse_ec/cuse_ec"
 }
 
 e2e_client_cmd() {
