@@ -10,7 +10,7 @@ tests_lab_uaf_lab_client_SOURCES = tests/lab/uaf_lab_client.c
 tests_lab_uaf_lab_client_CFLAGS = $(AM_CFLAGS)
 tests_lab_uaf_lab_client_LDADD = ctl/libctl.la common/libcommon.la
 
-lab_tests = tests/lab/uaf-lab.test tests/lab/uaf-lab-args.test
+lab_tests = tests/lab/uaf-lab.test tests/lab/uaf-lab-args.test tests/lab/trace-timeline.test
 TESTS += $(lab_tests)
-dist_noinst_SCRIPTS += $(lab_tests) scripts/uaf-lab
+dist_noinst_SCRIPTS += $(lab_tests) scripts/uaf-lab scripts/trace-timeline
 dist_doc_DATA += docs/teaching.md
