@@ -33,7 +33,10 @@
  * charger ("inject ac-unplug"), both files read the AC flag of the memory
  * map, and the old file sets the hibernation delay, which the new file
  * then reads back. In refcount mode the old file still answers, from the
- * dead EC: AC still present, the setting taken and lost.
+ * dead EC: AC still present, the setting taken and lost. Then the EC is
+ * unplugged and plugged LAB_REPLUG_CYCLES more times and the old file reads
+ * the AC flag once more: refcount's first EC is still there, pinned by the
+ * one file that holds it.
  *
  * Exit status: 0 when the sequence ran (whatever the outcomes), 1 when it
  * could not be set up, 2 on bad usage.
@@ -69,6 +72,11 @@
  * machine is slow, but a daemon that never reports it has a bug.
  */
 #define LAB_CONDITION_WAIT_MS 60000
+/*
+ * Unplug/plug cycles after the replug (--replug): the old file asks again
+ * at the end, to show whether its EC outlived them all.
+ */
+#define LAB_REPLUG_CYCLES 10
 /* The trace holds at most this many events (the daemon's default). */
 #define LAB_TRACE_MAX CHARDEV_TRACE_DEFAULT_EVENTS
 
@@ -536,7 +544,7 @@ static int lab_replug(const char *dev, const char *sock, int old_fd)
 {
 	char reply[256];
 	long ret;
-	int fd;
+	int fd, i;
 
 	/* The new EC's commands need not sleep: the race is over. */
 	if (lab_control(sock, "latency 0", reply, sizeof(reply)) ||
@@ -567,6 +575,16 @@ static int lab_replug(const char *dev, const char *sock, int old_fd)
 	else
 		printf("replug_new_ec_delay=%lds\n", ret);
 	close(fd);
+	/* More ECs come and go; does the old file's EC stay? */
+	for (i = 0; i < LAB_REPLUG_CYCLES; i++) {
+		if (lab_control(sock, "unplug wait", reply, sizeof(reply)) ||
+		    lab_control(sock, "plug", reply, sizeof(reply))) {
+			fprintf(stderr, "uaf_lab_client: replug cycle %d: '%s'\n", i + 1, reply);
+			return -EIO;
+		}
+	}
+	printf("replug_cycles=%d\n", LAB_REPLUG_CYCLES);
+	printf("replug_cycles_old_file_ac=%s\n", lab_ac_name(lab_read_ac(old_fd)));
 	return 0;
 }
 
