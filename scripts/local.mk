@@ -39,7 +39,7 @@ ecshelldir = $(pkglibexecdir)
 dist_ecshell_SCRIPTS = scripts/uml-run
 dist_pkgdata_DATA = scripts/uml-xstate-shim.c
 
-# hotplug experiments: the 3-mode teaching table, the latency histogram, the
+# hotplug experiments: the teaching table (every lifecycle mode), the latency histogram, the
 # end-to-end demo and the ready experiments (run from the source tree).
 dist_noinst_SCRIPTS += \
 	scripts/hotplug-compare \

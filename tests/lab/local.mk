@@ -10,7 +10,12 @@ tests_lab_uaf_lab_client_SOURCES = tests/lab/uaf_lab_client.c
 tests_lab_uaf_lab_client_CFLAGS = $(AM_CFLAGS)
 tests_lab_uaf_lab_client_LDADD = ctl/libctl.la common/libcommon.la
 
-lab_tests = tests/lab/uaf-lab.test tests/lab/uaf-lab-args.test
+lab_tests = tests/lab/uaf-lab.test tests/lab/uaf-lab-args.test tests/lab/trace-timeline.test
 TESTS += $(lab_tests)
-dist_noinst_SCRIPTS += $(lab_tests) scripts/uaf-lab
-dist_doc_DATA += docs/teaching.md
+dist_noinst_SCRIPTS += $(lab_tests) scripts/uaf-lab scripts/trace-timeline
+# The lab's pictures in the document, and the traces of the run that drew
+# them (trace-timeline.test draws them again and compares).
+lab_pictures = docs/uaf-lab-step1.svg docs/uaf-lab-step2.svg docs/uaf-lab-step3.svg \
+	docs/uaf-lab-step4.svg
+dist_doc_DATA += docs/teaching.md $(lab_pictures)
+EXTRA_DIST += $(lab_pictures:.svg=-trace.txt)

@@ -2,7 +2,7 @@
 /*
  * uaf_lab_client.c - the teaching lab's client (docs/teaching.md).
  *
- *   uaf_lab_client [--reader] [--latency-ms N] DEV SOCK
+ *   uaf_lab_client [--reader] [--replug] [--latency-ms N] DEV SOCK
  *
  * Stages the race from the seeds on purpose instead of by luck: it makes
  * every host command sleep inside the EC (control "latency"), starts an
@@ -27,6 +27,16 @@
  * unplug, parked before the unplug starts (stats: parked_reads >= 1); only
  * sensible in revocable mode: the other modes never wake it, and the client
  * then reports blocked_reader=still-blocked after a bounded wait.
+ *
+ * With --replug, once the trace is read, a fresh EC is plugged in and the
+ * old file is set against a new one: the operator pulls the new EC's
+ * charger ("inject ac-unplug"), both files read the AC flag of the memory
+ * map, and the old file sets the hibernation delay, which the new file
+ * then reads back. In refcount mode the old file still answers, from the
+ * dead EC: AC still present, the setting taken and lost. Then the EC is
+ * unplugged and plugged LAB_REPLUG_CYCLES more times and the old file reads
+ * the AC flag once more: refcount's first EC is still there, pinned by the
+ * one file that holds it.
  *
  * Exit status: 0 when the sequence ran (whatever the outcomes), 1 when it
  * could not be set up, 2 on bad usage.
@@ -62,6 +72,11 @@
  * machine is slow, but a daemon that never reports it has a bug.
  */
 #define LAB_CONDITION_WAIT_MS 60000
+/*
+ * Unplug/plug cycles after the replug (--replug): the old file asks again
+ * at the end, to show whether its EC outlived them all.
+ */
+#define LAB_REPLUG_CYCLES 10
 /* The trace holds at most this many events (the daemon's default). */
 #define LAB_TRACE_MAX CHARDEV_TRACE_DEFAULT_EVENTS
 
@@ -138,6 +153,45 @@ static long lab_readmem(int fd)
 	if (ret < 0)
 		return -errno;
 	return ret == 2 && !memcmp(mem.buffer, "EC", 2) ? 0 : -EBADMSG;
+}
+
+/* The memory map's AC flag: 1 or 0 on the charger, else -errno. */
+static long lab_read_ac(int fd)
+{
+	struct cros_ec_readmem_v2 mem = { .offset = EC_MEMMAP_BATT_FLAG, .bytes = 1 };
+	long ret = ioctl(fd, CROS_EC_DEV_IOCRDMEM_V2, &mem);
+
+	if (ret < 0)
+		return -errno;
+	if (ret != 1)
+		return -EBADMSG;
+	return mem.buffer[0] & EC_BATT_FLAG_AC_PRESENT ? 1 : 0;
+}
+
+/*
+ * HIBERNATION_DELAY: set @seconds (0: only read); the delay the EC holds
+ * afterwards (>= 0), or -errno / -EBADMSG.
+ */
+static long lab_hibernation_delay(int fd, uint32_t seconds)
+{
+	unsigned char buf[sizeof(struct cros_ec_command_v2) +
+			  sizeof(struct ec_response_hibernation_delay)] = { 0 };
+	struct cros_ec_command_v2 *cmd = (void *)buf;
+	struct ec_params_hibernation_delay p = { .seconds = seconds };
+	struct ec_response_hibernation_delay r;
+	long ret;
+
+	cmd->command = EC_CMD_HIBERNATION_DELAY;
+	cmd->outsize = sizeof(p);
+	cmd->insize = sizeof(r);
+	memcpy(cmd->data, &p, sizeof(p));
+	ret = ioctl(fd, CROS_EC_DEV_IOCXCMD_V2, cmd);
+	if (ret < 0)
+		return -errno;
+	if (ret != sizeof(r) || cmd->result != EC_RES_SUCCESS)
+		return -EBADMSG;
+	memcpy(&r, cmd->data, sizeof(r));
+	return r.hibernate_delay;
 }
 
 /**
@@ -475,9 +529,68 @@ static bool lab_reader_wait(struct lab_reader *rd, int ms)
 	return done;
 }
 
+/* An AC reading as the table shows it. */
+static const char *lab_ac_name(long ac)
+{
+	return ac == 1 ? "on-AC" : ac == 0 ? "on-battery" : lab_errname(ac);
+}
+
+/*
+ * After the unplug: a fresh EC, a new file on it, the new EC's charger
+ * pulled, and the old @old_fd asked the same questions as the new file.
+ * Reports replug_* lines; 0, or -EIO when the daemon refused a step.
+ */
+static int lab_replug(const char *dev, const char *sock, int old_fd)
+{
+	char reply[256];
+	long ret;
+	int fd, i;
+
+	/* The new EC's commands need not sleep: the race is over. */
+	if (lab_control(sock, "latency 0", reply, sizeof(reply)) ||
+	    lab_control(sock, "plug", reply, sizeof(reply))) {
+		fprintf(stderr, "uaf_lab_client: replug: '%s'\n", reply);
+		return -EIO;
+	}
+	fd = open(dev, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "uaf_lab_client: open %s after the replug: %s\n", dev,
+			strerror(errno));
+		return -EIO;
+	}
+	printf("replug_new_file_ac_before=%s\n", lab_ac_name(lab_read_ac(fd)));
+	if (lab_control(sock, "inject ac-unplug", reply, sizeof(reply))) {
+		fprintf(stderr, "uaf_lab_client: 'inject ac-unplug' -> '%s'\n", reply);
+		close(fd);
+		return -EIO;
+	}
+	printf("replug_new_file_ac=%s\n", lab_ac_name(lab_read_ac(fd)));
+	printf("replug_old_file_ac=%s\n", lab_ac_name(lab_read_ac(old_fd)));
+	/* A setting given through the old file: where does it land? */
+	ret = lab_hibernation_delay(old_fd, 7200);
+	printf("replug_old_file_set_delay=%s\n", ret < 0 ? lab_errname(ret) : "ok");
+	ret = lab_hibernation_delay(fd, 0);
+	if (ret < 0)
+		printf("replug_new_ec_delay=%s\n", lab_errname(ret));
+	else
+		printf("replug_new_ec_delay=%lds\n", ret);
+	close(fd);
+	/* More ECs come and go; does the old file's EC stay? */
+	for (i = 0; i < LAB_REPLUG_CYCLES; i++) {
+		if (lab_control(sock, "unplug wait", reply, sizeof(reply)) ||
+		    lab_control(sock, "plug", reply, sizeof(reply))) {
+			fprintf(stderr, "uaf_lab_client: replug cycle %d: '%s'\n", i + 1, reply);
+			return -EIO;
+		}
+	}
+	printf("replug_cycles=%d\n", LAB_REPLUG_CYCLES);
+	printf("replug_cycles_old_file_ac=%s\n", lab_ac_name(lab_read_ac(old_fd)));
+	return 0;
+}
+
 static int lab_usage(void)
 {
-	fprintf(stderr, "usage: uaf_lab_client [--reader] [--latency-ms N] DEV SOCK\n"
+	fprintf(stderr, "usage: uaf_lab_client [--reader] [--replug] [--latency-ms N] DEV SOCK\n"
 		"  N: 50..10000 ms a host command sleeps inside the EC (default 1000)\n");
 	return 2;
 }
@@ -512,13 +625,16 @@ int main(int argc, char **argv)
 	const char *dev, *sock;
 	char line[64], reply[CHARDEV_STATS_TEXT_MAX + 8];
 	long latency_ms = 1000, ret;
-	bool want_reader = false, reader_started = false, inflight_started = false;
+	bool want_reader = false, want_replug = false, reader_started = false;
+	bool inflight_started = false;
 	pthread_t inflight_thread, reader_thread;
 	int i, status = 1, fd;
 
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "--reader")) {
 			want_reader = true;
+		} else if (!strcmp(argv[i], "--replug")) {
+			want_replug = true;
 		} else if (!strcmp(argv[i], "--latency-ms") && i + 1 < argc) {
 			if (lab_parse_ms(argv[++i], &latency_ms)) {
 				fprintf(stderr, "uaf_lab_client: bad --latency-ms '%s'\n", argv[i]);
@@ -613,6 +729,10 @@ int main(int argc, char **argv)
 			lab_report_reader(tr);
 		for (size_t k = 0; k < tr->n; k++)
 			printf("trace: %s\n", tr->raw[k]);
+	}
+	if (want_replug && lab_replug(dev, sock, in.fd)) {
+		fflush(stdout);
+		goto out;
 	}
 	fflush(stdout);
 	status = 0;
