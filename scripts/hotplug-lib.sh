@@ -175,6 +175,27 @@ hl_tool_argv() {
 	fi
 }
 
+# hl_unwrap BUILD PROGRAM: sets hl_exec to the binary that PROGRAM runs and
+# hl_ld to the LD_LIBRARY_PATH it runs it with: PROGRAM and an empty path,
+# unless PROGRAM is BUILD's libtool wrapper script, whose own settings are
+# read by running it once through libtool. A wrapper (bash, then libtool's
+# checks) costs seconds at every start inside user-mode-linux; the binary
+# with hl_ld does what it does. Fails with a message when libtool does.
+# shellcheck disable=SC2034 # hl_exec, hl_ld: read by the scripts that source this file
+hl_unwrap() {
+	local build=$1 prog=$2
+
+	hl_exec=$prog
+	hl_ld=
+	if [[ -x $build/libtool ]] && grep -q "libtool wrapper" "$prog" 2>/dev/null; then
+		{ read -r hl_ld && read -r hl_exec; } < <("$build/libtool" --mode=execute \
+			sh -c 'printf "%s\n%s\n" "$LD_LIBRARY_PATH" "$1"' sh "$prog") || {
+			echo "$hl_prog: cannot resolve the libtool wrapper $prog" >&2
+			return 1
+		}
+	fi
+}
+
 # hl_sanitized BUILD PROGRAM: true when PROGRAM (a libtool wrapper in BUILD
 # or a binary) was built with ASan or TSan, which valgrind cannot run.
 hl_sanitized() {

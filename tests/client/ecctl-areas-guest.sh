@@ -10,7 +10,7 @@ set -euo pipefail
 # shellcheck source=tests/e2e/lib.sh
 . "${top_srcdir:?}/tests/e2e/lib.sh"
 
-daemon=$top_builddir/cuse_ec/cuse_ec
+daemon=${CUSE_EC_DAEMON:-$top_builddir/cuse_ec/cuse_ec}
 ecctl=$(e2e_client_cmd "$top_builddir/client/ecctl")
 out_dir=$(e2e_tmpdir ecctl-areas)
 

@@ -17,7 +17,7 @@ udevd) with_udevd=1 ;;
 *) echo "usage: $0 plain|udevd" >&2; exit 2 ;;
 esac
 
-daemon=$top_builddir/cuse_ec/cuse_ec
+daemon=${CUSE_EC_DAEMON:-$top_builddir/cuse_ec/cuse_ec}
 sim=$top_builddir/hotplug_sim/hotplug_sim
 name=udev_ec$$
 dev=/dev/$name
@@ -27,19 +27,10 @@ uevent=/sys/class/cuse/$name/uevent
 # Empty without the group: every permission check with it then fails.
 plugdev=$(getent group plugdev | cut -d: -f3) || plugdev=
 
-# The control client without libtool's wrapper script, which costs most
-# of a second per call inside UML (the checks below poll through it).
-ctl_bin=$daemon
-ctl_libs=
-if [[ -x $top_builddir/cuse_ec/.libs/cuse_ec ]]; then
-	ctl_bin=$top_builddir/cuse_ec/.libs/cuse_ec
-	ctl_libs=$top_builddir/revocable/.libs
-fi
-
-# ctl LINE : one control command, reply on stdout.
+# ctl LINE : one control command, reply on stdout ($daemon is the binary,
+# not libtool's wrapper: lib.sh resolved it).
 ctl() {
-	LD_LIBRARY_PATH=$ctl_libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
-		"$ctl_bin" --control="$sock" --send="$1"
+	"$daemon" --control="$sock" --send="$1"
 }
 
 # stat_of KEY : one counter from `stats`.

@@ -76,6 +76,7 @@
 # e2e_node_timeout: seconds to wait for a daemon's node (10, or 60 under
 # valgrind, which starts slowly in UML).
 # UML_RUN_TIMEOUT overrides the per-guest timeout (seconds, default 300).
+# CUSE_EC_DAEMON: the daemon's binary (set here from the build's, below).
 #
 # The front end (CUSE_EC_FRONTEND): `cuse` (default), the daemon serves a
 # CUSE node /dev/NAME; `socket`, it serves the device socket DIR/NAME
@@ -116,6 +117,19 @@ fi
 # Under set -e a failing command ends the script; say which one and where
 # (errtrace: in functions too). Only where -e is on: a command substitution
 # runs without it, and a failure there ends nothing.
+# The daemon the checks run: CUSE_EC_DAEMON, or the build's. In a build
+# tree cuse_ec is libtool's wrapper script (it links the shared
+# librevocable); resolved once here, on the host, to the binary and the
+# library path it sets (hl_unwrap), and handed on in CUSE_EC_DAEMON and
+# CUSE_EC_DAEMON_LD, which uml-run passes into a guest: a wrapper costs
+# seconds at every start and control call there.
+if [[ -z ${CUSE_EC_DAEMON:-} && -x $top_builddir/cuse_ec/cuse_ec ]]; then
+	hl_unwrap "$top_builddir" "$top_builddir/cuse_ec/cuse_ec" || exit 99
+	export CUSE_EC_DAEMON=$hl_exec CUSE_EC_DAEMON_LD=$hl_ld
+fi
+if [[ -n ${CUSE_EC_DAEMON_LD:-} ]]; then
+	export LD_LIBRARY_PATH=$CUSE_EC_DAEMON_LD${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+fi
 e2e_frontend=${CUSE_EC_FRONTEND:-cuse}
 e2e_front_args=()
 e2e_client=()
@@ -200,7 +214,7 @@ e2e_run_socket_checks() {
 }
 
 e2e_daemon_sanitized() {
-	hl_sanitized "$top_builddir" "$top_builddir/cuse_ec/cuse_ec"
+	hl_sanitized "$top_builddir" "${CUSE_EC_DAEMON:-$top_builddir/cuse_ec/cuse_ec}"
 }
 
 e2e_client_cmd() {

@@ -8,7 +8,7 @@ set -euo pipefail
 # shellcheck source=tests/e2e/lib.sh
 . "${top_srcdir:?}/tests/e2e/lib.sh"
 
-daemon=$top_builddir/cuse_ec/cuse_ec
+daemon=${CUSE_EC_DAEMON:-$top_builddir/cuse_ec/cuse_ec}
 sim=("${e2e_client[@]}" "$top_builddir/hotplug_sim/hotplug_sim")
 name=flap1k$$
 out=$(e2e_tmpdir flap1000)
