@@ -553,3 +553,15 @@ void ec_boot(struct ec *ec, uint32_t reset_flags)
 	ec_console_log(ec, "lid %s, AC %s", ec->lid_open ? "open" : "closed",
 		       ec->ac_present ? "on" : "off");
 }
+
+/**
+ * ec_system_locked() - the system is locked: RO is protected now (what
+ * SYSINFO reports, and what keeps a fingerprint MCU's raw frames in).
+ * @ec: the EC, locked
+ *
+ * Return: true when locked.
+ */
+bool ec_system_locked(const struct ec *ec)
+{
+	return ec->flash_protect_flags & EC_FLASH_PROTECT_RO_NOW;
+}

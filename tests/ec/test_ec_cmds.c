@@ -39,6 +39,9 @@ START_TEST(test_unsupported_versions)
 
 	table = test_cmd_table(&n);
 	for (i = 0; i < n; i++) {
+		/* Another kind's command is INVALID_COMMAND here (test_ec_fp.c). */
+		if (!ec_cmd_find_kind(table[i].command, EC_KIND_EC))
+			continue;
 		for (v = 0; v < 34; v++) {
 			if (v < 32 && (table[i].versions & EC_VER_MASK(v)))
 				continue;
@@ -86,7 +89,8 @@ START_TEST(test_cmd_versions_truthful)
 			ck_assert_uint_eq(want, ec_cmd_table_versions(cmd));
 		} else {
 			ck_assert_msg(status == EC_RES_INVALID_PARAM, "0x%x: %u", cmd, status);
-			ck_assert_uint_eq(ec_cmd_table_versions(cmd) == 0 || cmd >= 0x4000, 1);
+			ck_assert_uint_eq(ec_cmd_table_versions(cmd) == 0 || cmd >= 0x4000 ||
+					  !ec_cmd_find_kind(cmd, EC_KIND_EC), 1);
 		}
 		/* Every listed version really runs; the next one is refused. */
 		if (want && cmd < 0x4000) {
