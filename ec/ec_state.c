@@ -550,8 +550,10 @@ void ec_boot(struct ec *ec, uint32_t reset_flags)
 	ec_console_log(ec, "Board: %s, image %s, reset flags 0x%x", prof->board,
 		       prof->current_image == EC_IMAGE_RO ? prof->version_ro : prof->version_rw,
 		       reset_flags);
-	ec_console_log(ec, "lid %s, AC %s", ec->lid_open ? "open" : "closed",
-		       ec->ac_present ? "on" : "off");
+	/* A fingerprint MCU has no lid switch and no charger to report. */
+	if (prof->kind == EC_KIND_EC)
+		ec_console_log(ec, "lid %s, AC %s", ec->lid_open ? "open" : "closed",
+			       ec->ac_present ? "on" : "off");
 }
 
 /**

@@ -776,6 +776,7 @@ START_TEST(test_kinds_refuse_each_other)
 	struct fake_clock clk;
 	struct ec *laptop;
 	uint8_t resp[64];
+	char console[512];
 	size_t i;
 
 	fake_clock_init(&clk);
@@ -798,6 +799,14 @@ START_TEST(test_kinds_refuse_each_other)
 	ck_assert_uint_eq(le32(resp), 1u << EC_FEATURE_FLASH | 1u << EC_FEATURE_FINGERPRINT |
 				      1u << EC_FEATURE_RWSIG);
 	ck_assert_uint_eq(le32(resp + 4), 0);
+	/* Its boot banner names the board, and no lid or charger. */
+	ck_assert_uint_eq(hc_status(ec, EC_CMD_CONSOLE_SNAPSHOT, 0, NULL, 0, NULL, 0, NULL),
+			  EC_RES_SUCCESS);
+	memset(console, 0, sizeof(console));
+	ck_assert_uint_eq(hc_status(ec, EC_CMD_CONSOLE_READ, 0, NULL, 0, console,
+				    sizeof(console) - 1, NULL), EC_RES_SUCCESS);
+	ck_assert_msg(strstr(console, "Board: bloonchipper"), "%s", console);
+	ck_assert_msg(!strstr(console, "lid"), "%s", console);
 	/* A finger on a laptop does nothing. */
 	ck_assert_int_eq(ec_apply_stimulus(laptop, EC_STIM_FINGER_DOWN), 0);
 	ck_assert_int_eq(ec_apply_stimulus(laptop, EC_STIM_FINGER_UP), 0);
