@@ -815,6 +815,25 @@ START_TEST(test_kinds_refuse_each_other)
 }
 END_TEST
 
+/* Its memory map (READ_MEMMAP) has the ID and nothing of a laptop. */
+START_TEST(test_fpmcu_memmap)
+{
+	struct ec_params_read_memmap rm = { .offset = 0, .size = 255 };
+	uint8_t map[255];
+
+	ck_assert_uint_eq(hc_status(ec, EC_CMD_READ_MEMMAP, 0, &rm, sizeof(rm), map, sizeof(map),
+				    NULL), EC_RES_SUCCESS);
+	ck_assert_uint_eq(map[EC_MEMMAP_ID], 'E');
+	ck_assert_uint_eq(map[EC_MEMMAP_ID + 1], 'C');
+	ck_assert_uint_eq(map[EC_MEMMAP_HOST_CMD_FLAGS], EC_HOST_CMD_FLAG_VERSION_3);
+	ck_assert_uint_eq(map[EC_MEMMAP_BATT_FLAG], 0);
+	ck_assert_uint_eq(map[EC_MEMMAP_BATTERY_VERSION], 0);
+	ck_assert_uint_eq(map[EC_MEMMAP_SWITCHES_VERSION], 0);
+	ck_assert_uint_eq(map[EC_MEMMAP_THERMAL_VERSION], 0);
+	ck_assert_uint_eq(map[EC_MEMMAP_FAN], 0);
+}
+END_TEST
+
 /* A feature whose commands the board's kind lacks: no EC is built. */
 START_TEST(test_kind_feature_mismatch)
 {
@@ -955,6 +974,7 @@ static Suite *ec_fp_suite(void)
 	tcase_add_test(tc, test_rwsig_without_task);
 	tcase_add_test(tc, test_rwsig_action_in_ro);
 	tcase_add_test(tc, test_kinds_refuse_each_other);
+	tcase_add_test(tc, test_fpmcu_memmap);
 	tcase_add_test(tc, test_kind_feature_mismatch);
 	tcase_add_test(tc, test_fp_profile_bad);
 	tcase_add_test(tc, test_fp_profile_described);
