@@ -39,7 +39,7 @@ START_TEST(test_unsupported_versions)
 
 	table = test_cmd_table(&n);
 	for (i = 0; i < n; i++) {
-		/* Another kind's command is INVALID_COMMAND here (test_ec_fp.c). */
+		/* Another kind's command is INVALID_COMMAND here (test_ec_fpmcu.c). */
 		if (!ec_cmd_find_kind(table[i].command, EC_KIND_EC))
 			continue;
 		for (v = 0; v < 34; v++) {

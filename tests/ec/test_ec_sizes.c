@@ -308,7 +308,7 @@ START_TEST(test_every_table_version_covered)
 			    table[i].command == EC_CMD_USB_PD_SET_AMODE ||
 			    table[i].command == EC_CMD_PD_GET_LOG_ENTRY)
 				continue;
-			/* No shipped board answers it: test_ec_fp.c covers it. */
+			/* No shipped board answers it: test_ec_fpmcu.c covers it. */
 			if (table[i].command == EC_CMD_RWSIG_CHECK_STATUS)
 				continue;
 			for (k = 0; k < sizeof(size_cases) / sizeof(size_cases[0]); k++)
