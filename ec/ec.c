@@ -41,7 +41,7 @@ const struct ec_cmd_entry *ec_cmd_lookup(const struct ec *ec, uint32_t command)
 {
 	if (ec_profile_cmd_disabled(&ec->prof, command))
 		return NULL;
-	return ec_cmd_find(command);
+	return ec_cmd_find_kind(command, ec->prof.kind);
 }
 
 /**
@@ -74,9 +74,11 @@ uint32_t ec_cmd_versions(const struct ec *ec, uint32_t command)
 }
 
 /*
- * Every command behind an advertised feature is in the table: the parser
- * checks the profile against the feature list, this checks the list
- * against the table, so GET_FEATURES never names a missing command.
+ * Every command behind an advertised feature is in the table of the
+ * board's kind of firmware: the parser checks the profile against the
+ * feature list, this checks the list against the table, so GET_FEATURES
+ * never names a missing command (a fingerprint MCU advertising a battery,
+ * a laptop EC advertising a fingerprint sensor).
  */
 static bool ec_features_in_table(const struct ec_profile *profile)
 {
@@ -92,7 +94,7 @@ static bool ec_features_in_table(const struct ec_profile *profile)
 		if (!cmds)
 			return false;
 		for (i = 0; i < n; i++)
-			if (!ec_cmd_table_versions(cmds[i]))
+			if (!ec_cmd_find_kind(cmds[i], profile->kind))
 				return false;
 	}
 	return true;

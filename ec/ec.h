@@ -332,7 +332,9 @@ int ec_tick(struct ec *ec);
 	X(AC_PLUG, "ac-plug")						\
 	X(AC_UNPLUG, "ac-unplug")					\
 	X(WP_ASSERT, "wp-assert")	/* hardware write protect: EC_WP_L low */ \
-	X(WP_DEASSERT, "wp-deassert")
+	X(WP_DEASSERT, "wp-deassert")					\
+	X(FINGER_DOWN, "finger-down")	/* on the fingerprint sensor */	\
+	X(FINGER_UP, "finger-up")
 
 enum ec_stimulus {
 #define EC_STIM_ENUM(id, name) EC_STIM_##id,

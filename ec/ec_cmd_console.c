@@ -90,4 +90,5 @@ static const struct ec_cmd_entry ec_console_cmds[] = {
 const struct ec_subsystem ec_subsys_console = {
 	.name = "console",
 	EC_SUBSYSTEM_CMDS(ec_console_cmds),
+	.kinds = EC_KINDS_ALL,
 };

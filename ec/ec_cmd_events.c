@@ -48,4 +48,5 @@ static const struct ec_cmd_entry ec_events_cmds[] = {
 const struct ec_subsystem ec_subsys_events = {
 	.name = "events",
 	EC_SUBSYSTEM_CMDS(ec_events_cmds),
+	.kinds = EC_KINDS_ALL,
 };

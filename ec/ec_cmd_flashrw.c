@@ -558,6 +558,7 @@ static const struct ec_cmd_entry ec_flashrw_cmds[] = {
 const struct ec_subsystem ec_subsys_flashrw = {
 	.name = "flashrw",
 	EC_SUBSYSTEM_CMDS(ec_flashrw_cmds),
+	.kinds = EC_KINDS_ALL,
 	.create = ec_flash_init,
 	.destroy = ec_flash_free,
 	.footprint = ec_flash_footprint,

@@ -171,7 +171,7 @@ static int ec_cmd_sysinfo(struct ec_cmd_args *args)
 
 	r->reset_flags = ec->sys.reset_flags;
 	r->current_image = ec->prof.current_image;
-	r->flags = (ec->flash_protect_flags & EC_FLASH_PROTECT_RO_NOW) ? SYSTEM_IS_LOCKED :
+	r->flags = ec_system_locked(ec) ? SYSTEM_IS_LOCKED :
 		   ec->sys.jump_disabled ? 0 : SYSTEM_JUMP_ENABLED;
 	args->resp_size = sizeof(*r);
 	return EC_RES_SUCCESS;
@@ -247,4 +247,5 @@ static const struct ec_cmd_entry ec_system_cmds[] = {
 const struct ec_subsystem ec_subsys_system = {
 	.name = "system",
 	EC_SUBSYSTEM_CMDS(ec_system_cmds),
+	.kinds = EC_KINDS_ALL,
 };

@@ -260,9 +260,10 @@ int ec_apply_stimulus(struct ec *ec, enum ec_stimulus stim)
 		ec_wp_apply(ec, stim == EC_STIM_WP_ASSERT);
 		ec_console_log(ec, "write protect %s", ec->wp_asserted ? "asserted" : "deasserted");
 		break;
-	case EC_STIM_COUNT:	/* refused above */
+	default:		/* a subsystem's own (below) */
 		break;
 	}
+	ec_subsystems_stimulus(ec, stim);
 	ec_memmap_refresh(ec);
 	ec_unlock_notify(ec);
 	return 0;

@@ -64,6 +64,10 @@ static const struct ec_feature_backing ec_feature_table[] = {
 	{ EC_FEATURE_UNIFIED_WAKE_MASKS, { EC_CMD_HOST_EVENT } },
 	{ EC_FEATURE_HOST_EVENT64, { EC_CMD_HOST_EVENT } },
 	{ EC_FEATURE_EFS2, { 0 } },
+	{ EC_FEATURE_FINGERPRINT, { EC_CMD_FP_MODE, EC_CMD_FP_INFO, EC_CMD_FP_FRAME,
+				    EC_CMD_FP_TEMPLATE, EC_CMD_FP_CONTEXT, EC_CMD_FP_STATS,
+				    EC_CMD_FP_SEED, EC_CMD_FP_ENC_STATUS } },
+	{ EC_FEATURE_RWSIG, { EC_CMD_RWSIG_INFO, EC_CMD_RWSIG_ACTION } },
 };
 
 static const struct ec_feature_backing *ec_feature_find(unsigned int bit)
@@ -138,6 +142,18 @@ static bool ec_no_trng(const struct ec_profile *p) { return !p->rand_num; }
 static bool ec_no_battery(const struct ec_profile *p) { return !p->has_battery; }
 static bool ec_no_usb_a(const struct ec_profile *p) { return !p->usb_a_ports; }
 static bool ec_no_spi_flash(const struct ec_profile *p) { return !p->flash_spi_jedec; }
+/*
+ * The RWSIG task (in RO) takes RWSIG_ACTION; a firmware without it checks
+ * the signature on request instead (RWSIG_CHECK_STATUS), never both.
+ */
+static bool ec_rwsig_task(const struct ec_profile *p)
+{
+	return p->kind == EC_KIND_FPMCU && p->rwsig_task;
+}
+static bool ec_no_rwsig_task(const struct ec_profile *p)
+{
+	return p->kind == EC_KIND_FPMCU && !p->rwsig_task;
+}
 
 static const struct ec_hw_cmds ec_hw_table[] = {
 	{ ec_no_backlight, { EC_CMD_PWM_GET_KEYBOARD_BACKLIGHT,
@@ -149,6 +165,8 @@ static const struct ec_hw_cmds ec_hw_table[] = {
 			   EC_CMD_EXTERNAL_POWER_LIMIT } },
 	{ ec_no_usb_a, { EC_CMD_USB_CHARGE_SET_MODE } },
 	{ ec_no_spi_flash, { EC_CMD_FLASH_SPI_INFO } },
+	{ ec_rwsig_task, { EC_CMD_RWSIG_CHECK_STATUS } },
+	{ ec_no_rwsig_task, { EC_CMD_RWSIG_ACTION } },
 };
 
 /**

@@ -230,6 +230,77 @@ struct ec_pd_ctl_state {
 };
 
 /**
+ * struct ec_fp_state - the fingerprint MCU's sensor, templates and secrets
+ * (ec_cmd_fp.c). The buffers exist only on a board with a sensor.
+ * @mode:           FP_MODE as the host set it, less what the MCU finished
+ * @finger:         a finger is on the sensor
+ * @enrolling:      an enrollment session runs (FP_MODE_ENROLL_SESSION seen)
+ * @enroll_touches: images taken in this enrollment
+ * @reset_done_ns:  a sensor reset (RESET_SENSOR) ends then; 0 = none running
+ * @dead_pixels:    FP_INFO's dead-pixel count, UNKNOWN until a maintenance
+ * @frame:          the last capture, frame_size bytes
+ * @frame_valid:    bytes of it a capture filled (0: none since the reset)
+ * @frame_offset:   where a simple image starts in @frame
+ * @templates:      template_max raw templates (template_size less metadata)
+ * @xfer:           one encrypted template being downloaded or uploaded
+ * @templ_valid:    templates in use
+ * @templ_dirty:    bit n: template n changed since the host last read it
+ * @user_id:        FP_CONTEXT's user
+ * @seed:           FP_SEED's TPM seed; @seed_set once per boot
+ * @next_encrypt_ns: one template encryption a second at most
+ * @capture_us:     FP_STATS: the last capture's duration ...
+ * @match_us:       ... the last match's ...
+ * @overall_us:     ... finger to event ...
+ * @t0_us:          ... and when it began, in EC microseconds
+ * @stats_invalid:  FPSTATS_*_INV
+ * @matched:        the template the last match found, -1 none
+ * @nonce:          counts encryptions (a fresh nonce each)
+ */
+struct ec_fp_state {
+	uint32_t mode;
+	bool finger;
+	bool enrolling;
+	uint32_t enroll_touches;
+	uint64_t reset_done_ns;
+	uint16_t dead_pixels;
+	uint8_t *frame;
+	uint32_t frame_valid;
+	uint32_t frame_offset;
+	uint8_t *templates;
+	uint8_t *xfer;
+	uint16_t templ_valid;
+	uint32_t templ_dirty;
+	uint32_t user_id[FP_CONTEXT_USERID_WORDS];
+	uint8_t seed[FP_CONTEXT_TPM_BYTES];
+	bool seed_set;
+	uint64_t next_encrypt_ns;
+	uint32_t capture_us, match_us, overall_us;
+	uint64_t t0_us;
+	uint8_t stats_invalid;
+	int8_t matched;
+	uint64_t nonce;
+};
+
+/**
+ * struct ec_rwsig_state - the RW signature check and the rollback region
+ * (ec_cmd_rwsig.c).
+ * @rollback_id:      the rollback block in use (each ADD_ENTROPY writes the other)
+ * @min_version:      the rollback region's minimum RW version
+ * @secret:           the region's secret, stirred by ADD_ENTROPY
+ * @entropy_done_ns:  an ADD_ENTROPY runs until then; 0 = none running
+ * @entropy_result:   EC_RES_* of the last one, for GET_RESULT
+ * @aborted:          RWSIG_ACTION abort: the next boot stays in RO
+ */
+struct ec_rwsig_state {
+	int32_t rollback_id;
+	int32_t min_version;
+	uint8_t secret[32];
+	uint64_t entropy_done_ns;
+	uint32_t entropy_result;
+	bool aborted;
+};
+
+/**
  * struct ec - one simulated EC. All mutable state lives here, under @lock.
  */
 struct ec {
@@ -278,6 +349,8 @@ struct ec {
 	struct ec_sys_state sys;
 	struct ec_ctl_state ctl;
 	struct ec_pd_ctl_state pdc;
+	struct ec_fp_state fp;
+	struct ec_rwsig_state rwsig;
 
 	/* console: a ring; positions are absolute byte counts */
 	char console[EC_CONSOLE_SIZE];
@@ -380,6 +453,11 @@ struct ec_cmd_entry {
  * @advance: acts on the EC clock having reached ec->last_ns (timers,
  *           alarms), called in list order after the physics; NULL = none
  * @host_command: a host command arrived and is about to run; NULL = none
+ * @stimulus: the world did something to the EC (ec_apply_stimulus()),
+ *           called with the EC locked after the core's own part; NULL = none
+ * @kinds:   EC_KIND_MASK() of the firmware built with this subsystem's
+ *           commands; 0 = the main EC's only. Its hooks run on every kind
+ *           (they find nothing to do where the board lacks the hardware).
  */
 struct ec_subsystem {
 	const char *name;
@@ -391,7 +469,12 @@ struct ec_subsystem {
 	void (*boot)(struct ec *ec);
 	void (*advance)(struct ec *ec);
 	void (*host_command)(struct ec *ec);
+	void (*stimulus)(struct ec *ec, enum ec_stimulus stim);
+	uint32_t kinds;
 };
+
+/* The subsystems every kind of firmware is built with. */
+#define EC_KINDS_ALL	(EC_KIND_MASK(EC_KIND_EC) | EC_KIND_MASK(EC_KIND_FPMCU))
 
 #define EC_SUBSYSTEM_CMDS(array)	.cmds = (array), .n_cmds = sizeof(array) / sizeof((array)[0])
 
@@ -417,7 +500,9 @@ struct ec_subsystem {
 	X(i2c)			\
 	X(reboot)		\
 	X(settings)		\
-	X(pd)
+	X(pd)			\
+	X(rwsig)		\
+	X(fp)
 
 #define EC_SUBSYS_DECLARE(name)	extern const struct ec_subsystem ec_subsys_##name;
 EC_SUBSYSTEMS(EC_SUBSYS_DECLARE)
@@ -443,6 +528,7 @@ void ec_flash_settle(struct ec *ec);
 /* ec_subsystems.c: what is derived from the subsystems' declarations. */
 size_t ec_cmd_table_fill(const struct ec_cmd_entry **out, size_t room);
 const struct ec_cmd_entry *ec_cmd_find(uint32_t command);
+const struct ec_cmd_entry *ec_cmd_find_kind(uint32_t command, uint32_t kind);
 uint32_t ec_cmd_table_versions(uint32_t command);
 int ec_subsystems_create(struct ec *ec);
 void ec_subsystems_destroy(struct ec *ec);
@@ -450,6 +536,7 @@ size_t ec_subsystems_footprint(const struct ec *ec);
 void ec_subsystems_boot(struct ec *ec);
 void ec_subsystems_advance(struct ec *ec);
 void ec_subsystems_host_command(struct ec *ec);
+void ec_subsystems_stimulus(struct ec *ec, enum ec_stimulus stim);
 
 /* ec.c: helpers for handlers (all called with ec->lock held). */
 const struct ec_cmd_entry *ec_cmd_lookup(const struct ec *ec, uint32_t command);
@@ -471,6 +558,7 @@ double ec_charge_current_max(const struct ec *ec);
 bool ec_battery_cutoff_settle(struct ec *ec);
 bool ec_pd_charge_allowed(const struct ec *ec);
 void ec_flash_protect_follow(struct ec *ec);
+bool ec_system_locked(const struct ec *ec);
 void ec_wp_apply(struct ec *ec, bool asserted);
 void ec_boot(struct ec *ec, uint32_t reset_flags);
 void ec_advance(struct ec *ec);

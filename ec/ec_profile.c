@@ -458,11 +458,46 @@ static int profile_check_features(struct parser *ps)
 	return 0;
 }
 
+/*
+ * The fingerprint MCU's sections: only on an FPMCU, which needs both, and
+ * a sensor whose frame holds its image and whose template holds the
+ * encryption metadata and the positive-match salt.
+ */
+static int profile_validate_fp(struct parser *ps)
+{
+	const struct ec_profile *prof = ps->prof;
+	uint64_t image;
+
+	if ((prof->has_fp || prof->has_rwsig) && prof->kind != EC_KIND_FPMCU)
+		return perr(ps, "[fingerprint] and [rwsig] need [ec] kind = fpmcu");
+	if (prof->kind != EC_KIND_FPMCU)
+		return 0;
+	if (!prof->has_fp || !prof->has_rwsig)
+		return perr(ps, "kind = fpmcu needs a [fingerprint] and an [rwsig] section");
+	if (!prof->fp_frame_size || !prof->fp_width || !prof->fp_height || !prof->fp_bpp ||
+	    !prof->fp_template_size || !prof->fp_template_max)
+		return perr(ps, "[fingerprint] needs frame_size, width, height, bpp, "
+			    "template_size and template_max");
+	if (strlen(prof->fp_pixel_format) != 4)
+		return perr(ps, "[fingerprint] pixel_format must be a four-character code, e.g. GREY");
+	image = (uint64_t)prof->fp_width * prof->fp_height * prof->fp_bpp / 8;
+	if (image > prof->fp_frame_size)
+		return perr(ps, "[fingerprint] frame_size %u is smaller than the %llu-byte image",
+			    prof->fp_frame_size, (unsigned long long)image);
+	if (prof->fp_template_size <= sizeof(struct ec_fp_template_encryption_metadata) +
+				      FP_POSITIVE_MATCH_SALT_BYTES)
+		return perr(ps, "[fingerprint] template_size must exceed the %zu bytes of "
+			    "metadata and salt", sizeof(struct ec_fp_template_encryption_metadata) +
+			    FP_POSITIVE_MATCH_SALT_BYTES);
+	return 0;
+}
+
 /* Cross-key rules, checked once the whole file is read. */
 static int profile_validate(struct parser *ps)
 {
 	struct ec_profile *prof = ps->prof;
 	unsigned int i;
+	int ret;
 
 	if (prof->has_battery) {
 		if (!prof->batt_design_mah || !prof->batt_design_mv)
@@ -492,6 +527,9 @@ static int profile_validate(struct parser *ps)
 	     (prof->flash_size / 2) % prof->flash_erase_block))
 		return perr(ps, "[flash] size must be a multiple of 2 x erase_block, "
 			    "erase_block of write_block, at most %u bytes", EC_FLASH_SIZE_MAX);
+	ret = profile_validate_fp(ps);
+	if (ret)
+		return ret;
 	if (ec_profile_disable_absent(prof))
 		return perr(ps, "too many disabled commands (max %d)", EC_MAX_DISABLED_CMDS);
 	/*

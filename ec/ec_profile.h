@@ -102,6 +102,31 @@ struct ec_adc_profile {
 	uint32_t value;			/* EC_ADC_FIXED */
 };
 
+/*
+ * EC_KINDS(X) - the firmware an EC runs, once: X(ID, name). The main EC of
+ * a laptop and the fingerprint MCU answer different command sets: each
+ * subsystem says which kinds are built with it (struct ec_subsystem's
+ * kinds), and a command of a subsystem the board's kind lacks answers
+ * INVALID_COMMAND there. The profile's [ec] kind names one.
+ */
+#define EC_KINDS(X)		\
+	X(EC, "ec")		\
+	X(FPMCU, "fpmcu")
+
+enum ec_kind {
+#define EC_KIND_ENUM(id, name) EC_KIND_##id,
+	EC_KINDS(EC_KIND_ENUM)
+#undef EC_KIND_ENUM
+	EC_KIND_COUNT
+};
+
+#define EC_KIND_MASK(kind)	(1u << (kind))
+
+/* The fingerprint sensor: FP_FRAME's index nibble leaves 15 templates. */
+#define EC_FP_TEMPLATES_MAX	15
+#define EC_FP_FRAME_MAX		(1u << 20)
+#define EC_FP_TEMPLATE_MAX_SIZE	(64u << 10)
+
 struct ec_latency_rule {
 	uint16_t command;
 	uint64_t ns;
@@ -209,6 +234,24 @@ struct ec_profile {
 	uint32_t flash_spi_jedec;	/* SPI flash JEDEC ID; 0 = no SPI flash */
 	uint32_t flash_spi_mfr_dev;
 	bool rand_num;			/* [ec] rand_num: the EC has a TRNG */
+	uint32_t kind;			/* [ec] kind: enum ec_kind */
+
+	/* [fingerprint]: the FPMCU's sensor as FP_INFO reports it */
+	bool has_fp;
+	uint32_t fp_vendor_id, fp_product_id, fp_model_id, fp_version;
+	uint32_t fp_frame_size;		/* a vendor-format capture, bytes */
+	char fp_pixel_format[5];	/* V4L2 fourcc, e.g. GREY */
+	uint32_t fp_width, fp_height, fp_bpp;
+	uint32_t fp_template_size;	/* an encrypted template, metadata included */
+	uint32_t fp_template_max;
+	uint32_t fp_enroll_touches;	/* finger touches an enrollment takes */
+	uint64_t fp_capture_ns, fp_match_ns;	/* what FP_STATS reports */
+
+	/* [rwsig]: the RW image's signature and the rollback region */
+	bool has_rwsig;
+	bool rwsig_task;		/* RO's RWSIG task verifies RW and jumps */
+	uint32_t rwsig_sig_alg, rwsig_hash_alg, rwsig_key_version;
+	uint32_t rollback_min_version, rw_rollback_version;
 };
 
 /**

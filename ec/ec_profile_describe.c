@@ -59,12 +59,32 @@ static void ec_describe_pd(const struct ec_profile *p, FILE *out)
 	}
 }
 
+/* The fingerprint MCU's sensor and signature, in place of the keyboard. */
+static void ec_describe_fp(const struct ec_profile *p, FILE *out)
+{
+	fprintf(out, "fingerprint:  sensor %08" PRIx32 ":%" PRIu32 " model %#" PRIx32
+		", %" PRIu32 " x %" PRIu32 " %s, frame %" PRIu32 " bytes, %" PRIu32
+		" templates of %" PRIu32 " bytes\n", p->fp_vendor_id, p->fp_product_id,
+		p->fp_model_id, p->fp_width, p->fp_height, p->fp_pixel_format, p->fp_frame_size,
+		p->fp_template_max, p->fp_template_size);
+	fprintf(out, "rwsig:        %s, key version %" PRIu32 ", rollback minimum %" PRIu32
+		", RW rollback version %" PRIu32 "\n",
+		p->rwsig_task ? "RWSIG task in RO" : "checked on request", p->rwsig_key_version,
+		p->rollback_min_version, p->rw_rollback_version);
+}
+
 int ec_profile_describe(const struct ec_profile *profile, FILE *out)
 {
+	static const char *const kinds[] = {
+#define EC_KIND_NAME(id, name) [EC_KIND_##id] = name,
+		EC_KINDS(EC_KIND_NAME)
+#undef EC_KIND_NAME
+	};
 	const struct ec_profile *p = profile;
 	unsigned int i;
 
 	fprintf(out, "board:        %s (board version %u)\n", p->board, p->board_version);
+	fprintf(out, "kind:         %s\n", p->kind < EC_KIND_COUNT ? kinds[p->kind] : "?");
 	fprintf(out, "versions:     RO %s, RW %s, running %s\n", p->version_ro,
 		p->version_rw, ec_describe_image(p->current_image));
 	fprintf(out, "build info:   %s\n", p->build_info);
@@ -100,8 +120,11 @@ int ec_profile_describe(const struct ec_profile *profile, FILE *out)
 	fprintf(out, "%s\n", p->n_fans ? ")" : "");
 	fprintf(out, "leds:         %u, gpios: %u\n", p->n_leds, p->n_gpios);
 	ec_describe_pd(p, out);
-	fprintf(out, "keyboard:     %" PRIu32 " x %" PRIu32 " matrix%s\n", p->kb_rows,
-		p->kb_cols, p->kb_backlight ? ", backlight" : "");
+	if (p->kind == EC_KIND_FPMCU)
+		ec_describe_fp(p, out);
+	else
+		fprintf(out, "keyboard:     %" PRIu32 " x %" PRIu32 " matrix%s\n", p->kb_rows,
+			p->kb_cols, p->kb_backlight ? ", backlight" : "");
 	fprintf(out, "latency:      %" PRIu64 " ns per command, %u rule(s)\n",
 		p->latency_ns, p->n_latency_rules);
 	fprintf(out, "faults:       busy %" PRIu32 ", in progress %" PRIu32

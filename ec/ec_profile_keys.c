@@ -18,6 +18,12 @@ static const char *const temp_type_names[] = { "cpu", "board", "case", "battery"
 static const char *const led_names[] = {
 	"battery", "power", "adapter", "left", "right", "recovery_hw_reinit", "sysrq_debug", NULL
 };
+static const char *const kind_names[] = {
+#define EC_KIND_NAME(id, name) [EC_KIND_##id] = name,
+	EC_KINDS(EC_KIND_NAME)
+#undef EC_KIND_NAME
+	NULL
+};
 static const char *const partner_names[] = { "sink", "source", NULL };
 static const char *const lid_names[] = { "closed", "open", NULL };
 static const char *const adc_source_names[] = {
@@ -97,6 +103,7 @@ static const struct key_desc ec_keys[] = {
 	{ "disable_commands", KT_CMDLIST, P(disabled), 0, 0, 0, NULL },
 	NUM("rand_num", KT_BOOL, P(rand_num), 0, 1),
 	NUM("usb_a_ports", KT_U32, P(usb_a_ports), 0, EC_USB_A_PORTS_MAX),
+	{ "kind", KT_ENUM, P(kind), 4, 0, 0, kind_names },
 };
 
 static const struct key_desc chip_keys[] = {
@@ -222,6 +229,32 @@ static const struct key_desc adc_keys[] = {
 	NUM("value", KT_U32, ADC(value), 0, INT32_MAX),
 };
 
+static const struct key_desc fingerprint_keys[] = {
+	NUM("vendor_id", KT_U32, P(fp_vendor_id), 0, UINT32_MAX),
+	NUM("product_id", KT_U32, P(fp_product_id), 0, UINT32_MAX),
+	NUM("model_id", KT_U32, P(fp_model_id), 0, UINT32_MAX),
+	NUM("version", KT_U32, P(fp_version), 0, UINT32_MAX),
+	NUM("frame_size", KT_SIZE, P(fp_frame_size), 1, EC_FP_FRAME_MAX),
+	STR("pixel_format", fp_pixel_format),
+	NUM("width", KT_U32, P(fp_width), 1, 0xFFFF),
+	NUM("height", KT_U32, P(fp_height), 1, 0xFFFF),
+	NUM("bpp", KT_U32, P(fp_bpp), 8, 8),
+	NUM("template_size", KT_SIZE, P(fp_template_size), 1, EC_FP_TEMPLATE_MAX_SIZE),
+	NUM("template_max", KT_U32, P(fp_template_max), 1, EC_FP_TEMPLATES_MAX),
+	NUM("enroll_touches", KT_U32, P(fp_enroll_touches), 1, 100),
+	NUM("capture_time", KT_DURATION, P(fp_capture_ns), 0, 60 * 1000000000ull),
+	NUM("match_time", KT_DURATION, P(fp_match_ns), 0, 60 * 1000000000ull),
+};
+
+static const struct key_desc rwsig_keys[] = {
+	NUM("task", KT_BOOL, P(rwsig_task), 0, 1),
+	NUM("sig_alg", KT_U32, P(rwsig_sig_alg), 0, 0xFFFF),
+	NUM("hash_alg", KT_U32, P(rwsig_hash_alg), 0, 0xFFFF),
+	NUM("key_version", KT_U32, P(rwsig_key_version), 0, UINT32_MAX),
+	NUM("rollback_min_version", KT_U32, P(rollback_min_version), 0, INT32_MAX),
+	NUM("rw_rollback_version", KT_U32, P(rw_rollback_version), 0, INT32_MAX),
+};
+
 static const struct key_desc faults_keys[] = {
 	NUM("busy", KT_PROB, P(fault_busy_ppm), 0, EC_PPM),
 	NUM("in_progress", KT_PROB, P(fault_in_progress_ppm), 0, EC_PPM),
@@ -259,6 +292,10 @@ const struct section_desc ec_profile_sections[SEC_COUNT] = {
 	[SEC_CBI] = { .name = "cbi", .keys = cbi_keys, .n_keys = ARRAY_LEN(cbi_keys),
 		      PRESENT(has_cbi) },
 	[SEC_ADC] = REPEATED("adc", adc_keys, adcs, n_adcs),
+	[SEC_FINGERPRINT] = { .name = "fingerprint", .keys = fingerprint_keys,
+			      .n_keys = ARRAY_LEN(fingerprint_keys), PRESENT(has_fp) },
+	[SEC_RWSIG] = { .name = "rwsig", .keys = rwsig_keys, .n_keys = ARRAY_LEN(rwsig_keys),
+			PRESENT(has_rwsig) },
 };
 
 /**
@@ -273,6 +310,7 @@ void ec_profile_keys_defaults(struct ec_profile *profile)
 	for (i = 0; i < CBI_TAG_COUNT; i++)
 		profile->cbi_int[i] = EC_CBI_ABSENT;
 	profile->batt_i2c_port = 1;
+	profile->fp_enroll_touches = 5;
 }
 
 /**

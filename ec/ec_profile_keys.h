@@ -48,6 +48,8 @@ enum section_id {
 	SEC_KEYBOARD,
 	SEC_CBI,
 	SEC_ADC,
+	SEC_FINGERPRINT,
+	SEC_RWSIG,
 	SEC_COUNT
 };
 

@@ -396,6 +396,16 @@ void ec_memmap_refresh(struct ec *ec)
 	unsigned int i;
 
 	memset(m, 0, EC_MEMMAP_SIZE);
+	m[EC_MEMMAP_ID] = 'E';
+	m[EC_MEMMAP_ID + 1] = 'C';
+	m[EC_MEMMAP_ID_VERSION] = 1;
+	m[EC_MEMMAP_HOST_CMD_FLAGS] = EC_HOST_CMD_FLAG_VERSION_3;
+	/*
+	 * The rest is the main EC's: a fingerprint MCU has no sensors, fans,
+	 * switches or battery to show, and READ_MEMMAP reads zeros there.
+	 */
+	if (p->kind != EC_KIND_EC)
+		return;
 	for (i = 0; i < EC_TEMP_SENSOR_ENTRIES; i++)
 		m[EC_MEMMAP_TEMP_SENSOR + i] = ec_temp_byte(ec, i);
 	for (i = 0; i < EC_TEMP_SENSOR_B_ENTRIES; i++)
@@ -411,14 +421,10 @@ void ec_memmap_refresh(struct ec *ec)
 		m[EC_MEMMAP_FAN + 2 * i] = (uint8_t)rpm;
 		m[EC_MEMMAP_FAN + 2 * i + 1] = (uint8_t)(rpm >> 8);
 	}
-	m[EC_MEMMAP_ID] = 'E';
-	m[EC_MEMMAP_ID + 1] = 'C';
-	m[EC_MEMMAP_ID_VERSION] = 1;
 	m[EC_MEMMAP_THERMAL_VERSION] = 2;
 	m[EC_MEMMAP_BATTERY_VERSION] = 1;
 	m[EC_MEMMAP_SWITCHES_VERSION] = 1;
 	m[EC_MEMMAP_EVENTS_VERSION] = 2;
-	m[EC_MEMMAP_HOST_CMD_FLAGS] = EC_HOST_CMD_FLAG_VERSION_3;
 	m[EC_MEMMAP_SWITCHES] = (ec_lid_reported(ec) ? EC_SWITCH_LID_OPEN : 0) |
 				(ec->wp_asserted ? 0 : EC_SWITCH_WRITE_PROTECT_DISABLED);
 	ec_memmap_put32(ec, EC_MEMMAP_HOST_EVENTS, (uint32_t)ec->host_events);
@@ -550,6 +556,20 @@ void ec_boot(struct ec *ec, uint32_t reset_flags)
 	ec_console_log(ec, "Board: %s, image %s, reset flags 0x%x", prof->board,
 		       prof->current_image == EC_IMAGE_RO ? prof->version_ro : prof->version_rw,
 		       reset_flags);
-	ec_console_log(ec, "lid %s, AC %s", ec->lid_open ? "open" : "closed",
-		       ec->ac_present ? "on" : "off");
+	/* A fingerprint MCU has no lid switch and no charger to report. */
+	if (prof->kind == EC_KIND_EC)
+		ec_console_log(ec, "lid %s, AC %s", ec->lid_open ? "open" : "closed",
+			       ec->ac_present ? "on" : "off");
+}
+
+/**
+ * ec_system_locked() - the system is locked: RO is protected now (what
+ * SYSINFO reports, and what keeps a fingerprint MCU's raw frames in).
+ * @ec: the EC, locked
+ *
+ * Return: true when locked.
+ */
+bool ec_system_locked(const struct ec *ec)
+{
+	return ec->flash_protect_flags & EC_FLASH_PROTECT_RO_NOW;
 }

@@ -42,6 +42,28 @@ static const struct ec_cmd_entry *ec_subsys_find(const struct ec_subsystem *sub,
 	return NULL;
 }
 
+/* The search behind ec_cmd_find() and ec_cmd_find_kind(); @kinds: a mask. */
+static const struct ec_cmd_entry *ec_cmd_search(uint32_t command, uint32_t kinds)
+{
+	const struct ec_cmd_entry *entry;
+	size_t i;
+
+	if (command > 0xFFFF)
+		return NULL;
+	for (i = 0; i < EC_N_SUBSYSTEMS; i++) {
+		const struct ec_subsystem *sub = ec_subsystems[i];
+		uint32_t built = sub->kinds ? sub->kinds : EC_KIND_MASK(EC_KIND_EC);
+
+		if (!(built & kinds) || !sub->n_cmds || command < sub->cmds[0].command ||
+		    command > sub->cmds[sub->n_cmds - 1].command)
+			continue;
+		entry = ec_subsys_find(sub, command);
+		if (entry)
+			return entry;
+	}
+	return NULL;
+}
+
 /**
  * ec_cmd_find() - the entry a subsystem declared for @command, ignoring any
  * board profile. A search per subsystem: a dozen and a half short arrays,
@@ -52,22 +74,22 @@ static const struct ec_cmd_entry *ec_subsys_find(const struct ec_subsystem *sub,
  */
 const struct ec_cmd_entry *ec_cmd_find(uint32_t command)
 {
-	const struct ec_cmd_entry *entry;
-	size_t i;
+	return ec_cmd_search(command, UINT32_MAX);
+}
 
-	if (command > 0xFFFF)
+/**
+ * ec_cmd_find_kind() - ec_cmd_find() among the subsystems built into the
+ * firmware of one kind (struct ec_subsystem's kinds).
+ * @command: host command number
+ * @kind:    enum ec_kind
+ *
+ * Return: the entry, or NULL when that firmware has no such command.
+ */
+const struct ec_cmd_entry *ec_cmd_find_kind(uint32_t command, uint32_t kind)
+{
+	if (kind >= EC_KIND_COUNT)
 		return NULL;
-	for (i = 0; i < EC_N_SUBSYSTEMS; i++) {
-		const struct ec_subsystem *sub = ec_subsystems[i];
-
-		if (!sub->n_cmds || command < sub->cmds[0].command ||
-		    command > sub->cmds[sub->n_cmds - 1].command)
-			continue;
-		entry = ec_subsys_find(sub, command);
-		if (entry)
-			return entry;
-	}
-	return NULL;
+	return ec_cmd_search(command, EC_KIND_MASK(kind));
 }
 
 /**
@@ -188,6 +210,21 @@ void ec_subsystems_host_command(struct ec *ec)
 	for (i = 0; i < EC_N_SUBSYSTEMS; i++)
 		if (ec_subsystems[i]->host_command)
 			ec_subsystems[i]->host_command(ec);
+}
+
+/**
+ * ec_subsystems_stimulus() - tell every subsystem what the world did, in
+ * list order.
+ * @ec:   the EC, locked
+ * @stim: the stimulus
+ */
+void ec_subsystems_stimulus(struct ec *ec, enum ec_stimulus stim)
+{
+	size_t i;
+
+	for (i = 0; i < EC_N_SUBSYSTEMS; i++)
+		if (ec_subsystems[i]->stimulus)
+			ec_subsystems[i]->stimulus(ec, stim);
 }
 
 /**

@@ -40,6 +40,8 @@ ec_model_sources = \
 	ec/ec_cmd_reboot.c \
 	ec/ec_cmd_settings.c \
 	ec/ec_cmd_pd.c \
+	ec/ec_cmd_rwsig.c \
+	ec/ec_cmd_fp.c \
 	ec/ec_features.c \
 	ec/sha256.c \
 	ec/sha256.h \
@@ -68,7 +70,8 @@ profilesdir = $(pkgdatadir)/profiles
 dist_profiles_DATA = \
 	ec/profiles/laptop.profile \
 	ec/profiles/usbc-dual.profile \
-	ec/profiles/minimal.profile
+	ec/profiles/minimal.profile \
+	ec/profiles/fingerprint.profile
 dist_doc_DATA += docs/profile-format.md docs/ec-commands.md
 
 if ENABLE_FUZZING

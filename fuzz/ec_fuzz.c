@@ -117,6 +117,19 @@ static void fuzz_host_command(struct ec *ec, const uint8_t *r, const uint8_t *da
 	free(resp);
 }
 
+/*
+ * A fingerprint MCU with a small sensor (fingerprint.profile's shape, sizes
+ * cut down so an input stays fast), for inputs whose first byte picks it.
+ */
+static const char fuzz_fpmcu_profile[] =
+	"[ec]\nkind = fpmcu\nboard = fuzzfp\nmemmap_direct = no\n"
+	"features = flash, fingerprint, rwsig\n"
+	"[flash]\nsize = 65536\nwrite_block = 4\nerase_block = 4096\n"
+	"[fingerprint]\nvendor_id = 0x20435046\nframe_size = 300\npixel_format = GREY\n"
+	"width = 16\nheight = 16\nbpp = 8\ntemplate_size = 160\ntemplate_max = 3\n"
+	"enroll_touches = 2\ncapture_time = 1ms\nmatch_time = 2ms\n"
+	"[rwsig]\ntask = yes\nsig_alg = 6\nhash_alg = 2\nkey_version = 1\n";
+
 static void fuzz_world(struct ec *ec, struct fuzz_ctx *ctx, struct fuzz_listener *l,
 		       const uint8_t *r)
 {
@@ -179,7 +192,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (ec_profile_default(&prof))
 		abort();
-	/* The first byte may pick a smaller, passthrough-capable profile shape. */
+	/* The first byte may pick the fingerprint MCU ... */
+	if (size && (data[0] & 6) == 6 &&
+	    ec_profile_parse_text(fuzz_fpmcu_profile, "fuzz-fpmcu", prof, NULL, 0))
+		abort();
+	/* ... and a smaller, passthrough-capable profile shape. */
 	if (size && (data[0] & 1)) {
 		prof->max_request_packet = 64 + data[0];
 		prof->max_response_packet = 64 + data[0];

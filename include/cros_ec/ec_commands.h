@@ -1602,4 +1602,232 @@ _Static_assert(sizeof(struct ec_response_adc_read) == 4, "ADC_READ");
 _Static_assert(sizeof(struct ec_params_locate_chip) == 4, "LOCATE_CHIP params");
 _Static_assert(sizeof(struct ec_response_locate_chip) == 6, "LOCATE_CHIP resp");
 
+/* ---- The fingerprint MCU (cros_fp): RW signature, rollback, FP_* ---- */
+
+/* RWSIG_INFO: the key the RW image is signed with (struct vb21_packed_key). */
+#define EC_CMD_RWSIG_INFO		0x001B
+#define VBOOT2_KEY_ID_BYTES		20
+/* enum vb2_signature_algorithm / vb2_hash_algorithm values the FPMCU uses */
+#define VB2_SIG_RSA3072_EXP3		6
+#define VB2_HASH_SHA256			2
+
+struct ec_response_rwsig_info {
+	uint16_t sig_alg;
+	uint16_t hash_alg;
+	uint32_t key_version;
+	uint8_t key_id[VBOOT2_KEY_ID_BYTES];
+	uint8_t key_is_valid;
+	uint8_t reserved[3];
+} EC_PACKED;
+
+/* RWSIG_CHECK_STATUS: verify RW now (ECs without the RWSIG task only). */
+#define EC_CMD_RWSIG_CHECK_STATUS	0x011C
+struct ec_response_rwsig_check_status {
+	uint32_t status;		/* 1: the RW signature is good */
+} EC_PACKED;
+
+/* RWSIG_ACTION: tell the RO's RWSIG task to stay in RO or jump now. */
+#define EC_CMD_RWSIG_ACTION		0x011D
+enum rwsig_action {
+	RWSIG_ACTION_ABORT = 0,
+	RWSIG_ACTION_CONTINUE = 1,
+};
+struct ec_params_rwsig_action {
+	uint32_t action;
+} EC_PACKED;
+
+/* ADD_ENTROPY: stir the rollback region's secret, asynchronously. */
+#define EC_CMD_ADD_ENTROPY		0x0122
+enum add_entropy_action {
+	ADD_ENTROPY_ASYNC = 0,
+	ADD_ENTROPY_RESET_ASYNC = 1,	/* ... and overwrite every older copy */
+	ADD_ENTROPY_GET_RESULT = 2,
+};
+struct ec_params_rollback_add_entropy {
+	uint8_t action;
+} EC_PACKED;
+
+/* ROLLBACK_INFO: which rollback block is current and its versions. */
+#define EC_CMD_ROLLBACK_INFO		0x0124
+struct ec_response_rollback_info {
+	int32_t id;
+	int32_t rollback_min_version;
+	int32_t rw_rollback_version;
+} EC_PACKED;
+
+#define EC_CMD_FP_MODE			0x0402
+#define FP_MODE_DEEPSLEEP		(1u << 0)
+#define FP_MODE_FINGER_DOWN		(1u << 1)
+#define FP_MODE_FINGER_UP		(1u << 2)
+#define FP_MODE_CAPTURE			(1u << 3)
+#define FP_MODE_ENROLL_SESSION		(1u << 4)
+#define FP_MODE_ENROLL_IMAGE		(1u << 5)
+#define FP_MODE_MATCH			(1u << 6)
+#define FP_MODE_RESET_SENSOR		(1u << 7)
+#define FP_MODE_SENSOR_MAINTENANCE	(1u << 8)
+#define FP_MODE_DONT_CHANGE		(1u << 31)
+#define FP_VALID_MODES	(FP_MODE_DEEPSLEEP | FP_MODE_FINGER_DOWN | FP_MODE_FINGER_UP | \
+			 FP_MODE_CAPTURE | FP_MODE_ENROLL_SESSION | FP_MODE_ENROLL_IMAGE | \
+			 FP_MODE_MATCH | FP_MODE_RESET_SENSOR | FP_MODE_SENSOR_MAINTENANCE | \
+			 FP_MODE_DONT_CHANGE)
+/* The capture type lives in bits 28..30 of the mode. */
+#define FP_MODE_CAPTURE_TYPE_SHIFT	28
+#define FP_MODE_CAPTURE_TYPE_MASK	(0x7u << FP_MODE_CAPTURE_TYPE_SHIFT)
+#define FP_CAPTURE_TYPE(mode) (((mode) & FP_MODE_CAPTURE_TYPE_MASK) >> FP_MODE_CAPTURE_TYPE_SHIFT)
+enum fp_capture_type {
+	FP_CAPTURE_VENDOR_FORMAT = 0,
+	FP_CAPTURE_SIMPLE_IMAGE = 1,
+	FP_CAPTURE_PATTERN0 = 2,
+	FP_CAPTURE_PATTERN1 = 3,
+	FP_CAPTURE_QUALITY_TEST = 4,
+	FP_CAPTURE_RESET_TEST = 5,
+	FP_CAPTURE_TYPE_MAX,
+};
+struct ec_params_fp_mode {
+	uint32_t mode;
+} EC_PACKED;
+struct ec_response_fp_mode {
+	uint32_t mode;
+} EC_PACKED;
+
+#define EC_CMD_FP_INFO			0x0403
+#define FP_ERROR_DEAD_PIXELS(errors)	((errors) & 0x3FF)
+#define FP_ERROR_DEAD_PIXELS_UNKNOWN	0x3FF
+#define FP_ERROR_NO_IRQ			(1u << 12)
+#define FP_ERROR_SPI_COMM		(1u << 13)
+#define FP_ERROR_BAD_HWID		(1u << 14)
+#define FP_ERROR_INIT_FAIL		(1u << 15)
+struct ec_response_fp_info_v0 {
+	uint32_t vendor_id;
+	uint32_t product_id;
+	uint32_t model_id;
+	uint32_t version;
+	uint32_t frame_size;
+	uint32_t pixel_format;		/* a V4L2 fourcc */
+	uint16_t width;
+	uint16_t height;
+	uint16_t bpp;
+	uint16_t errors;		/* FP_ERROR_* */
+} EC_PACKED;
+struct ec_response_fp_info {
+	uint32_t vendor_id;
+	uint32_t product_id;
+	uint32_t model_id;
+	uint32_t version;
+	uint32_t frame_size;
+	uint32_t pixel_format;
+	uint16_t width;
+	uint16_t height;
+	uint16_t bpp;
+	uint16_t errors;
+	uint32_t template_size;		/* an encrypted template, bytes */
+	uint16_t template_max;
+	uint16_t template_valid;
+	uint32_t template_dirty;	/* bit n: template n changed on the MCU */
+	uint32_t template_version;
+} EC_PACKED;
+
+#define EC_CMD_FP_FRAME			0x0404
+/* The offset's high nibble picks the buffer: 0 the image, n template n - 1. */
+#define FP_FRAME_INDEX_SHIFT		28
+#define FP_FRAME_INDEX_RAW_IMAGE	0
+#define FP_FRAME_INDEX_TEMPLATE		1
+#define FP_FRAME_GET_BUFFER_INDEX(offset) ((offset) >> FP_FRAME_INDEX_SHIFT)
+#define FP_FRAME_OFFSET_MASK		0x0FFFFFFF
+#define FP_TEMPLATE_FORMAT_VERSION	4
+#define FP_CONTEXT_NONCE_BYTES		12
+#define FP_CONTEXT_USERID_WORDS		(32 / sizeof(uint32_t))
+#define FP_CONTEXT_TAG_BYTES		16
+#define FP_CONTEXT_ENCRYPTION_SALT_BYTES 16
+#define FP_CONTEXT_TPM_BYTES		32
+#define FP_POSITIVE_MATCH_SALT_BYTES	16
+/* What precedes every template the MCU hands out or takes back. */
+struct ec_fp_template_encryption_metadata {
+	uint16_t struct_version;
+	uint16_t reserved;
+	uint8_t nonce[FP_CONTEXT_NONCE_BYTES];
+	uint8_t encryption_salt[FP_CONTEXT_ENCRYPTION_SALT_BYTES];
+	uint8_t tag[FP_CONTEXT_TAG_BYTES];
+} EC_PACKED;
+struct ec_params_fp_frame {
+	uint32_t offset;
+	uint32_t size;
+} EC_PACKED;
+
+#define EC_CMD_FP_TEMPLATE		0x0405
+#define FP_TEMPLATE_COMMIT		0x80000000u
+struct ec_params_fp_template {
+	uint32_t offset;
+	uint32_t size;			/* | FP_TEMPLATE_COMMIT on the last chunk */
+	uint8_t data[];
+} EC_PACKED;
+
+#define EC_CMD_FP_CONTEXT		0x0406
+enum fp_context_action {
+	FP_CONTEXT_ASYNC = 0,
+	FP_CONTEXT_GET_RESULT = 1,
+};
+struct ec_params_fp_context_v1 {
+	uint8_t action;
+	uint8_t reserved[3];
+	uint32_t userid[FP_CONTEXT_USERID_WORDS];
+} EC_PACKED;
+
+#define EC_CMD_FP_STATS			0x0407
+#define FPSTATS_CAPTURE_INV		(1u << 0)
+#define FPSTATS_MATCHING_INV		(1u << 1)
+struct ec_response_fp_stats {
+	uint32_t capture_time_us;
+	uint32_t matching_time_us;
+	uint32_t overall_time_us;
+	uint32_t overall_t0_lo;
+	uint32_t overall_t0_hi;
+	uint8_t timestamps_invalid;
+	int8_t template_matched;
+} EC_PACKED;
+
+#define EC_CMD_FP_SEED			0x0408
+struct ec_params_fp_seed {
+	uint16_t struct_version;
+	uint16_t reserved;
+	uint8_t seed[FP_CONTEXT_TPM_BYTES];
+} EC_PACKED;
+
+#define EC_CMD_FP_ENC_STATUS		0x0409
+#define FP_ENC_STATUS_SEED_SET		(1u << 0)
+struct ec_response_fp_encryption_status {
+	uint32_t valid_flags;
+	uint32_t status;
+} EC_PACKED;
+
+/* The fp_events word of an EC_MKBP_EVENT_FINGERPRINT event. */
+#define EC_MKBP_FP_ERRCODE(fp_events)	((fp_events) & 0x0000000F)
+#define EC_MKBP_FP_ENROLL_PROGRESS_OFFSET 4
+#define EC_MKBP_FP_ENROLL_PROGRESS(fpe)	(((fpe) & 0x00000FF0) >> EC_MKBP_FP_ENROLL_PROGRESS_OFFSET)
+#define EC_MKBP_FP_MATCH_IDX_OFFSET	12
+#define EC_MKBP_FP_MATCH_IDX_MASK	0x0000F000
+#define EC_MKBP_FP_MATCH_IDX(fpe) (((fpe) & EC_MKBP_FP_MATCH_IDX_MASK) >> EC_MKBP_FP_MATCH_IDX_OFFSET)
+#define EC_MKBP_FP_ENROLL		(1u << 27)
+#define EC_MKBP_FP_MATCH		(1u << 28)
+#define EC_MKBP_FP_FINGER_DOWN		(1u << 29)
+#define EC_MKBP_FP_FINGER_UP		(1u << 30)
+#define EC_MKBP_FP_IMAGE_READY		(1u << 31)
+#define EC_MKBP_FP_ERR_ENROLL_OK	0
+#define EC_MKBP_FP_ERR_ENROLL_INTERNAL	5
+#define EC_MKBP_FP_ERR_MATCH_NO		0
+#define EC_MKBP_FP_ERR_MATCH_YES	1
+#define EC_MKBP_FP_ERR_MATCH_NO_INTERNAL 6
+#define EC_MKBP_FP_ERR_MATCH_NO_TEMPLATES 7
+
+_Static_assert(sizeof(struct ec_response_rwsig_info) == 32, "RWSIG_INFO");
+_Static_assert(sizeof(struct ec_response_rollback_info) == 12, "ROLLBACK_INFO");
+_Static_assert(sizeof(struct ec_response_fp_info_v0) == 32, "FP_INFO v0");
+_Static_assert(sizeof(struct ec_response_fp_info) == 48, "FP_INFO v1");
+_Static_assert(sizeof(struct ec_fp_template_encryption_metadata) == 48, "FP template metadata");
+_Static_assert(sizeof(struct ec_params_fp_template) == 8, "FP_TEMPLATE header");
+_Static_assert(sizeof(struct ec_params_fp_context_v1) == 36, "FP_CONTEXT v1");
+_Static_assert(sizeof(struct ec_response_fp_stats) == 22, "FP_STATS");
+_Static_assert(sizeof(struct ec_params_fp_seed) == 36, "FP_SEED");
+_Static_assert(sizeof(struct ec_response_fp_encryption_status) == 8, "FP_ENC_STATUS");
+
 #endif /* CROS_EC_EC_COMMANDS_H */

@@ -23,7 +23,9 @@ ec_unit_tests = \
 	tests/ec/test_ec_board_info \
 	tests/ec/test_ec_reboot \
 	tests/ec/test_ec_settings \
-	tests/ec/test_ec_pd
+	tests/ec/test_ec_pd \
+	tests/ec/test_ec_fp \
+	tests/ec/test_ec_fpmcu
 check_PROGRAMS += $(ec_unit_tests)
 TESTS += $(ec_unit_tests) tests/ec/fuzz_replay
 ec_unit_test_objects = $(ec_unit_tests:=.$(OBJEXT))

@@ -39,6 +39,9 @@ START_TEST(test_unsupported_versions)
 
 	table = test_cmd_table(&n);
 	for (i = 0; i < n; i++) {
+		/* Another kind's command is INVALID_COMMAND here (test_ec_fpmcu.c). */
+		if (!ec_cmd_find_kind(table[i].command, EC_KIND_EC))
+			continue;
 		for (v = 0; v < 34; v++) {
 			if (v < 32 && (table[i].versions & EC_VER_MASK(v)))
 				continue;
@@ -89,8 +92,10 @@ START_TEST(test_cmd_versions_truthful)
 		} else {
 			if (status != EC_RES_INVALID_PARAM)
 				ck_abort_msg("0x%x: %u", cmd, status);
-			if (ec_cmd_table_versions(cmd) && cmd < 0x4000)
-				ck_abort_msg("0x%x: in the table, not advertised", cmd);
+			/* In the table but another kind of firmware's (an FPMCU's). */
+			if (ec_cmd_table_versions(cmd) && cmd < 0x4000 &&
+			    ec_cmd_find_kind(cmd, EC_KIND_EC))
+				ck_abort_msg("0x%x: in the laptop EC's table, not advertised", cmd);
 		}
 		/* Every listed version really runs; the next one is refused. */
 		if (want && cmd < 0x4000) {

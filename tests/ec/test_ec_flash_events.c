@@ -25,6 +25,7 @@ static const char *const shipped_profiles[] = {
 	"ec/profiles/laptop.profile",
 	"ec/profiles/usbc-dual.profile",
 	"ec/profiles/minimal.profile",
+	"ec/profiles/fingerprint.profile",
 };
 
 static void setup(void)

@@ -115,6 +115,9 @@ START_TEST(test_every_stimulus_host_event)
 		{ EC_STIM_AC_PLUG, EC_HOST_EVENT_AC_CONNECTED, false },
 		{ EC_STIM_WP_ASSERT, 0, false },
 		{ EC_STIM_WP_DEASSERT, 0, false },
+		/* A laptop has no fingerprint sensor: test_ec_fp.c. */
+		{ EC_STIM_FINGER_DOWN, 0, false },
+		{ EC_STIM_FINGER_UP, 0, false },
 	};
 	struct test_listener l;
 	uint8_t ev[32];

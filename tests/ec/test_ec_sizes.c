@@ -2,7 +2,8 @@
 /*
  * test_ec_sizes.c - one success case per host command and version: the
  * response sizes of the ABI, exact-size and one-short buffers, on the
- * laptop and on the two-port board; and that the cases cover the table.
+ * laptop, on the two-port board and on the fingerprint MCU; and that the
+ * cases cover the table.
  */
 #include <check.h>
 #include <string.h>
@@ -134,6 +135,29 @@ static const struct size_case size_cases[] = {
 	{ EC_CMD_BATTERY_GET_DYNAMIC, 0, { 0 }, 1, 14 },
 };
 
+/*
+ * The fingerprint MCU's own commands, on fingerprint.profile (each case on
+ * a fresh MCU: FP_SEED is once per boot).
+ */
+static const struct size_case fp_size_cases[] = {
+	{ EC_CMD_RWSIG_INFO, 0, { 0 }, 0, 32 },
+	{ EC_CMD_RWSIG_ACTION, 0, { RWSIG_ACTION_CONTINUE }, 4, 0 },
+	{ EC_CMD_ADD_ENTROPY, 0, { ADD_ENTROPY_ASYNC }, 1, 0 },
+	{ EC_CMD_ROLLBACK_INFO, 0, { 0 }, 0, 12 },
+	{ EC_CMD_FP_MODE, 0, { 0, 0, 0, 0x80 }, 4, 4 },
+	{ EC_CMD_FP_INFO, 0, { 0 }, 0, 32 },
+	{ EC_CMD_FP_INFO, 1, { 0 }, 0, 48 },
+	{ EC_CMD_FP_FRAME, 0, { 0 }, 8, 0 },
+	{ EC_CMD_FP_TEMPLATE, 0, { 0 }, 8, 0 },
+	{ EC_CMD_FP_CONTEXT, 1, { FP_CONTEXT_GET_RESULT }, 36, 0 },
+	{ EC_CMD_FP_STATS, 0, { 0 }, 0, 22 },
+	{ EC_CMD_FP_SEED, 0, { FP_TEMPLATE_FORMAT_VERSION }, 36, 0 },
+	{ EC_CMD_FP_ENC_STATUS, 0, { 0 }, 0, 8 },
+	/* Shared commands whose laptop case asks what this board lacks. */
+	{ EC_CMD_GET_CMD_VERSIONS, 1, { 0x02, 0x04 }, 2, 4 },
+	{ EC_CMD_FLASH_ERASE, 0, { 0, 0, 0, 0, 0, 0x40 }, 8, 0 },
+};
+
 static struct fake_clock fc;
 static struct ec *ec;
 
@@ -164,14 +188,14 @@ static uint32_t room_status(uint32_t cmd)
 	}
 }
 
-START_TEST(test_sizes)
+/* One case on @e: its size, an exact buffer, and one byte short refused. */
+static void check_size_case(struct ec *e, const struct size_case *c)
 {
-	const struct size_case *c = &size_cases[_i];
 	uint8_t resp[RESP_MAX];
 	uint32_t status;
 	int ret;
 
-	ret = hc(ec, c->cmd, c->ver, c->req, c->req_len, resp, sizeof(resp), &status);
+	ret = hc(e, c->cmd, c->ver, c->req, c->req_len, resp, sizeof(resp), &status);
 	ck_assert_msg(status == EC_RES_SUCCESS, "cmd 0x%x v%u status %u", c->cmd, c->ver, status);
 	if (c->size < 0) {
 		ck_assert_int_ge(ret, 1);
@@ -182,14 +206,52 @@ START_TEST(test_sizes)
 	}
 	/* Exactly-sized buffer works; one byte less is refused, never cut. */
 	if (c->size > 0) {
-		ret = hc(ec, c->cmd, c->ver, c->req, c->req_len, resp, (size_t)c->size, &status);
+		ret = hc(e, c->cmd, c->ver, c->req, c->req_len, resp, (size_t)c->size, &status);
 		ck_assert_int_eq(ret, c->size);
-		ret = hc(ec, c->cmd, c->ver, c->req, c->req_len, resp, (size_t)c->size - 1,
+		ret = hc(e, c->cmd, c->ver, c->req, c->req_len, resp, (size_t)c->size - 1,
 			 &status);
 		ck_assert_int_eq(ret, 0);
 		/* Some handlers check the host's room themselves, as the firmware does. */
 		ck_assert_uint_eq(status, room_status(c->cmd));
 	}
+}
+
+START_TEST(test_sizes)
+{
+	check_size_case(ec, &size_cases[_i]);
+}
+END_TEST
+
+/* The FPMCU's commands on a fresh fingerprint MCU each. */
+START_TEST(test_sizes_fpmcu)
+{
+	struct fake_clock fc2;
+	struct ec *fp;
+
+	fake_clock_init(&fc2);
+	fp = make_ec_file("ec/profiles/fingerprint.profile", &fc2);
+	check_size_case(fp, &fp_size_cases[_i]);
+	ec_destroy(fp);
+}
+END_TEST
+
+/*
+ * The laptop's cases the FPMCU answers too (identity, flash, console ...),
+ * but for the two that ask what it lacks: a battery command's versions, an
+ * erase smaller than its 16 KiB block (fp_size_cases has its own).
+ */
+START_TEST(test_sizes_fpmcu_shared)
+{
+	const struct size_case *c = &size_cases[_i];
+	struct fake_clock fc2;
+	struct ec *fp;
+
+	fake_clock_init(&fc2);
+	fp = make_ec_file("ec/profiles/fingerprint.profile", &fc2);
+	if (ec_cmd_versions(fp, c->cmd) &&
+	    !(c->cmd == EC_CMD_GET_CMD_VERSIONS && c->ver == 1) && c->cmd != EC_CMD_FLASH_ERASE)
+		check_size_case(fp, c);
+	ec_destroy(fp);
 }
 END_TEST
 
@@ -246,8 +308,15 @@ START_TEST(test_every_table_version_covered)
 			    table[i].command == EC_CMD_USB_PD_SET_AMODE ||
 			    table[i].command == EC_CMD_PD_GET_LOG_ENTRY)
 				continue;
+			/* No shipped board answers it: test_ec_fpmcu.c covers it. */
+			if (table[i].command == EC_CMD_RWSIG_CHECK_STATUS)
+				continue;
 			for (k = 0; k < sizeof(size_cases) / sizeof(size_cases[0]); k++)
 				if (size_cases[k].cmd == table[i].command && size_cases[k].ver == v)
+					found = true;
+			for (k = 0; k < sizeof(fp_size_cases) / sizeof(fp_size_cases[0]); k++)
+				if (fp_size_cases[k].cmd == table[i].command &&
+				    fp_size_cases[k].ver == v)
 					found = true;
 			ck_assert_msg(found, "no size case for 0x%x v%u", table[i].command, v);
 		}
@@ -266,6 +335,10 @@ static Suite *ec_sizes_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_sizes, 0, sizeof(size_cases) / sizeof(size_cases[0]));
 	tcase_add_loop_test(tc, test_sizes_usbc_dual, 0,
+			    sizeof(size_cases) / sizeof(size_cases[0]));
+	tcase_add_loop_test(tc, test_sizes_fpmcu, 0,
+			    sizeof(fp_size_cases) / sizeof(fp_size_cases[0]));
+	tcase_add_loop_test(tc, test_sizes_fpmcu_shared, 0,
 			    sizeof(size_cases) / sizeof(size_cases[0]));
 	tcase_add_test(tc, test_every_table_version_covered);
 	suite_add_tcase(s, tc);
