@@ -84,6 +84,20 @@ struct ec *make_ec_text(const char *text, struct fake_clock *fc)
 	return ec;
 }
 
+struct ec *make_ec_file_plus(const char *profile_file, const char *extra, struct fake_clock *fc)
+{
+	static char text[16384];
+	FILE *f = fopen(test_path(profile_file), "r");
+	size_t n;
+
+	ck_assert_ptr_nonnull(f);
+	n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	ck_assert_uint_lt(n + strlen(extra) + 1, sizeof(text));
+	snprintf(text + n, sizeof(text) - n, "\n%s", extra);
+	return make_ec_text(text, fc);
+}
+
 /*
  * Every ck_assert*() records where it stands with a write() to Check's
  * channel, passing or not; hc() runs hundreds of thousands of times in

@@ -44,6 +44,11 @@ const char *test_path(const char *rel);
 struct ec *make_ec_file(const char *profile_file, struct fake_clock *fc);
 /** make_ec_text() - an EC from inline profile text on @fc; fails the test on error. */
 struct ec *make_ec_text(const char *text, struct fake_clock *fc);
+/**
+ * make_ec_file_plus() - an EC from a shipped profile with @extra appended
+ * (a later key wins) on @fc; fails the test on error.
+ */
+struct ec *make_ec_file_plus(const char *profile_file, const char *extra, struct fake_clock *fc);
 
 /**
  * hc() - run a host command with a guard zone after @resp_max and check the

@@ -38,15 +38,7 @@ static void teardown(void)
 /* fingerprint.profile with @extra appended (a later key wins). */
 static struct ec *fp_variant(const char *extra, struct fake_clock *clk)
 {
-	static char text[16384];
-	FILE *f = fopen(test_path(FP_PROFILE), "r");
-	size_t n;
-
-	ck_assert_ptr_nonnull(f);
-	n = fread(text, 1, sizeof(text) - 1, f);
-	fclose(f);
-	snprintf(text + n, sizeof(text) - n, "\n%s", extra);
-	return make_ec_text(text, clk);
+	return make_ec_file_plus(FP_PROFILE, extra, clk);
 }
 
 static uint32_t set_mode(struct ec *e, uint32_t mode, uint32_t *now)
