@@ -123,25 +123,41 @@ static const char *lab_errname(long ret)
 	}
 }
 
-/* XCMD HELLO: 0 when the EC answered correctly, else -errno or -EBADMSG. */
-static long lab_hello(int fd)
+/*
+ * One XCMD: @out_len bytes of @out sent, exactly @in_len answered into @in
+ * with EC_RES_SUCCESS; 0, or -errno from the device, or -EBADMSG.
+ */
+static long lab_xcmd(int fd, uint32_t command, const void *out, uint32_t out_len, void *in,
+		     uint32_t in_len)
 {
-	unsigned char buf[sizeof(struct cros_ec_command_v2) + 8] = { 0 };
+	unsigned char buf[sizeof(struct cros_ec_command_v2) + 64] = { 0 };
 	struct cros_ec_command_v2 *cmd = (void *)buf;
-	uint32_t in = 0x01020304, out;
 	long ret;
 
-	cmd->command = EC_CMD_HELLO;
-	cmd->outsize = sizeof(in);
-	cmd->insize = sizeof(out);
-	memcpy(cmd->data, &in, sizeof(in));
+	if (out_len > 64 || in_len > 64)
+		return -EINVAL;
+	cmd->command = command;
+	cmd->outsize = out_len;
+	cmd->insize = in_len;
+	memcpy(cmd->data, out, out_len);
 	ret = ioctl(fd, CROS_EC_DEV_IOCXCMD_V2, cmd);
 	if (ret < 0)
 		return -errno;
-	memcpy(&out, cmd->data, sizeof(out));
-	if (ret != sizeof(out) || cmd->result != EC_RES_SUCCESS || out != in + EC_HELLO_MAGIC)
+	if (ret != in_len || cmd->result != EC_RES_SUCCESS)
 		return -EBADMSG;
+	memcpy(in, cmd->data, in_len);
 	return 0;
+}
+
+/* XCMD HELLO: 0 when the EC answered correctly, else -errno or -EBADMSG. */
+static long lab_hello(int fd)
+{
+	uint32_t in = 0x01020304, out;
+	long ret = lab_xcmd(fd, EC_CMD_HELLO, &in, sizeof(in), &out, sizeof(out));
+
+	if (ret)
+		return ret;
+	return out == in + EC_HELLO_MAGIC ? 0 : -EBADMSG;
 }
 
 /* READMEM of the "EC" signature in the memory map. */
@@ -174,24 +190,11 @@ static long lab_read_ac(int fd)
  */
 static long lab_hibernation_delay(int fd, uint32_t seconds)
 {
-	unsigned char buf[sizeof(struct cros_ec_command_v2) +
-			  sizeof(struct ec_response_hibernation_delay)] = { 0 };
-	struct cros_ec_command_v2 *cmd = (void *)buf;
 	struct ec_params_hibernation_delay p = { .seconds = seconds };
 	struct ec_response_hibernation_delay r;
-	long ret;
+	long ret = lab_xcmd(fd, EC_CMD_HIBERNATION_DELAY, &p, sizeof(p), &r, sizeof(r));
 
-	cmd->command = EC_CMD_HIBERNATION_DELAY;
-	cmd->outsize = sizeof(p);
-	cmd->insize = sizeof(r);
-	memcpy(cmd->data, &p, sizeof(p));
-	ret = ioctl(fd, CROS_EC_DEV_IOCXCMD_V2, cmd);
-	if (ret < 0)
-		return -errno;
-	if (ret != sizeof(r) || cmd->result != EC_RES_SUCCESS)
-		return -EBADMSG;
-	memcpy(&r, cmd->data, sizeof(r));
-	return r.hibernate_delay;
+	return ret ? ret : r.hibernate_delay;
 }
 
 /**
