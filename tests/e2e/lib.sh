@@ -114,9 +114,6 @@ e2e_node_timeout=10
 if [[ ${CUSE_EC_VALGRIND:-0} == 1 ]]; then
 	e2e_node_timeout=60
 fi
-# Under set -e a failing command ends the script; say which one and where
-# (errtrace: in functions too). Only where -e is on: a command substitution
-# runs without it, and a failure there ends nothing.
 # The daemon the checks run: CUSE_EC_DAEMON, or the build's. In a build
 # tree cuse_ec is libtool's wrapper script (it links the shared
 # librevocable); resolved once here, on the host, to the binary and the
@@ -152,6 +149,9 @@ socket)
 	exit 99
 	;;
 esac
+# Under set -e a failing command ends the script; say which one and where
+# (errtrace: in functions too). Only where -e is on: a command substitution
+# runs without it, and a failure there ends nothing.
 e2e_err=0
 set -o errtrace
 trap 'e2e_err=$?; [[ $- != *e* ]] ||
@@ -209,7 +209,6 @@ e2e_run_socket_checks() {
 	local script=$1
 
 	shift
-	hl_preload_lib "$top_builddir" >/dev/null || exit 99
 	CUSE_EC_FRONTEND=socket bash "$script" "$@"
 }
 
@@ -227,8 +226,9 @@ e2e_client_cmd() {
 	wrapper=$e2e_client_bin/${prog##*/}
 	{
 		echo '#!/bin/bash'
-		printf 'exec env LD_PRELOAD=%q CUSE_EC_SOCKET_DIR=%q %q "$@"\n' \
-			"$e2e_preload" "$e2e_sock_dir" "$prog"
+		printf 'exec'
+		printf ' %q' "${e2e_client[@]}" "$prog"
+		printf ' "$@"\n'
 	} >"$wrapper"
 	chmod +x "$wrapper"
 	echo "$wrapper"
