@@ -369,8 +369,10 @@ static void context_init(void)
 	    (cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
 	    revocable__membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0)
 		revocable__ctx.use_membarrier = true;
-	revocable__ctx.have_key =
-		pthread_key_create(&revocable__ctx.key, reader_thread_exit) == 0;
+	__atomic_store_n(&revocable__ctx.have_key,
+			 pthread_key_create(&revocable__ctx.key,
+					    reader_thread_exit) == 0,
+			 __ATOMIC_RELEASE);
 	if (pthread_atfork(atfork_prepare, atfork_parent, atfork_child))
 		fprintf(stderr, "revocable: no fork handlers; a child of a threaded parent may hang\n");
 }
@@ -381,13 +383,28 @@ static void context_init(void)
  * unmapped code.  Deleting the key drops the destructor (their records
  * are leaked: nothing may run for them any more).  The fork handlers need
  * nothing: glibc removes a library's atfork handlers when it is unloaded.
+ * (The library's own threads pin it while they live: teardown.c.)
  */
 __attribute__((destructor)) static void context_unload(void)
 {
-	if (!revocable__ctx.have_key)
+	/* Threads may be exiting meanwhile (at exit(), say): they read it. */
+	if (!__atomic_exchange_n(&revocable__ctx.have_key, false,
+				 __ATOMIC_ACQ_REL))
 		return;
-	revocable__ctx.have_key = false;
 	pthread_key_delete(revocable__ctx.key);
+}
+
+void revocable__reader_exit_now(void)
+{
+	void *rec;
+
+	if (!__atomic_load_n(&revocable__ctx.have_key, __ATOMIC_ACQUIRE))
+		return;
+	rec = pthread_getspecific(revocable__ctx.key);
+	if (!rec)
+		return;
+	pthread_setspecific(revocable__ctx.key, NULL);
+	reader_thread_exit(rec);
 }
 
 void revocable__context_ensure(void)
@@ -420,7 +437,7 @@ static struct revocable__reader *reader_register(void)
 	revocable__ctx.nr_readers++;
 	pthread_mutex_unlock(&revocable__ctx.readers_lock);
 
-	if (revocable__ctx.have_key)
+	if (__atomic_load_n(&revocable__ctx.have_key, __ATOMIC_ACQUIRE))
 		pthread_setspecific(revocable__ctx.key, rec);
 	else
 		fprintf(stderr, "revocable: no thread-exit hook; reader record will leak\n");

@@ -232,6 +232,9 @@ static inline void revocable__lab_forget(const struct revocable *rev)
 }
 #endif
 
+/* reader.c: the calling thread leaves now, not at its key's destructor. */
+REVOCABLE__INTERNAL void revocable__reader_exit_now(void);
+
 /* teardown.c */
 /*
  * The name the library's worker threads give themselves, first thing: a

@@ -430,7 +430,6 @@ static void *async_revoke_worker(void *data)
 {
 	struct async_revoke *job = data;
 
-	pthread_setname_np(pthread_self(), REVOCABLE__THREAD_NAME);
 	revocable__on_worker = true;
 	pthread_mutex_lock(&job->lock);
 	while (!job->go)

@@ -79,7 +79,6 @@ static void *defer_worker(void *unused)
 	struct revocable__release_job *job;
 	struct revocable_provider *rp;
 
-	pthread_setname_np(pthread_self(), REVOCABLE__THREAD_NAME);
 	revocable__on_worker = true;
 	pthread_mutex_lock(&revocable__ctx.work_lock);
 	while (defer_pop(&rp, &job)) {
@@ -105,8 +104,56 @@ static void *defer_worker(void *unused)
 	return NULL;
 }
 
+/*
+ * The C++ ABI's thread_local destructor registration (glibc exports it
+ * for libstdc++).  Besides running @dtor when the thread exits, after its
+ * start routine has returned, it keeps the shared object that holds
+ * @dso_symbol loaded until @dtor has run: a dlclose() meanwhile leaves the
+ * library mapped.
+ */
+extern int __cxa_thread_atexit_impl(void (*dtor)(void *), void *obj,
+				    void *dso_symbol);
+extern void *__dso_handle;
+
+struct library_thread {
+	void *(*fn)(void *);
+	void *arg;
+};
+
+/* Runs at the thread's exit, the library still pinned (see below). */
+static void library_thread_exit(void *unused)
+{
+	revocable__reader_exit_now();
+}
+
+/*
+ * A library thread whose work is over is still in the library's code on
+ * its way out (returning through here; its reader record's destructor if
+ * its callbacks made accesses), and revocable_barrier() may already have
+ * returned: dlclose() must not unmap that code under it.  So each thread
+ * pins the library for its lifetime, and leaves its reader record in the
+ * pinned destructor rather than in the key's, which runs later.
+ */
+static void *library_thread_main(void *data)
+{
+	struct library_thread t = *(struct library_thread *)data;
+
+	free(data);
+	pthread_setname_np(pthread_self(), REVOCABLE__THREAD_NAME);
+	/* Without the pin (no memory) only a racing dlclose() could hurt. */
+	__cxa_thread_atexit_impl(library_thread_exit, NULL, &__dso_handle);
+	return t.fn(t.arg);
+}
+
+/**
+ * revocable__start_detached() - run @fn(@arg) on a new, detached library
+ * thread.
+ *
+ * Return: 0, or -ENOMEM / -EAGAIN (no thread; @fn is not called).
+ */
 int revocable__start_detached(void *(*fn)(void *), void *arg)
 {
+	struct library_thread *t;
 	pthread_attr_t attr;
 	pthread_t tid;
 	int ret;
@@ -114,6 +161,13 @@ int revocable__start_detached(void *(*fn)(void *), void *arg)
 	ret = pthread_attr_init(&attr);
 	if (ret)
 		return -ret;
+	t = malloc(sizeof(*t));
+	if (!t) {
+		pthread_attr_destroy(&attr);
+		return -ENOMEM;
+	}
+	t->fn = fn;
+	t->arg = arg;
 	ret = pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	if (!ret) {
 		sigset_t all, old;
@@ -122,14 +176,16 @@ int revocable__start_detached(void *(*fn)(void *), void *arg)
 		 * A library's own threads must never take the process's signals:
 		 * a program that waits for SIGTERM in its main loop (libfuse's
 		 * loop threads, say) would see its handler run here instead and
-		 * never wake. The worker starts with every signal blocked.
+		 * never wake. The thread starts with every signal blocked.
 		 */
 		sigfillset(&all);
 		pthread_sigmask(SIG_SETMASK, &all, &old);
-		ret = pthread_create(&tid, &attr, fn, arg);
+		ret = pthread_create(&tid, &attr, library_thread_main, t);
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 	}
 	pthread_attr_destroy(&attr);
+	if (ret)
+		free(t);
 	return -ret;
 }
 
@@ -147,9 +203,12 @@ static void worker_start(void)
 {
 	if (revocable__start_detached(defer_worker, NULL)) {
 		/* No thread: the caller's context is the only one left. */
+		bool on_worker = revocable__on_worker;
+
 		fprintf(stderr, "revocable: cannot start worker, freeing inline\n");
 		defer_worker(NULL);
-		revocable__on_worker = false;
+		/* The caller's thread (a library thread, maybe) goes on. */
+		revocable__on_worker = on_worker;
 	}
 }
 
