@@ -43,16 +43,25 @@ struct ec_client {
  * every call reports it as one error (EC_CLIENT_GONE): the EC unplugged
  * (ENODEV), the daemon dead during the call (ECONNABORTED) or before it
  * (ENOTCONN), a connection torn down mid-answer (EIO). cuse_ec(8) lists
- * them under DEVICE GONE.
+ * them under DEVICE GONE. EIO is also what a live device's transport
+ * error gives (the daemon's "eio" fault, an LPC or SPI error on a real
+ * Chromebook), so it means gone only when the file says so too: poll()
+ * then reports POLLERR or POLLHUP at once.
  */
-static int client_gone(int ret)
+static int client_gone(struct ec_client *c, int ret)
 {
+	int revents;
+
 	switch (ret) {
 	case -ENODEV:
 	case -ECONNABORTED:
 	case -ENOTCONN:
-	case -EIO:
 		return EC_CLIENT_GONE;
+	case -EIO:
+		revents = c->ops->poll(c->ctx, 0);
+		if (revents > 0 && (revents & (POLLERR | POLLHUP)))
+			return EC_CLIENT_GONE;
+		return ret;
 	}
 	return ret;
 }
@@ -120,34 +129,6 @@ static const struct ec_transport_ops fd_transport_ops = {
 
 /* ---- names ---- */
 
-static const char *const ec_result_names[] = {
-	[EC_RES_SUCCESS] = "SUCCESS",
-	[EC_RES_INVALID_COMMAND] = "INVALID_COMMAND",
-	[EC_RES_ERROR] = "ERROR",
-	[EC_RES_INVALID_PARAM] = "INVALID_PARAM",
-	[EC_RES_ACCESS_DENIED] = "ACCESS_DENIED",
-	[EC_RES_INVALID_RESPONSE] = "INVALID_RESPONSE",
-	[EC_RES_INVALID_VERSION] = "INVALID_VERSION",
-	[EC_RES_INVALID_CHECKSUM] = "INVALID_CHECKSUM",
-	[EC_RES_IN_PROGRESS] = "IN_PROGRESS",
-	[EC_RES_UNAVAILABLE] = "UNAVAILABLE",
-	[EC_RES_TIMEOUT] = "TIMEOUT",
-	[EC_RES_OVERFLOW] = "OVERFLOW",
-	[EC_RES_INVALID_HEADER] = "INVALID_HEADER",
-	[EC_RES_REQUEST_TRUNCATED] = "REQUEST_TRUNCATED",
-	[EC_RES_RESPONSE_TOO_BIG] = "RESPONSE_TOO_BIG",
-	[EC_RES_BUS_ERROR] = "BUS_ERROR",
-	[EC_RES_BUSY] = "BUSY",
-};
-
-const char *ec_result_name(uint32_t result)
-{
-	if (result >= sizeof(ec_result_names) / sizeof(ec_result_names[0]) ||
-	    !ec_result_names[result])
-		return "UNKNOWN";
-	return ec_result_names[result];
-}
-
 const char *ec_client_step_name(enum ec_client_step step)
 {
 	switch (step) {
@@ -203,7 +184,7 @@ int ec_client_xcmd(struct ec_client *c, uint32_t command, uint32_t version,
 	if (req_len)
 		memcpy(cmd->data, req, req_len);
 
-	ret = client_gone(c->ops->ioctl(c->ctx, CROS_EC_DEV_IOCXCMD_V2, (unsigned long)cmd));
+	ret = client_gone(c, c->ops->ioctl(c->ctx, CROS_EC_DEV_IOCXCMD_V2, (unsigned long)cmd));
 	if (ret < 0)
 		goto out;
 	/* The device clamps insize, so it can never report more than asked. */
@@ -304,7 +285,7 @@ int ec_client_readmem(struct ec_client *c, uint32_t offset, uint32_t bytes, void
 	memset(&rm, 0, sizeof(rm));
 	rm.offset = offset;
 	rm.bytes = bytes;
-	ret = client_gone(c->ops->ioctl(c->ctx, CROS_EC_DEV_IOCRDMEM_V2, (unsigned long)&rm));
+	ret = client_gone(c, c->ops->ioctl(c->ctx, CROS_EC_DEV_IOCRDMEM_V2, (unsigned long)&rm));
 	if (ret < 0)
 		return ret;
 	if ((uint32_t)ret > sizeof(rm.buffer) || (bytes && (uint32_t)ret > bytes))
@@ -319,7 +300,7 @@ int ec_client_set_event_mask(struct ec_client *c, uint32_t mask)
 
 	if (!c)
 		return -EINVAL;
-	ret = client_gone(c->ops->ioctl(c->ctx, CROS_EC_DEV_IOCEVENTMASK_V2, mask));
+	ret = client_gone(c, c->ops->ioctl(c->ctx, CROS_EC_DEV_IOCEVENTMASK_V2, mask));
 	return ret < 0 ? ret : 0;
 }
 
@@ -340,7 +321,7 @@ static int read_event_blocking(struct ec_client *c, void *buf, size_t len)
 	int revents;
 
 	for (;;) {
-		got = client_gone((int)c->ops->read(c->ctx, buf, len));
+		got = client_gone(c, (int)c->ops->read(c->ctx, buf, len));
 		if (got == -EINTR)
 			continue;
 		if (got != -EAGAIN)
@@ -384,7 +365,7 @@ int ec_client_read_event(struct ec_client *c, void *buf, size_t len, int timeout
 		 * POLLERR/POLLHUP mean the EC or the daemon went away: the
 		 * read below says so.
 		 */
-		got = client_gone((int)c->ops->read(c->ctx, buf, len));
+		got = client_gone(c, (int)c->ops->read(c->ctx, buf, len));
 		if (got == -EAGAIN || got == -EINTR) {
 			/* Another thread took the event first; wait again. */
 			if (!(revents & (POLLERR | POLLHUP | POLLNVAL)))
@@ -425,7 +406,7 @@ static int startup_version_text(struct ec_client *c, struct ec_client_error *err
 	ssize_t got;
 	size_t first_len;
 
-	got = client_gone((int)c->ops->read(c->ctx, c->version_text, VERSION_READ_LEN));
+	got = client_gone(c, (int)c->ops->read(c->ctx, c->version_text, VERSION_READ_LEN));
 	if (got < 0)
 		return fail(error, EC_STEP_VERSION_TEXT, (int)got,
 			    "step 1: reading the version text failed: %s", strerror((int)-got));
@@ -473,7 +454,7 @@ static int startup_v1_probe(struct ec_client *c, struct ec_client_error *error)
 	};
 	int ret;
 
-	ret = client_gone(c->ops->ioctl(c->ctx, CROS_EC_DEV_IOCXCMD_V1, (unsigned long)&probe));
+	ret = client_gone(c, c->ops->ioctl(c->ctx, CROS_EC_DEV_IOCXCMD_V1, (unsigned long)&probe));
 	if (ret == -ENOTTY)
 		return 0;
 	if (ret >= 0)

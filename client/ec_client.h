@@ -20,6 +20,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "common/common.h"	/* ec_result_name() */
+
 struct ec_client;
 
 /**
@@ -241,14 +243,6 @@ int ec_client_read_event(struct ec_client *c, void *buf, size_t len, int timeout
  * the EC or the daemon is gone), 0 on timeout, or -errno.
  */
 int ec_client_poll(struct ec_client *c, int timeout_ms);
-
-/**
- * ec_result_name() - the EC_RES_* name of an EC status code.
- * @result: the status code
- *
- * Return: e.g. "INVALID_PARAM", or "UNKNOWN" for codes the ABI does not name.
- */
-const char *ec_result_name(uint32_t result);
 
 /**
  * ec_client_step_name() - a short name for a start-up step.

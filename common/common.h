@@ -110,6 +110,26 @@ int parse_probability(const char *text, const char *what, uint32_t *out_ppm,
 		      char *err, size_t errlen);
 
 /**
+ * ec_result_name() - the EC_RES_* name of an EC status code.
+ * @result: the status code
+ *
+ * Return: e.g. "INVALID_PARAM", or "UNKNOWN" for codes the ABI does not name.
+ */
+const char *ec_result_name(uint32_t result);
+
+/**
+ * ec_result_parse() - an EC status code as a user types it.
+ * @text:   a name without its EC_RES_ prefix ("BUSY", any case) or a
+ *          number 0..255
+ * @out:    the code, written only on success
+ * @err:    the message on failure
+ * @errlen: size of @err
+ *
+ * Return: 0, or -EINVAL.
+ */
+int ec_result_parse(const char *text, uint32_t *out, char *err, size_t errlen);
+
+/**
  * cli_option_error() - the message for an option getopt_long() refused.
  * @opt:    what getopt_long() returned: ':' (no argument) or anything else
  *          (an unknown option); call it with opterr = 0 and a leading ':'

@@ -7,4 +7,4 @@
 
 noinst_LTLIBRARIES += common/libcommon.la
 common_libcommon_la_SOURCES = common/common.h common/parse.c common/utf8.c \
-	common/clock.c common/unix_socket.c
+	common/clock.c common/unix_socket.c common/ec_result.c

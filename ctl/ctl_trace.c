@@ -37,6 +37,7 @@ static const struct {
 	[CHARDEV_TRACE_PLUG] = { "plug", false, false, "ret", NULL },
 	[CHARDEV_TRACE_UEVENT] = { "uevent", false, true, "seqnum", NULL },
 	[CHARDEV_TRACE_EC_COLD_REBOOT] = { "cold-reboot", true, false, "resets", NULL },
+	[CHARDEV_TRACE_EC_FAULT] = { "fault", true, true, "kind", "ret" },
 };
 
 /* Names of the @cmd values that are not EC command numbers. */

@@ -61,6 +61,7 @@ enum chardev_trace_event {
 	CHARDEV_TRACE_PLUG,		/* a: 0 or -errno */
 	CHARDEV_TRACE_UEVENT,		/* cmd: action, a: SEQNUM */
 	CHARDEV_TRACE_EC_COLD_REBOOT,	/* file, a: the EC's cold resets */
+	CHARDEV_TRACE_EC_FAULT,		/* file, cmd, a: enum ec_fault_kind, b: ret */
 	CHARDEV_TRACE_EVENT_COUNT
 };
 

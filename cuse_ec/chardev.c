@@ -107,6 +107,8 @@ int chardev_ctx_create(const struct chardev_config *config, struct chardev_ctx *
 		goto err_trace;
 	if (pthread_cond_init(&ctx->cond, NULL))
 		goto err_mutex;
+	if (ec_fault_plan_create(config->fault_seed, &ctx->faults))
+		goto err_cond;
 	ctx->config = *config;
 	/* The EC's clock is cheap to read; clock_gettime() may not be. */
 	if (config->clock)
@@ -114,6 +116,8 @@ int chardev_ctx_create(const struct chardev_config *config, struct chardev_ctx *
 	*out = ctx;
 	return 0;
 
+err_cond:
+	pthread_cond_destroy(&ctx->cond);
 err_mutex:
 	pthread_mutex_destroy(&ctx->lock);
 err_trace:
@@ -196,6 +200,8 @@ void chardev_ctx_destroy(struct chardev_ctx *ctx)
 	pthread_cond_destroy(&ctx->cond);
 	pthread_mutex_destroy(&ctx->lock);
 	chardev_trace_destroy(ctx->trace);
+	/* Last: an unsafe mode's zombie EC may still hold it until here. */
+	ec_fault_plan_destroy(ctx->faults);
 	free(ctx);
 }
 
@@ -221,6 +227,7 @@ int chardev_plug(struct chardev_ctx *ctx)
 	 */
 	if (ctx->latency_set)
 		ec_set_latency_ns(ec, ctx->latency_ns);
+	ec_set_fault_plan(ec, ctx->faults);
 	if (ctx->current) {
 		pthread_mutex_unlock(&ctx->lock);
 		lifecycle_put(lc);
@@ -433,6 +440,31 @@ int chardev_unplug(struct chardev_ctx *ctx)
 }
 
 /**
+ * chardev_fault_unplug() - an injected "unplug" fault: the device of @lc
+ * goes away as the command that drew it answers.
+ * @ctx: context
+ * @lc:  the instance the command ran on
+ *
+ * As chardev_cold_reboot(), called with no access held and only starting
+ * the unplug; unlike it, nothing comes back until a plug.
+ */
+void chardev_fault_unplug(struct chardev_ctx *ctx, struct lifecycle *lc)
+{
+	struct chardev_retired *r;
+	int ret;
+
+	ret = chardev_unplug_start(ctx, NULL, NULL, false, lc, &r);
+	if (ret) {
+		chardev_log(ctx, CHARDEV_LOG_NOTICE,
+			    "injected unplug on an EC no longer current: nothing to unplug (%s)",
+			    strerror(-ret));
+		return;
+	}
+	chardev_log(ctx, CHARDEV_LOG_INFO, "injected fault: the device goes away");
+	chardev_reap(ctx);
+}
+
+/**
  * chardev_cold_reboot() - the EC of @lc went through a cold reset: the
  * device goes away and comes back, as an operator's unplug and plug.
  * @ctx:     context
@@ -592,6 +624,11 @@ static int chardev_apply_latency(struct ec *ec, void *arg)
 {
 	ec_set_latency_ns(ec, *(const uint64_t *)arg);
 	return 0;
+}
+
+struct ec_fault_plan *chardev_fault_plan(struct chardev_ctx *ctx)
+{
+	return ctx->faults;
 }
 
 int chardev_set_latency(struct chardev_ctx *ctx, uint64_t ns)

@@ -104,6 +104,8 @@ int chardev_unplug_wakeups_parse(const char *name, enum chardev_unplug_wakeups *
  * @log_level: messages above this level are dropped
  * @unplug_wakeups: what an unplug does to blocked readers and pollers in
  *           the revocable mode
+ * @fault_seed: seeds the fault plan's draws (chardev_fault_plan()); 0: a
+ *           fixed default, so runs repeat
  */
 struct chardev_config {
 	enum lifecycle_mode mode;
@@ -112,6 +114,7 @@ struct chardev_config {
 	struct chardev_ops ops;
 	int log_level;
 	enum chardev_unplug_wakeups unplug_wakeups;
+	uint64_t fault_seed;
 };
 
 /* The result of one ioctl step (see chardev_ioctl()). */
@@ -318,6 +321,16 @@ bool chardev_operator_hold(struct chardev_ctx *ctx);
  * Return: @fn's return, or -ENODEV when no EC is present.
  */
 int chardev_with_ec(struct chardev_ctx *ctx, int (*fn)(struct ec *ec, void *arg), void *arg);
+
+/**
+ * chardev_fault_plan() - the device's fault plan: every EC plugged in
+ * draws from it, so its rules (and their injections left) outlive a
+ * replug. Add and clear rules with ec_fault_plan_add() and the like.
+ * @ctx: context
+ *
+ * Return: the plan; it lives as long as @ctx.
+ */
+struct ec_fault_plan *chardev_fault_plan(struct chardev_ctx *ctx);
 
 /**
  * chardev_set_latency() - host-command latency for this EC and later ones.

@@ -145,6 +145,7 @@ struct chardev_file {
  * @retired: unplugged instances not yet reaped
  * @latency_ns: injected host-command latency for new ECs (0: profile's)
  * @latency_set: @latency_ns was set by chardev_set_latency()
+ * @faults:  the fault plan every EC draws from (chardev_fault_plan())
  * @stats:   counters, indexed by enum chardev_stat (atomics: updated
  *           without @lock)
  * @operator_hold: the control socket unplugged; uevent adds do not plug
@@ -169,6 +170,7 @@ struct chardev_ctx {
 	struct chardev_retired *retired;
 	uint64_t latency_ns;
 	bool latency_set;
+	struct ec_fault_plan *faults;
 	atomic_uint_fast64_t stats[CHARDEV_STAT_COUNT];
 	atomic_bool operator_hold;
 	struct chardev_trace *trace;
@@ -228,6 +230,7 @@ void chardev_reap(struct chardev_ctx *ctx);
  * chardev.c: a command on @lc left the EC's cold-reset count changed;
  * retire @lc (if still current) and plug a fresh EC. No access held.
  */
+void chardev_fault_unplug(struct chardev_ctx *ctx, struct lifecycle *lc);
 void chardev_cold_reboot(struct chardev_ctx *ctx, struct lifecycle *lc, uint64_t file_id,
 			 uint32_t resets);
 

@@ -44,8 +44,9 @@ static void chardev_ioctl_xcmd(struct chardev_file *file, uint64_t arg, const vo
 	const size_t hdr_len = CROS_EC_XCMD_HEADER_SIZE;
 	struct cros_ec_command_v2 hdr;
 	struct chardev_access acc;
+	struct ec_cmd_effects fx;
 	size_t insize, reply_len;
-	uint32_t ec_status = 0, cold_resets;
+	uint32_t ec_status = 0;
 	unsigned char *reply;
 	struct ec *ec;
 	int ret;
@@ -103,9 +104,13 @@ static void chardev_ioctl_xcmd(struct chardev_file *file, uint64_t arg, const vo
 	 * call would also move for another file's reboot that reached the EC
 	 * while this command waited for it, crediting that reboot here.
 	 */
-	ret = ec_host_command_reset(ec, hdr.command, hdr.version,
-				    (const unsigned char *)in + hdr_len, hdr.outsize,
-				    reply + hdr_len, insize, &ec_status, &cold_resets);
+	ret = ec_host_command_effects(ec, hdr.command, hdr.version,
+				      (const unsigned char *)in + hdr_len, hdr.outsize,
+				      reply + hdr_len, insize, &ec_status, &fx);
+	if (fx.fault != EC_FAULT_NONE) {
+		STAT_INC(file->ctx, faults_injected);
+		TRACE(file->ctx, EC_FAULT, file->id, hdr.command, fx.fault, ret);
+	}
 	chardev_access_end(file, &acc, ret);
 	/*
 	 * A cold reset takes the device away and back. Only now, with this
@@ -115,8 +120,11 @@ static void chardev_ioctl_xcmd(struct chardev_file *file, uint64_t arg, const vo
 	 * old EC after a SUCCESS it was given, and the reboot's sender finds
 	 * it counted as soon as it has the answer.
 	 */
-	if (cold_resets)
-		chardev_cold_reboot(file->ctx, file->lc, file->id, cold_resets);
+	if (fx.cold_resets)
+		chardev_cold_reboot(file->ctx, file->lc, file->id, fx.cold_resets);
+	/* The same for an injected unplug: the answer goes out after it. */
+	if (fx.fault == EC_FAULT_UNPLUG)
+		chardev_fault_unplug(file->ctx, file->lc);
 	if (ret < 0) {
 		free(reply);
 		chardev_ioctl_error(res, ret);

@@ -57,6 +57,12 @@ static int control_parse_event(const char *value, struct control_cmd *cmd,
 	return 0;
 }
 
+static int control_parse_fault(const char *value, struct control_cmd *cmd,
+			       char *err, size_t errlen)
+{
+	return ec_fault_parse(value, &cmd->fault, err, errlen);
+}
+
 static int control_parse_ns(const char *value, struct control_cmd *cmd,
 			    char *err, size_t errlen)
 {
@@ -193,6 +199,55 @@ static int control_do_inject(struct chardev_ctx *ctx, const struct control_cmd *
 	return ret;
 }
 
+static int control_do_fault(struct chardev_ctx *ctx, const struct control_cmd *cmd,
+			    char *reply, size_t len)
+{
+	char text[EC_FAULT_TEXT_MAX];
+	int ret = ec_fault_plan_add(chardev_fault_plan(ctx), &cmd->fault);
+
+	if (ret == -ENOSPC) {
+		snprintf(reply, len, "error the fault plan is full (%d rules; 'fault clear' first)",
+			 EC_FAULT_RULES_MAX);
+		return ret;
+	}
+	if (ret) {
+		snprintf(reply, len, "error fault refused: %s", strerror(-ret));
+		return ret;
+	}
+	ec_fault_format(&cmd->fault, text, sizeof(text));
+	snprintf(reply, len, "ok fault %s", text);
+	return 0;
+}
+
+static int control_do_fault_clear(struct chardev_ctx *ctx, const struct control_cmd *cmd,
+				  char *reply, size_t len)
+{
+	(void)cmd;
+	snprintf(reply, len, "ok faults cleared %zu",
+		 ec_fault_plan_clear(chardev_fault_plan(ctx)));
+	return 0;
+}
+
+/* "ok faults N injected=M: RULE; RULE" - every rule as "fault" takes it. */
+static int control_do_faults(struct chardev_ctx *ctx, const struct control_cmd *cmd,
+			     char *reply, size_t len)
+{
+	struct ec_fault rules[EC_FAULT_RULES_MAX];
+	char text[EC_FAULT_TEXT_MAX];
+	uint64_t injected;
+	size_t n, i, used;
+
+	(void)cmd;
+	n = ec_fault_plan_list(chardev_fault_plan(ctx), rules, EC_FAULT_RULES_MAX, &injected);
+	used = (size_t)snprintf(reply, len, "ok faults %zu injected=%" PRIu64 "%s", n,
+				injected, n ? ":" : "");
+	for (i = 0; i < n && used < len; i++) {
+		ec_fault_format(&rules[i], text, sizeof(text));
+		used += (size_t)snprintf(reply + used, len - used, "%s %s", i ? ";" : "", text);
+	}
+	return 0;
+}
+
 static int control_do_latency(struct chardev_ctx *ctx, const struct control_cmd *cmd,
 			      char *reply, size_t len)
 {
@@ -326,6 +381,13 @@ static const struct control_verb control_verbs[] = {
 	{ .name = "inject", .value = "EVENT", .parse = control_parse_event,
 	  .now = control_do_inject,
 	  .help = "change the EC's state and raise the events a real EC would" },
+	{ .name = "fault clear", .now = control_do_fault_clear,
+	  .help = "remove every fault rule" },
+	{ .name = "fault", .value = "RULE", .parse = control_parse_fault,
+	  .now = control_do_fault,
+	  .help = "add a fault rule: KIND[,cmd=N|all][,times=N|always][,p=P]" },
+	{ .name = "faults", .now = control_do_faults,
+	  .help = "the fault rules (injections left) and faults injected so far" },
 	{ .name = "latency", .value = "NS", .parse = control_parse_ns,
 	  .now = control_do_latency,
 	  .help = "nanoseconds every host command spends in the EC, 0..60000000000" },
@@ -515,6 +577,18 @@ static int control_do_help(struct chardev_ctx *ctx, const struct control_cmd *cm
 		else
 			used += (size_t)snprintf(reply + used, len - used, "%s %s",
 						 i ? "," : "", form);
+		if (word && verb->parse == control_parse_fault) {
+			enum ec_fault_kind k;
+
+			for (k = EC_FAULT_NONE + 1; k < EC_FAULT_KINDS && used < len; k++)
+				used += (size_t)snprintf(reply + used, len - used, "%s%s: %s",
+							 k == EC_FAULT_NONE + 1 ?
+							 " (KIND: " : "; ",
+							 ec_fault_kind_name(k),
+							 ec_fault_kind_help(k));
+			if (used < len)
+				used += (size_t)snprintf(reply + used, len - used, ")");
+		}
 		if (word && verb->parse == control_parse_event) {
 			enum ec_stimulus s;
 

@@ -32,12 +32,14 @@ struct control_verb;
  * @verb:       the table's row of the verb (control_verb_name() names it)
  * @stimulus:   "inject": the event
  * @latency_ns: "latency": the latency
+ * @fault:      "fault": the rule
  * @topic:      "help VERB": the verb's row
  */
 struct control_cmd {
 	const struct control_verb *verb;
 	enum ec_stimulus stimulus;
 	uint64_t latency_ns;
+	struct ec_fault fault;
 	const struct control_verb *topic;
 };
 

@@ -523,6 +523,7 @@ static int cuse_ec_start(struct cuse_ec_daemon *d)
 {
 	struct chardev_config config = { 0 };
 	struct udev_follow_rules follow_rules;
+	unsigned int i;
 	sigset_t old;
 	int ret;
 
@@ -544,6 +545,7 @@ static int cuse_ec_start(struct cuse_ec_daemon *d)
 	config.clock = cached_clock_ops(d->clock);
 	config.log_level = d->opts.log_level;
 	config.unplug_wakeups = d->opts.unplug_wakeups;
+	config.fault_seed = d->opts.fault_seed;
 	if (d->opts.socket_dir) {
 		sock_frontend_chardev_ops(&config.ops);
 	} else {
@@ -559,6 +561,9 @@ static int cuse_ec_start(struct cuse_ec_daemon *d)
 		cuse_ec_log(d, CHARDEV_LOG_ERR, "chardev: %s", strerror(-ret));
 		return -1;
 	}
+	/* Checked when parsed, and no more than the plan holds. */
+	for (i = 0; i < d->opts.n_faults; i++)
+		ec_fault_plan_add(chardev_fault_plan(d->ctx), &d->opts.faults[i]);
 	ret = chardev_plug(d->ctx);
 	if (ret) {
 		cuse_ec_log(d, CHARDEV_LOG_ERR, "cannot create the EC: %s", strerror(-ret));

@@ -41,6 +41,8 @@ enum {
 	OPT_CONTROL_IDLE_TIMEOUT,
 	OPT_SOCKET_DIR,
 	OPT_CHECK,
+	OPT_FAULT,
+	OPT_FAULT_SEED,
 };
 
 static const struct option cuse_ec_long_options[] = {
@@ -70,6 +72,8 @@ static const struct option cuse_ec_long_options[] = {
 	{ "control-idle-timeout", required_argument, NULL, OPT_CONTROL_IDLE_TIMEOUT },
 	{ "socket-dir", required_argument, NULL, OPT_SOCKET_DIR },
 	{ "check", no_argument, NULL, OPT_CHECK },
+	{ "fault", required_argument, NULL, OPT_FAULT },
+	{ "fault-seed", required_argument, NULL, OPT_FAULT_SEED },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -125,6 +129,11 @@ static void cuse_ec_usage(FILE *out, const char *prog)
 		"                       ... of the device whose uevents carry this udev\n"
 		"                       property (repeatable: all must match)\n"
 		"  --no-udev            ignore uevents (control socket only)\n"
+		"  --fault=RULE         inject faults into host commands from the start, as\n"
+		"                       the control verb \"fault RULE\" does (repeatable;\n"
+		"                       e.g. cmd=0x0b,result=BUSY,times=2), see cuse_ec(8)\n"
+		"  --fault-seed=N       seed of the draws of rules with p < 1 (default:\n"
+		"                       a fixed one, so runs repeat)\n"
 		"  -h, --help           this text\n"
 		"  -V, --version        version\n"
 		"\n"
@@ -342,6 +351,26 @@ int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
 				return -EINVAL;
 			}
 			opts->control_idle_timeout_ms = (unsigned int)v * 1000;
+			break;
+		case OPT_FAULT:
+			if (opts->n_faults >= EC_FAULT_RULES_MAX) {
+				fprintf(err, "%s: too many --fault rules (at most %d)\n", prog,
+					EC_FAULT_RULES_MAX);
+				return -EINVAL;
+			}
+			if (ec_fault_parse(optarg, &opts->faults[opts->n_faults], why,
+					   sizeof(why))) {
+				fprintf(err, "%s: invalid --fault '%.40s': %s\n", prog, optarg, why);
+				return -EINVAL;
+			}
+			opts->n_faults++;
+			break;
+		case OPT_FAULT_SEED:
+			if (parse_uint(optarg, "--fault-seed", 1, UINT64_MAX, &v, why, sizeof(why))) {
+				fprintf(err, "%s: %s\n", prog, why);
+				return -EINVAL;
+			}
+			opts->fault_seed = v;
 			break;
 		case OPT_SHUTDOWN_TIMEOUT:
 			if (parse_uint(optarg, "--shutdown-timeout", 0, 3600, &v, why, sizeof(why))) {

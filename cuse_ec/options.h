@@ -51,6 +51,9 @@
  * @check:      --check: parse, load the profile, print what would be served, exit
  * @socket_dir: --socket-dir: serve the device as the socket @socket_dir/@name
  *              (sock_frontend.h) instead of through CUSE; NULL for CUSE
+ * @faults:     --fault rules (checked when parsed), for the fault plan
+ * @n_faults:   how many
+ * @fault_seed: --fault-seed: seeds the draws of rules with p < 1 (0: default)
  */
 struct cuse_ec_options {
 	char name[CUSE_EC_NAME_MAX];
@@ -79,6 +82,9 @@ struct cuse_ec_options {
 	const char *check_profile;
 	bool check;
 	const char *socket_dir;
+	struct ec_fault faults[EC_FAULT_RULES_MAX];
+	unsigned int n_faults;
+	uint64_t fault_seed;
 };
 
 /* cuse_ec_parse_options() results besides 0. */

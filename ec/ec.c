@@ -397,8 +397,25 @@ int ec_host_command(struct ec *ec, uint32_t command, uint32_t version,
 		    const void *req, size_t req_len, void *resp, size_t resp_max,
 		    uint32_t *ec_status)
 {
-	return ec_host_command_reset(ec, command, version, req, req_len, resp, resp_max,
-				     ec_status, NULL);
+	return ec_host_command_effects(ec, command, version, req, req_len, resp, resp_max,
+				       ec_status, NULL);
+}
+
+void ec_set_fault_plan(struct ec *ec, struct ec_fault_plan *plan)
+{
+	pthread_mutex_lock(&ec->lock);
+	ec->fault_plan = plan;
+	pthread_mutex_unlock(&ec->lock);
+}
+
+/* The work is done, but the answer waits for RESEND_RESPONSE. */
+static uint32_t ec_defer_answer(struct ec *ec, uint32_t status, size_t resp_size)
+{
+	ec->saved_valid = true;
+	ec->saved_status = status;
+	ec->saved_len = status == EC_RES_SUCCESS ? resp_size : 0;
+	memcpy(ec->saved_resp, ec->resp_buf, ec->saved_len);
+	return EC_RES_IN_PROGRESS;
 }
 
 /*
@@ -406,17 +423,19 @@ int ec_host_command(struct ec *ec, uint32_t command, uint32_t version,
  * lock the command runs in, so another command's reset, which can only come
  * before or after that hold, is never credited to this one.
  */
-int ec_host_command_reset(struct ec *ec, uint32_t command, uint32_t version,
-			  const void *req, size_t req_len, void *resp, size_t resp_max,
-			  uint32_t *ec_status, uint32_t *cold_resets)
+int ec_host_command_effects(struct ec *ec, uint32_t command, uint32_t version,
+			    const void *req, size_t req_len, void *resp, size_t resp_max,
+			    uint32_t *ec_status, struct ec_cmd_effects *effects)
 {
+	enum ec_fault_kind fault = EC_FAULT_NONE;
 	struct ec_cmd_args args;
 	uint32_t status, resets_before;
+	uint64_t fault_arg = 0;
 	bool fault_ok;
 	int ret = 0;
 
-	if (cold_resets)
-		*cold_resets = 0;
+	if (effects)
+		*effects = (struct ec_cmd_effects){ .fault = EC_FAULT_NONE };
 	if (ec_status)
 		*ec_status = EC_RES_ERROR;
 	if (!ec || !ec_status || (!req && req_len) || (!resp && resp_max))
@@ -443,8 +462,32 @@ int ec_host_command_reset(struct ec *ec, uint32_t command, uint32_t version,
 		.resp_max = resp_max < ec->resp_room ? resp_max : ec->resp_room,
 	};
 
+	/* The caller's plan first: a scripted fault beats a random one. */
+	if (ec->fault_plan)
+		fault = ec_fault_plan_draw(ec->fault_plan, command, &fault_arg);
+	switch (fault) {
+	case EC_FAULT_RESULT:
+		status = (uint32_t)fault_arg;
+		goto out;
+	case EC_FAULT_EIO:
+		status = EC_RES_ERROR;
+		ret = -EIO;
+		goto out;
+	case EC_FAULT_TIMEOUT:
+		ec_spend(ec, ec->prof.fault_timeout_ns);
+		status = EC_RES_TIMEOUT;
+		ret = -ETIMEDOUT;
+		goto out;
+	case EC_FAULT_DELAY:
+		ec_spend(ec, fault_arg);
+		break;
+	default:
+		break;
+	}
+
 	/* The recovery commands stay reliable so a client can always recover. */
-	fault_ok = command != EC_CMD_RESEND_RESPONSE && command != EC_CMD_GET_COMMS_STATUS;
+	fault_ok = fault == EC_FAULT_NONE && command != EC_CMD_RESEND_RESPONSE &&
+		   command != EC_CMD_GET_COMMS_STATUS;
 	if (fault_ok && ec_draw(ec, ec->prof.fault_busy_ppm)) {
 		status = EC_RES_BUSY;
 		goto out;
@@ -461,13 +504,15 @@ int ec_host_command_reset(struct ec *ec, uint32_t command, uint32_t version,
 	if (status == EC_RES_SUCCESS && args.resp_size > args.resp_max)
 		status = EC_RES_RESPONSE_TOO_BIG;
 
-	if (fault_ok && ec_draw(ec, ec->prof.fault_in_progress_ppm)) {
-		/* The work is done, but the answer waits for RESEND_RESPONSE. */
-		ec->saved_valid = true;
-		ec->saved_status = status;
-		ec->saved_len = status == EC_RES_SUCCESS ? args.resp_size : 0;
-		memcpy(ec->saved_resp, ec->resp_buf, ec->saved_len);
-		status = EC_RES_IN_PROGRESS;
+	if (fault == EC_FAULT_IN_PROGRESS ||
+	    (fault_ok && ec_draw(ec, ec->prof.fault_in_progress_ppm)))
+		status = ec_defer_answer(ec, status, args.resp_size);
+	if (fault == EC_FAULT_SHORT && args.resp_size > fault_arg)
+		args.resp_size = (size_t)fault_arg;
+	if (fault == EC_FAULT_OVERSIZE) {
+		/* The EC sent more than asked; the host's transport drops it. */
+		ret = -EMSGSIZE;
+		goto out;
 	}
 	if (status == EC_RES_SUCCESS) {
 		if (args.resp_size)
@@ -477,8 +522,11 @@ int ec_host_command_reset(struct ec *ec, uint32_t command, uint32_t version,
 out:
 	ec_memmap_refresh(ec);
 	*ec_status = status;
-	if (cold_resets && ec->sys.cold_resets != resets_before)
-		*cold_resets = ec->sys.cold_resets;
+	if (effects) {
+		effects->fault = fault;
+		if (ec->sys.cold_resets != resets_before)
+			effects->cold_resets = ec->sys.cold_resets;
+	}
 	ec_unlock_notify(ec);
 	return ret;
 }

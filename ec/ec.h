@@ -124,37 +124,203 @@ size_t ec_max_response(const struct ec *ec);
  *
  * Return: number of response bytes produced (>= 0; 0 when @ec_status is an
  * error), -EMSGSIZE when @req_len exceeds ec_max_request(), -EINVAL for a
- * NULL buffer with a non-zero size, or -ETIMEDOUT for an injected
- * transport timeout (profile [faults] timeout).
+ * NULL buffer with a non-zero size, -ETIMEDOUT for an injected
+ * transport timeout (profile [faults] timeout, or a fault plan's), -EIO
+ * and -EMSGSIZE for a fault plan's transport error and oversized answer
+ * (ec_set_fault_plan()).
  */
 int ec_host_command(struct ec *ec, uint32_t command, uint32_t version,
 		    const void *req, size_t req_len, void *resp, size_t resp_max,
 		    uint32_t *ec_status);
 
 /**
- * ec_host_command_reset() - ec_host_command(), also saying whether this
- * very command cold-reset the EC.
- * @ec:          the EC
- * @command:     host command number
- * @version:     command version
- * @req:         request parameters
- * @req_len:     bytes in @req
- * @resp:        response buffer
- * @resp_max:    room in @resp
- * @ec_status:   EC status code, always written
- * @cold_resets: if not NULL, the cold-reset count (ec_cold_resets()) as
- *               this command left it when the command itself made a cold
- *               reset, else 0
+ * enum ec_fault_kind - what an injected fault makes of a host command
+ * (ec_fault.c describes each: ec_fault_kind_help()).
+ * @EC_FAULT_NONE:        no fault
+ * @EC_FAULT_RESULT:      answer an EC result; the command does not run
+ * @EC_FAULT_SHORT:       run it; a successful answer keeps its first N bytes
+ * @EC_FAULT_OVERSIZE:    run it; the answer overflows: -EMSGSIZE, as the
+ *                        kernel's transports give for a packet too long
+ * @EC_FAULT_DELAY:       spend longer in the EC, then run it
+ * @EC_FAULT_EIO:         transport error -EIO; the command does not run
+ * @EC_FAULT_TIMEOUT:     the profile's timeout_delay, then -ETIMEDOUT
+ * @EC_FAULT_IN_PROGRESS: run it; answer IN_PROGRESS (then GET_COMMS_STATUS
+ *                        and RESEND_RESPONSE, as for the profile's faults)
+ * @EC_FAULT_UNPLUG:      run it; the caller unplugs the device as it
+ *                        answers (struct ec_cmd_effects says so)
+ * @EC_FAULT_KINDS:       the count
+ */
+enum ec_fault_kind {
+	EC_FAULT_NONE,
+	EC_FAULT_RESULT,
+	EC_FAULT_SHORT,
+	EC_FAULT_OVERSIZE,
+	EC_FAULT_DELAY,
+	EC_FAULT_EIO,
+	EC_FAULT_TIMEOUT,
+	EC_FAULT_IN_PROGRESS,
+	EC_FAULT_UNPLUG,
+	EC_FAULT_KINDS
+};
+
+/* A rule's @command for every host command. */
+#define EC_FAULT_ANY_COMMAND	0xFFFFFFFFu
+/* Rules a plan holds. */
+#define EC_FAULT_RULES_MAX	8
+/* Room for a rule's text, either way (ec_fault_parse(), ec_fault_format()). */
+#define EC_FAULT_TEXT_MAX	96
+
+/**
+ * struct ec_fault - one rule of a fault plan.
+ * @command: the host command it hits, or EC_FAULT_ANY_COMMAND
+ * @kind:    what it does
+ * @arg:     the kind's value: an EC result, a byte count, nanoseconds
+ * @times:   injections left (the last removes the rule); 0: every time
+ * @ppm:     its chance at each command it could hit, in parts per million
+ *           (PARSE_PPM: always)
+ */
+struct ec_fault {
+	uint32_t command;
+	enum ec_fault_kind kind;
+	uint64_t arg;
+	uint32_t times;
+	uint32_t ppm;
+};
+
+/**
+ * ec_fault_parse() - a rule as a user writes it: comma-separated items,
+ * one kind ("result=BUSY", "short=4", "oversize", "delay=50ms", "eio",
+ * "timeout", "in_progress", "unplug") and optionally "cmd=0x0b" (default
+ * all), "times=3" or "times=always" (default 1), "p=0.25" (default 1).
+ * @spec:   the text; one word, so a control line or an option carries it
+ * @out:    the rule, written only on success
+ * @err:    the reason on failure
+ * @errlen: size of @err
+ *
+ * Return: 0, or -EINVAL (unknown or repeated item, missing kind, a value
+ * out of range), -ERANGE for a number or duration out of range.
+ */
+int ec_fault_parse(const char *spec, struct ec_fault *out, char *err, size_t errlen);
+
+/**
+ * ec_fault_format() - a rule in the form ec_fault_parse() reads, every
+ * item spelled out: "cmd=all,result=BUSY,times=1,p=1".
+ * @f:   the rule
+ * @buf: receives the text; EC_FAULT_TEXT_MAX bytes always suffice
+ * @len: room in @buf
+ *
+ * Return: the length of the full text (as snprintf).
+ */
+size_t ec_fault_format(const struct ec_fault *f, char *buf, size_t len);
+
+/**
+ * ec_fault_kind_name() - a kind's name as a rule spells it.
+ * @kind: the kind
+ *
+ * Return: e.g. "in_progress"; "none" for EC_FAULT_NONE or out of range.
+ */
+const char *ec_fault_kind_name(enum ec_fault_kind kind);
+
+/**
+ * ec_fault_kind_help() - what a kind does, one line for a help text.
+ * @kind: the kind
+ *
+ * Return: the line; "" for EC_FAULT_NONE or out of range.
+ */
+const char *ec_fault_kind_help(enum ec_fault_kind kind);
+
+struct ec_fault_plan;
+
+/**
+ * ec_fault_plan_create() - an empty fault plan.
+ * @seed: seeds the draws of rules with p < 1 (0: a fixed default), so a
+ *        run repeats
+ * @out:  the plan
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int ec_fault_plan_create(uint64_t seed, struct ec_fault_plan **out);
+
+/**
+ * ec_fault_plan_destroy() - free a plan; NULL is ignored.
+ * @plan: the plan; no EC may use it any more (ec_set_fault_plan())
+ */
+void ec_fault_plan_destroy(struct ec_fault_plan *plan);
+
+/**
+ * ec_fault_plan_add() - append a rule; rules are tried in the order added,
+ * the first that hits a command decides it.
+ * @plan: the plan
+ * @f:    the rule (copied)
+ *
+ * Return: 0, -EINVAL for a rule without a kind or with p = 0, -ENOSPC when
+ * the plan holds EC_FAULT_RULES_MAX rules.
+ */
+int ec_fault_plan_add(struct ec_fault_plan *plan, const struct ec_fault *f);
+
+/**
+ * ec_fault_plan_clear() - remove every rule.
+ * @plan: the plan
+ *
+ * Return: how many there were.
+ */
+size_t ec_fault_plan_clear(struct ec_fault_plan *plan);
+
+/**
+ * ec_fault_plan_list() - the rules as they stand (injections left).
+ * @plan:     the plan
+ * @out:      receives up to @room rules, in order
+ * @room:     entries in @out
+ * @injected: if not NULL, faults injected since the plan was made
+ *
+ * Return: the number of rules (may exceed @room).
+ */
+size_t ec_fault_plan_list(struct ec_fault_plan *plan, struct ec_fault *out, size_t room,
+			  uint64_t *injected);
+
+/**
+ * ec_set_fault_plan() - the plan the EC draws from at every host command.
+ * @ec:   the EC
+ * @plan: the plan, or NULL for none; it must outlive its use by @ec
+ */
+void ec_set_fault_plan(struct ec *ec, struct ec_fault_plan *plan);
+
+/**
+ * struct ec_cmd_effects - what a host command did besides its answer.
+ * @cold_resets: the cold-reset count (ec_cold_resets()) as the command left
+ *               it when the command itself made a cold reset, else 0
+ * @fault:       the fault of the EC's plan that shaped it (EC_FAULT_NONE:
+ *               none); for EC_FAULT_UNPLUG the caller takes the device away
+ */
+struct ec_cmd_effects {
+	uint32_t cold_resets;
+	enum ec_fault_kind fault;
+};
+
+/**
+ * ec_host_command_effects() - ec_host_command(), also saying what the
+ * command did to the device: whether this very command cold-reset the EC,
+ * and which injected fault shaped it.
+ * @ec:        the EC
+ * @command:   host command number
+ * @version:   command version
+ * @req:       request parameters
+ * @req_len:   bytes in @req
+ * @resp:      response buffer
+ * @resp_max:  room in @resp
+ * @ec_status: EC status code, always written
+ * @effects:   if not NULL, always written
  *
  * Two ec_cold_resets() calls around ec_host_command() are not enough to
  * tell: another thread's command can reset the EC between them. This reads
  * the count in the same hold of the EC lock as the command runs.
  *
- * Return: as ec_host_command().
+ * Return: as ec_host_command(); also -EIO for an injected transport error
+ * and -EMSGSIZE for an injected oversized answer.
  */
-int ec_host_command_reset(struct ec *ec, uint32_t command, uint32_t version,
-			  const void *req, size_t req_len, void *resp, size_t resp_max,
-			  uint32_t *ec_status, uint32_t *cold_resets);
+int ec_host_command_effects(struct ec *ec, uint32_t command, uint32_t version,
+			    const void *req, size_t req_len, void *resp, size_t resp_max,
+			    uint32_t *ec_status, struct ec_cmd_effects *effects);
 
 /**
  * ec_read_memmap() - READMEM: read from the 256-byte memory map.
@@ -399,7 +565,7 @@ void ec_set_latency_ns(struct ec *ec, uint64_t ns);
  * ec_cold_resets() - cold resets of the EC (REBOOT_EC cold, cold-AP-off,
  * hibernate) since ec_create(). On a real Chromebook such a reset takes the
  * host's EC device away and brings it back; a daemon that learns from
- * ec_host_command_reset() which command made one can show its clients the
+ * ec_host_command_effects() which command made one can show its clients the
  * same.
  * Return: the count.
  */

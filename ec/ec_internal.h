@@ -313,6 +313,7 @@ struct ec {
 	uint64_t latency_ns;
 	bool latency_overridden;	/* ec_set_latency_ns() beats profile rules */
 	uint64_t rng;
+	struct ec_fault_plan *fault_plan;	/* ec_set_fault_plan(), or NULL */
 
 	bool lid_open;
 	bool ac_present;
@@ -540,6 +541,10 @@ void ec_subsystems_stimulus(struct ec *ec, enum ec_stimulus stim);
 
 /* ec.c: helpers for handlers (all called with ec->lock held). */
 const struct ec_cmd_entry *ec_cmd_lookup(const struct ec *ec, uint32_t command);
+
+/* ec_fault.c: the fault the plan injects into @command now, and its value. */
+enum ec_fault_kind ec_fault_plan_draw(struct ec_fault_plan *plan, uint32_t command,
+				      uint64_t *arg);
 uint32_t ec_cmd_versions(const struct ec *ec, uint32_t command);
 void ec_memmap_refresh(struct ec *ec);
 void ec_console_log(struct ec *ec, const char *fmt, ...)

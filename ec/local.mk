@@ -16,6 +16,7 @@ ec_model_sources = \
 	ec/ec_state.c \
 	ec/ec_events.c \
 	ec/ec_notifier.c \
+	ec/ec_fault.c \
 	ec/ec_profile.c \
 	ec/ec_profile_file.c \
 	ec/ec_profile_keys.c \

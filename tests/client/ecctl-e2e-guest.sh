@@ -56,6 +56,15 @@ ctl_ok() {
 	[[ $reply == ok* ]]
 }
 
+# ctl_says LINE PATTERN : the daemon's reply to LINE matches the glob PATTERN.
+ctl_says() {
+	local reply
+
+	reply=$(ctl "$1") || return 1
+	# shellcheck disable=SC2053 # a glob on purpose
+	[[ $reply == $2 ]] || { echo "# '$1' got: $reply"; return 1; }
+}
+
 # wait_open_files N : the daemon reports N open files (bounded, 10 s).
 wait_open_files() {
 	local i
@@ -135,6 +144,36 @@ if [[ -x /usr/bin/python3 ]]; then
 	e2e_check "plug" ctl_ok plug
 	ecctl_prints "hello after replug" '^EC says hello!$' --name "$name" hello
 	rm -f "$out_file"
+
+	# Faults on demand (cuse_ec(8), "fault"): each kind as a client sees it.
+	e2e_check "fault result=BUSY" ctl_ok "fault cmd=1,result=BUSY"
+	ecctl_fails "fault: hello answered BUSY" 1 'EC error BUSY' --name "$name" hello
+	ecctl_prints "fault: once, then a plain answer" '^EC says hello!$' --name "$name" hello
+	e2e_check "fault eio" ctl_ok "fault cmd=1,eio"
+	ecctl_fails "fault: hello gets EIO" 1 'EIO' --name "$name" hello
+	e2e_check "fault oversize" ctl_ok "fault cmd=1,oversize"
+	ecctl_fails "fault: hello gets EMSGSIZE" 1 'EMSGSIZE' --name "$name" hello
+	e2e_check "fault short" ctl_ok "fault cmd=1,short=2"
+	ecctl_fails "fault: a short answer is a wrong one" 1 'hello: expected 0xa1b2c3d4' \
+		--name "$name" hello
+	e2e_check "fault in_progress" ctl_ok "fault cmd=1,in_progress"
+	ecctl_fails "fault: hello answered IN_PROGRESS" 1 'IN_PROGRESS' --name "$name" hello
+	e2e_check "fault timeout" ctl_ok "fault cmd=1,timeout"
+	ecctl_fails "fault: hello gets ETIMEDOUT" 1 'ETIMEDOUT' --name "$name" hello
+	e2e_check "fault delay" ctl_ok "fault cmd=1,delay=5ms"
+	ecctl_prints "fault: a delayed hello answers" '^EC says hello!$' --name "$name" hello
+	e2e_check "fault unplug" ctl_ok "fault cmd=1,unplug"
+	ecctl_prints "fault: the unplugging hello still answers" '^EC says hello!$' \
+		--name "$name" hello
+	e2e_check "fault: the device is gone" e2e_wait_stat "$daemon" "$sock" revocations 2
+	ecctl_fails "fault: then open fails ENODEV" 1 'ENODEV' --name "$name" hello
+	e2e_check "fault: the trace has it" \
+		e2e_wait_trace "$daemon" "$sock" 'fault file=[0-9]+ cmd=0x0001 kind=8 ret=4'
+	e2e_check "fault: plug" ctl_ok plug
+	e2e_check "faults: every rule used, 8 injected" ctl_says faults "ok faults 0 injected=8"
+	e2e_check "fault: stats count them" e2e_wait_stat "$daemon" "$sock" faults_injected 8
+	e2e_check "fault: a bad rule is refused with its reason" \
+		ctl_says "fault nope" "error unknown fault item 'nope'*"
 else
 	echo "# /usr/bin/python3 missing: control-socket checks left out"
 fi

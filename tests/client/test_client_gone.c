@@ -4,7 +4,8 @@
  * libecclient as one error, EC_CLIENT_GONE, from every call: the kernel's
  * ENODEV (EC unplugged), ECONNABORTED (daemon died during the call),
  * ENOTCONN (daemon died before it) and EIO (connection torn down). Other
- * errors pass through unchanged.
+ * errors pass through unchanged, and so does EIO from a device that is
+ * still there (a transport error: cuse_ec's "eio" fault).
  */
 #include "config.h"
 
@@ -93,6 +94,21 @@ START_TEST(other_errors_pass_through)
 }
 END_TEST
 
+/* EIO while poll() says the file is fine: a transport error, not gone. */
+START_TEST(transport_eio_on_a_live_device)
+{
+	struct ec_client *c = attach_ok();
+	unsigned char buf[4];
+
+	dev.readmem_err = -EIO;
+	ck_assert_int_eq(ec_client_readmem(c, 0x20, 2, buf), -EIO);
+	ck_assert(!ec_client_err_is_gone(-EIO));
+	dev.readmem_err = 0;
+	ck_assert_int_eq(ec_client_readmem(c, 0x20, 2, buf), 2);
+	ec_client_close(c);
+}
+END_TEST
+
 static Suite *client_gone_suite(void)
 {
 	Suite *s = suite_create("client_gone");
@@ -103,6 +119,7 @@ static Suite *client_gone_suite(void)
 	tcase_add_loop_test(tc, every_call_says_gone, 0, n);
 	tcase_add_loop_test(tc, startup_says_gone, 0, n);
 	tcase_add_test(tc, other_errors_pass_through);
+	tcase_add_test(tc, transport_eio_on_a_live_device);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -64,6 +64,17 @@ START_TEST(test_control_parse_good)
 	ck_assert_str_eq(control_verb_name(&cmd), "help");
 	ck_assert_int_eq(control_parse("trace clear", &cmd, err, sizeof(err)), 0);
 	ck_assert_str_eq(control_verb_name(&cmd), "trace clear");
+	ck_assert_int_eq(control_parse("fault clear", &cmd, err, sizeof(err)), 0);
+	ck_assert_str_eq(control_verb_name(&cmd), "fault clear");
+	ck_assert_int_eq(control_parse("faults", &cmd, err, sizeof(err)), 0);
+	ck_assert_str_eq(control_verb_name(&cmd), "faults");
+	ck_assert_int_eq(control_parse("fault cmd=2,short=3,times=always", &cmd, err,
+				       sizeof(err)), 0);
+	ck_assert_str_eq(control_verb_name(&cmd), "fault");
+	ck_assert_int_eq(cmd.fault.kind, EC_FAULT_SHORT);
+	ck_assert_uint_eq(cmd.fault.arg, 3);
+	ck_assert_uint_eq(cmd.fault.command, 2);
+	ck_assert_uint_eq(cmd.fault.times, 0);
 	memset(&cmd, 0, sizeof(cmd));
 	ck_assert_ptr_null(control_verb_name(&cmd));
 }
@@ -80,6 +91,8 @@ START_TEST(test_control_parse_bad)
 		"\x1b[2J", "unplug\nplug", "trace all", "trace clear now", "TRACE",
 		"help nope", "help plug extra", "help help help help", "a b c d e",
 		"inject LID-OPEN", "inject lid-open extra", "unplug wait wait",
+		"fault", "fault bogus", "fault eio extra", "fault clear now", "faults all",
+		"fault eio,p=0", "fault result=", "FAULT eio", "fault eio,,times=2",
 	};
 	struct control_cmd cmd;
 	char err[128], longline[CTL_LINE_MAX + 10];
@@ -142,6 +155,53 @@ START_TEST(test_control_execute)
 	/* A reply buffer too small for the counters: refused, not cut. */
 	ck_assert_int_eq(control_execute(ctx, &cmd, reply, 8), -EMSGSIZE);
 	ck_assert_uint_eq(strlen(reply), 7);
+	harness_ctx_free(ctx);
+}
+END_TEST
+
+/* fault, faults, fault clear: the plan as the control socket shows it. */
+START_TEST(test_control_faults)
+{
+	struct chardev_ctx *ctx = harness_ctx(LIFECYCLE_REVOCABLE);
+	struct chardev_file *file = harness_open(ctx);
+	char err[160], reply[CHARDEV_STATS_TEXT_MAX + 8];
+	struct control_cmd cmd;
+	int i;
+
+	ck_assert_int_eq(control_parse("faults", &cmd, err, sizeof(err)), 0);
+	ck_assert_int_eq(control_execute(ctx, &cmd, reply, sizeof(reply)), 0);
+	ck_assert_str_eq(reply, "ok faults 0 injected=0");
+	ck_assert_int_eq(control_parse("fault cmd=1,result=busy,times=2", &cmd, err,
+				       sizeof(err)), 0);
+	ck_assert_int_eq(control_execute(ctx, &cmd, reply, sizeof(reply)), 0);
+	ck_assert_str_eq(reply, "ok fault cmd=0x0001,result=BUSY,times=2,p=1");
+	ck_assert_int_eq(harness_hello(file), 0);	/* BUSY: no answer bytes */
+	ck_assert_int_eq(control_parse("faults", &cmd, err, sizeof(err)), 0);
+	ck_assert_int_eq(control_execute(ctx, &cmd, reply, sizeof(reply)), 0);
+	ck_assert_str_eq(reply, "ok faults 1 injected=1: cmd=0x0001,result=BUSY,times=1,p=1");
+	/* Eight rules at most; the ninth gets the reason. */
+	ck_assert_int_eq(control_parse("fault eio,cmd=0x7777", &cmd, err, sizeof(err)), 0);
+	for (i = 1; i < EC_FAULT_RULES_MAX; i++)
+		ck_assert_int_eq(control_execute(ctx, &cmd, reply, sizeof(reply)), 0);
+	ck_assert_int_eq(control_execute(ctx, &cmd, reply, sizeof(reply)), -ENOSPC);
+	ck_assert_str_eq(reply, "error the fault plan is full (8 rules; 'fault clear' first)");
+	ck_assert_int_eq(control_parse("faults", &cmd, err, sizeof(err)), 0);
+	ck_assert_int_eq(control_execute(ctx, &cmd, reply, sizeof(reply)), 0);
+	ck_assert_ptr_nonnull(strstr(reply, "ok faults 8 injected=1: "));
+	ck_assert_int_eq(control_parse("fault clear", &cmd, err, sizeof(err)), 0);
+	ck_assert_int_eq(control_execute(ctx, &cmd, reply, sizeof(reply)), 0);
+	ck_assert_str_eq(reply, "ok faults cleared 8");
+	ck_assert_int_eq(harness_hello(file), 4);
+	/* "help fault" names every kind. */
+	ck_assert_int_eq(control_parse("help fault", &cmd, err, sizeof(err)), 0);
+	ck_assert_int_eq(control_execute(ctx, &cmd, reply, sizeof(reply)), 0);
+	for (i = EC_FAULT_NONE + 1; i < EC_FAULT_KINDS; i++) {
+		char kind[32];
+
+		snprintf(kind, sizeof(kind), "%s: ", ec_fault_kind_name(i));
+		ck_assert_msg(strstr(reply, kind), "help fault lacks %s: %s", kind, reply);
+	}
+	chardev_release(file);
 	harness_ctx_free(ctx);
 }
 END_TEST
@@ -273,7 +333,8 @@ START_TEST(test_control_help)
 		if (sp && sp[1] >= 'A' && sp[1] <= 'Z')
 			snprintf(sp + 1, sizeof(line) - (size_t)(sp + 1 - line), "%s",
 				 !strncmp(line, "inject", 6) ? "lid-open" :
-				 !strncmp(line, "latency", 7) ? "5" : "plug");
+				 !strncmp(line, "latency", 7) ? "5" :
+				 !strncmp(line, "fault", 5) ? "eio" : "plug");
 		ck_assert_msg(control_parse(line, &cmd, err, sizeof(err)) == 0,
 			      "help lists '%s', the parser refuses '%s': %s", forms[i], line, err);
 		snprintf(line, sizeof(line), "help %.*s", (int)strcspn(forms[i], " "), forms[i]);
@@ -314,9 +375,10 @@ END_TEST
 START_TEST(test_man_page_control_verbs)
 {
 	const char *top = getenv("top_srcdir");
-	char forms[32][32], path[512], line[512], item[512], *in, *out, section[16384] = "";
+	char forms[32][32], path[512], line[512], item[512], *in, *out, section[32768] = "";
 	bool in_section = false, want_item = false;
 	size_t n, i = 0, used = 0;
+	enum ec_fault_kind kind;
 	enum ec_stimulus stim;
 	FILE *man;
 
@@ -361,6 +423,22 @@ START_TEST(test_man_page_control_verbs)
 		ck_assert_msg(strstr(section, line), "cuse_ec(8) does not name the event %s",
 			      ec_stimulus_name(stim));
 	}
+	/*
+	 * Every fault kind has its item, and the trace's "fault" event numbers
+	 * the kinds as the code does: "kind: 1 result, 2 short, ...".
+	 */
+	for (kind = EC_FAULT_NONE + 1, used = 0; kind < EC_FAULT_KINDS; kind++) {
+		snprintf(line, sizeof(line), ".IP \\fB%s", ec_fault_kind_name(kind));
+		ck_assert_msg(strstr(section, line), "cuse_ec(8) does not describe the fault %s",
+			      ec_fault_kind_name(kind));
+		used += (size_t)snprintf(item + used, sizeof(item) - used, "%s%d %s",
+					 used ? ", " : "kind: ", (int)kind,
+					 ec_fault_kind_name(kind));
+	}
+	for (in = out = section; *in; in++)
+		*out++ = *in == '\n' ? ' ' : *in;
+	*out = '\0';
+	ck_assert_msg(strstr(section, item), "cuse_ec(8) does not number the kinds as '%s'", item);
 }
 END_TEST
 
@@ -601,8 +679,20 @@ START_TEST(test_options_defaults_and_good)
 	ck_assert_int_eq(parse(&o, NULL, 3, "--unplug-wakeups", "upstream"), 0);
 	ck_assert_int_eq(o.unplug_wakeups, CHARDEV_WAKEUPS_UPSTREAM);
 
+	ck_assert_int_eq(parse(&o, NULL, 1), 0);
+	ck_assert_uint_eq(o.n_faults, 0);
+	ck_assert_uint_eq(o.fault_seed, 0);
+	ck_assert_int_eq(parse(&o, NULL, 5, "--fault=eio", "--fault", "cmd=0x0b,result=BUSY,times=2",
+			       "--fault-seed=77"), 0);
+	ck_assert_uint_eq(o.n_faults, 2);
+	ck_assert_int_eq(o.faults[0].kind, EC_FAULT_EIO);
+	ck_assert_uint_eq(o.faults[1].command, 0x0b);
+	ck_assert_uint_eq(o.faults[1].times, 2);
+	ck_assert_uint_eq(o.fault_seed, 77);
+
 	ck_assert_int_eq(parse(&o, &text, 2, "--help"), CUSE_EC_OPTIONS_EXIT);
 	ck_assert_ptr_nonnull(strstr(text, "--lifecycle"));
+	ck_assert_ptr_nonnull(strstr(text, "--fault=RULE"));
 	free(text);
 	ck_assert_int_eq(parse(&o, &text, 2, "--version"), CUSE_EC_OPTIONS_EXIT);
 	ck_assert_ptr_nonnull(strstr(text, PACKAGE_VERSION));
@@ -627,6 +717,10 @@ START_TEST(test_options_bad)
 		{ "--control=", NULL }, { "--profile=", NULL }, { "--bogus", NULL }, { "-x", NULL },
 		{ "--name", NULL }, { "--profile", NULL }, { "--foreground=1", NULL },
 		{ "stray", NULL }, { "-f", "extra" },
+		{ "--fault=", NULL }, { "--fault=bogus", NULL }, { "--fault=eio,times=0", NULL },
+		{ "--fault=result=NOPE", NULL }, { "--fault", NULL }, { "--fault-seed=0", NULL },
+		{ "--fault-seed=x", NULL }, { "--fault-seed=", NULL },
+		{ "--fault-seed=18446744073709551616", NULL },
 	};
 	struct cuse_ec_options o;
 	char *text;
@@ -1050,6 +1144,7 @@ int main(void)
 	tcase_add_test(tc, test_control_parse_good);
 	tcase_add_test(tc, test_control_parse_bad);
 	tcase_add_test(tc, test_control_execute);
+	tcase_add_test(tc, test_control_faults);
 	tcase_add_test(tc, test_control_status_kb_backlight);
 	tcase_add_test(tc, test_stats_format_parse);
 	tcase_add_test(tc, test_man_page_stats_keys);

@@ -214,42 +214,45 @@ START_TEST(test_reboot_keeps_protection)
 }
 END_TEST
 
-/* REBOOT_EC @cmd through ec_host_command_reset(); returns what it reports. */
+/* REBOOT_EC @cmd through ec_host_command_effects(); returns what it reports. */
 static uint32_t reboot_reported(uint8_t cmd)
 {
+	struct ec_cmd_effects fx = { .cold_resets = 99 };
 	uint8_t req[2] = { cmd, 0 };
-	uint32_t status, resets = 99;
+	uint32_t status;
 
-	ck_assert_int_eq(ec_host_command_reset(ec, EC_CMD_REBOOT_EC, 0, req, 2, NULL, 0,
-					       &status, &resets), 0);
+	ck_assert_int_eq(ec_host_command_effects(ec, EC_CMD_REBOOT_EC, 0, req, 2, NULL, 0,
+						 &status, &fx), 0);
 	ck_assert_uint_eq(status, EC_RES_SUCCESS);
-	return resets;
+	ck_assert_int_eq(fx.fault, EC_FAULT_NONE);
+	return fx.cold_resets;
 }
 
 /* The command that made a cold reset says so, with the count; others say 0. */
 START_TEST(test_reset_reported_by_its_command)
 {
-	uint32_t status, resets = 99;
+	struct ec_cmd_effects fx = { .cold_resets = 99 };
+	uint32_t status;
 	uint8_t r[4];
 
-	ck_assert_int_eq(ec_host_command_reset(ec, EC_CMD_HELLO, 0, (uint8_t[4]){ 1 }, 4, r, 4,
-					       &status, &resets), 4);
-	ck_assert_uint_eq(resets, 0);
+	ck_assert_int_eq(ec_host_command_effects(ec, EC_CMD_HELLO, 0, (uint8_t[4]){ 1 }, 4,
+						 r, 4, &status, &fx), 4);
+	ck_assert_uint_eq(fx.cold_resets, 0);
 	ck_assert_uint_eq(reboot_reported(EC_REBOOT_JUMP_RO), 0);
 	ck_assert_uint_eq(reboot_reported(EC_REBOOT_COLD), 1);
 	ck_assert_uint_eq(reboot_reported(EC_REBOOT_HIBERNATE), 2);
-	ck_assert_uint_eq(ec_host_command_reset(ec, EC_CMD_HELLO, 0, (uint8_t[4]){ 1 }, 4, r, 4,
-						&status, &resets), 4);
-	ck_assert_uint_eq(resets, 0);
+	ck_assert_uint_eq(ec_host_command_effects(ec, EC_CMD_HELLO, 0, (uint8_t[4]){ 1 }, 4,
+						  r, 4, &status, &fx), 4);
+	ck_assert_uint_eq(fx.cold_resets, 0);
 	ck_assert_uint_eq(ec_cold_resets(ec), 2);
 	/* A rejected call reports none, and NULL asks for nothing. */
-	resets = 99;
-	ck_assert_int_eq(ec_host_command_reset(ec, EC_CMD_HELLO, 0, NULL, 4, r, 4, &status,
-					       &resets), -EINVAL);
-	ck_assert_uint_eq(resets, 0);
-	ck_assert_int_eq(ec_host_command_reset(ec, EC_CMD_REBOOT_EC,
-					       0, (uint8_t[2]){ EC_REBOOT_COLD }, 2, NULL, 0,
-					       &status, NULL), 0);
+	fx.cold_resets = 99;
+	ck_assert_int_eq(ec_host_command_effects(ec, EC_CMD_HELLO, 0, NULL, 4, r, 4, &status,
+						 &fx), -EINVAL);
+	ck_assert_uint_eq(fx.cold_resets, 0);
+	ck_assert_int_eq(ec_host_command_effects(ec, EC_CMD_REBOOT_EC,
+						 0, (uint8_t[2]){ EC_REBOOT_COLD }, 2, NULL, 0,
+						 &status, NULL), 0);
 	ck_assert_uint_eq(ec_cold_resets(ec), 3);
 }
 END_TEST
