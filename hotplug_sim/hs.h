@@ -72,7 +72,11 @@ enum hs_step_kind {
 	HS_STEP_FLAP,		/* @count cycles, @period_ns, @jitter_ns, @duration_ns */
 	HS_STEP_INFLIGHT,	/* unplug while an XCMD sleeps @latency_ns in the EC */
 	HS_STEP_RANDOM,		/* @count random actions, @period_ns, @duration_ns */
+	HS_STEP_FAULT,		/* the daemon's "fault @fault" (cuse_ec(8)) */
 };
+
+/* Room for a fault rule's text, as cuse_ec's "fault" verb takes it. */
+#define HS_FAULT_TEXT_MAX 96
 
 /**
  * struct hs_step - one scenario action.
@@ -84,6 +88,7 @@ enum hs_step_kind {
  *               random: the longest random sleep
  * @jitter_ns:   flap: each half-period varies by up to +/- this
  * @latency_ns:  inflight: latency injected for the race
+ * @fault:       fault: the rule, one word, checked by the daemon
  * @line:        scenario-file line it came from (0: from options)
  */
 struct hs_step {
@@ -93,6 +98,7 @@ struct hs_step {
 	uint64_t period_ns;
 	uint64_t jitter_ns;
 	uint64_t latency_ns;
+	char fault[HS_FAULT_TEXT_MAX];
 	unsigned int line;
 };
 

@@ -542,9 +542,12 @@ int hs_parse_args(struct hs_config *cfg, int argc, char **argv, char *err)
 	}
 	if (duration && (!scenario || (strcmp(scenario, "flap") && strcmp(scenario, "random"))))
 		return hs_fail(err, "--duration needs --scenario=flap or random");
-	for (unsigned int i = 0; i < cfg->nsteps; i++)
+	for (unsigned int i = 0; i < cfg->nsteps; i++) {
 		if (cfg->steps[i].kind == HS_STEP_INFLIGHT && !cfg->control[0])
 			return hs_fail(err, "the inflight scenario needs --control=PATH (latency injection)");
+		if (cfg->steps[i].kind == HS_STEP_FAULT && !cfg->control[0])
+			return hs_fail(err, "a fault step needs --control=PATH (the daemon's fault verb)");
+	}
 	if (!cfg->clients && !cfg->readers && !cfg->pollers)
 		return hs_fail(err, "nothing to run: no clients, readers or pollers");
 	return 0;

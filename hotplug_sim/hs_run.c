@@ -500,6 +500,21 @@ static int do_inflight(struct hs_runner *run, uint64_t latency_ns)
 	return ret;
 }
 
+/* The daemon's "fault RULE": a rule it refuses ends the run. */
+static int do_fault(struct hs_runner *run, const char *rule)
+{
+	char cmd[16 + HS_FAULT_TEXT_MAX], reply[256];
+	int ret;
+
+	snprintf(cmd, sizeof(cmd), "fault %s", rule);
+	ret = ctl_cmd(run, cmd, reply, sizeof(reply));
+	if (ret) {
+		fprintf(stderr, "hotplug_sim: control '%s': %s\n", cmd, reply);
+		run->rep->trigger_errors++;
+	}
+	return ret;
+}
+
 /* A flap or random step with a duration stops once it has passed. */
 static bool step_over(struct hs_runner *run, const struct hs_step *s, uint64_t t0)
 {
@@ -553,6 +568,8 @@ static int play_step(struct hs_runner *run, const struct hs_step *s)
 		if (!run->plugged)
 			ret = do_plug(run);
 		return ret ? ret : do_inflight(run, s->latency_ns);
+	case HS_STEP_FAULT:
+		return do_fault(run, s->fault);
 	case HS_STEP_RANDOM:
 		for (i = 0; i < s->count && !ret && !step_over(run, s, t0); i++) {
 			/* Toggle half the time, otherwise just let the load run. */

@@ -33,7 +33,7 @@
 struct hs_step_def {
 	const char *keyword;
 	struct hs_step base;
-	enum { HS_ARG_NONE, HS_ARG_DURATION, HS_ARG_CYCLES } arg;
+	enum { HS_ARG_NONE, HS_ARG_DURATION, HS_ARG_CYCLES, HS_ARG_RULE } arg;
 	const char *const *opts;
 };
 
@@ -51,6 +51,7 @@ static const struct hs_step_def hs_step_defs[] = {
 	  .opts = hs_inflight_opts },
 	{ .keyword = "random", .base = { .kind = HS_STEP_RANDOM, .period_ns = 20000000ull },
 	  .arg = HS_ARG_CYCLES, .opts = hs_random_opts },
+	{ .keyword = "fault", .base = { .kind = HS_STEP_FAULT }, .arg = HS_ARG_RULE },
 };
 
 #define HS_STEP_DEF_COUNT (sizeof(hs_step_defs) / sizeof(hs_step_defs[0]))
@@ -137,6 +138,24 @@ static int check_step(const struct hs_step_def *def, const struct hs_step *step,
 	return 0;
 }
 
+/*
+ * A fault rule: one printable word that fits the control line; what it
+ * says is the daemon's to judge (its reply, at the step).
+ */
+static int parse_fault_rule(const char *word, struct hs_step *step, char *err)
+{
+	size_t i, len = strlen(word);
+
+	if (len >= sizeof(step->fault))
+		return hs_fail(err, "fault: rule longer than %zu characters",
+			       sizeof(step->fault) - 1);
+	for (i = 0; i < len; i++)
+		if (!isgraph((unsigned char)word[i]))
+			return hs_fail(err, "fault: the rule is one printable word");
+	memcpy(step->fault, word, len + 1);
+	return 0;
+}
+
 /* A step line, split in words: KEYWORD [ARG] [key=DURATION ...]. */
 static int parse_step_line(struct hs_config *cfg, const struct hs_step_def *def,
 			   char **argv, unsigned int argc, char *err)
@@ -152,6 +171,8 @@ static int parse_step_line(struct hs_config *cfg, const struct hs_step_def *def,
 		return hs_fail(err, "too many arguments to '%s'", def->keyword);
 	if (def->arg == HS_ARG_DURATION)
 		ret = hs_parse_span(argv[i++], &step.duration_ns, def->keyword, err);
+	else if (def->arg == HS_ARG_RULE)
+		ret = parse_fault_rule(argv[i++], &step, err);
 	else if (def->arg == HS_ARG_CYCLES)
 		ret = hs_parse_count(argv[i++], 1, HS_MAX_CYCLES, &num, "cycles", err);
 	if (ret)

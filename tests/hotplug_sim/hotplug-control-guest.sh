@@ -19,6 +19,21 @@ e2e_start_daemon "$daemon" -f --name="$name" --control="$sock" "${e2e_front_args
 e2e_wait_for_node "/dev/$name" "$e2e_node_timeout" || e2e_fatal "no $(e2e_node_path "/dev/$name")"
 pid=$e2e_daemon_pid
 
+# json_total FILE OP OUTCOME N [OUTCOME N]... : the report's totals for OP
+# count N calls of each OUTCOME.
+json_total() {
+	/usr/bin/python3 - "$@" <<'PY'
+import json, sys
+path, op, pairs = sys.argv[1], sys.argv[2], sys.argv[3:]
+got = json.load(open(path))["totals"][op]
+want = {pairs[i]: int(pairs[i + 1]) for i in range(0, len(pairs), 2)}
+bad = {k: got.get(k, 0) for k in want if got.get(k, 0) != want[k]}
+if bad:
+    print("# totals of %s: %s, wanted %s" % (op, got, want))
+sys.exit(1 if bad else 0)
+PY
+}
+
 # json_has FILE REGEX : the JSON report matches REGEX.
 json_has() {
 	grep -Eq -- "$2" "$1"
@@ -110,6 +125,31 @@ e2e_check "random 30 via control exits 0" \
 	"${sim[@]}" --name="$name" --control="$sock" --trigger=control --daemon-pid="$pid" \
 	--clients=3 --readers=1 --scenario=random --cycles=30 --period=10ms --seed=42 -q
 
+
+# 5. Fault steps: the daemon's fault verb from a scenario file. Two clients
+# call HELLO (cmd 1) in a loop for a second: far more than the 8 calls the
+# two rules take, so each rule is used up, in order.
+cat >"$out/fault.scn" <<'SCN'
+clients 2
+mix xcmd=100
+expect ok,EC_ERROR,EIO
+fault cmd=1,result=BUSY,times=5
+fault cmd=1,eio,times=3
+sleep 1s
+SCN
+e2e_check "fault steps: the run exits 0" \
+	"${sim[@]}" --name="$name" --control="$sock" --trigger=control \
+	-f "$out/fault.scn" --json="$out/fault.json" -q
+e2e_check "fault steps: nothing unexpected" json_has "$out/fault.json" '"unexpected":0,'
+e2e_check "fault steps: 5 BUSY answers (EC_ERROR), then 3 EIO" \
+	json_total "$out/fault.json" xcmd EC_ERROR 5 EIO 3
+e2e_check "fault steps: the daemon counted 8" \
+	e2e_wait_stat "$daemon" "$sock" faults_injected 8
+e2e_check "a rule the daemon refuses ends the run: exit 1, its reply" bash -c '
+	printf "clients 1\nfault nope\n" >"$1/badfault.scn"
+	err=$("${@:2}" -f "$1/badfault.scn" -q 2>&1 >/dev/null)
+	[[ $? -eq 1 && $err == *"unknown fault item"* ]]' _ "$out" \
+	"${sim[@]}" --name="$name" --control="$sock" --trigger=control
 e2e_check "daemon still answers" kill -0 "$pid"
 e2e_check_exit "daemon exit status" 0 e2e_stop_daemon
 rm -rf "$out"

@@ -193,7 +193,8 @@ START_TEST(scenario_good)
 		"plug\n"
 		"flap 100 period=20ms jitter=5ms\n"
 		"inflight latency=80ms\n"
-		"random 12 period=7ms\n", err), 0);
+		"random 12 period=7ms\n"
+		"fault cmd=0x0b,result=BUSY,times=2\n", err), 0);
 	ck_assert_str_eq(err, "");
 	ck_assert_uint_eq(cfg->clients, 6);
 	ck_assert_uint_eq(cfg->mix_xcmd, 60);
@@ -203,7 +204,10 @@ START_TEST(scenario_good)
 	ck_assert_uint_eq(cfg->seed, 99);
 	ck_assert_int_eq(cfg->trigger, HS_TRIGGER_CONTROL);
 	ck_assert(cfg->expect[EIO]);
-	ck_assert_uint_eq(cfg->nsteps, 6);
+	ck_assert_uint_eq(cfg->nsteps, 7);
+	ck_assert_int_eq(cfg->steps[6].kind, HS_STEP_FAULT);
+	ck_assert_str_eq(cfg->steps[6].fault, "cmd=0x0b,result=BUSY,times=2");
+	ck_assert_str_eq(hs_step_name(HS_STEP_FAULT), "fault");
 	ck_assert_int_eq(cfg->steps[0].kind, HS_STEP_UNPLUG);
 	ck_assert_uint_eq(cfg->steps[0].line, 11);
 	ck_assert_int_eq(cfg->steps[1].kind, HS_STEP_SLEEP);
@@ -263,6 +267,10 @@ START_TEST(scenario_bad)
 		{ "clients 1\nclients 2\nunplug\x01\n", "t.scn:3: unprintable byte 0x01" },
 		{ "sleep 1ms\nsleep \xc3\xa9\n", "t.scn:2: unprintable byte 0xc3" },
 		{ "a b c d e f g h i j k l m n o p q\n", "t.scn:1: too many words" },
+		{ "fault\n", "t.scn:1: 'fault' needs an argument" },
+		{ "fault eio times=2\n", "t.scn:1: too many arguments to 'fault'" },
+		{ "fault eio,cmd=all,times=always,p=0.5,xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n",
+		  "t.scn:1: fault: rule longer than 95 characters" },
 	};
 	char err[HS_ERR_MAX];
 
@@ -555,6 +563,15 @@ START_TEST(args_scenario_file)
 	fclose(out);
 	ck_assert_int_eq(parse_argv(cfg, err, "--scenario-file", path, NULL), -EINVAL);
 	ck_assert_msg(strstr(err, ":2: jitter must be at most half"), "got %s", err);
+
+	/* A fault step is the daemon's verb: it needs the control socket. */
+	out = fopen(path, "w");
+	ck_assert_ptr_nonnull(out);
+	fputs("fault eio\nunplug\n", out);
+	fclose(out);
+	ck_assert_int_eq(parse_argv(cfg, err, "--scenario-file", path, NULL), -EINVAL);
+	ck_assert_msg(strstr(err, "a fault step needs --control"), "got %s", err);
+	ck_assert_int_eq(parse_argv(cfg, err, "--scenario-file", path, "--control=/x", NULL), 0);
 	unlink(path);
 	free(cfg);
 }
