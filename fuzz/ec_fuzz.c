@@ -29,6 +29,7 @@
 
 struct fuzz_ctx {
 	uint64_t now;
+	struct ec_fault_plan *faults;
 };
 
 /* What an open file keeps: a chain entry, a mask and its own queue. */
@@ -83,6 +84,7 @@ static void fuzz_host_command(struct ec *ec, const uint8_t *r, const uint8_t *da
 	size_t req_len = r[5] % 64 ? r[5] % 64 : 0;
 	size_t resp_max = r[6] | (size_t)(r[7] & 1) << 8;
 	uint8_t *req, *resp;
+	struct ec_cmd_effects fx;
 	uint32_t status = 0;
 	size_t i;
 	int ret;
@@ -98,8 +100,8 @@ static void fuzz_host_command(struct ec *ec, const uint8_t *r, const uint8_t *da
 	memcpy(req, data, req_len);
 	memset(resp, GUARD_FILL, resp_max + GUARD);
 
-	ret = ec_host_command(ec, cmd, version, req_len ? req : NULL, req_len, resp, resp_max,
-			      &status);
+	ret = ec_host_command_effects(ec, cmd, version, req_len ? req : NULL, req_len, resp,
+				      resp_max, &status, &fx);
 	for (i = resp_max; i < resp_max + GUARD; i++)
 		if (resp[i] != GUARD_FILL)
 			abort();	/* wrote past resp_max */
@@ -107,11 +109,14 @@ static void fuzz_host_command(struct ec *ec, const uint8_t *r, const uint8_t *da
 		abort();
 	if (ret > 0 && status != EC_RES_SUCCESS)
 		abort();
-	if (ret == -EMSGSIZE && req_len <= ec_max_request(ec))
+	/* An injected fault answers as its kind says, and only so. */
+	if ((fx.fault == EC_FAULT_OVERSIZE) != (ret == -EMSGSIZE && req_len <= ec_max_request(ec)))
 		abort();
-	if (ret < 0 && ret != -ETIMEDOUT && ret != -EMSGSIZE)
+	if ((fx.fault == EC_FAULT_EIO) != (ret == -EIO))
 		abort();
-	if (status > EC_RES_BUSY)
+	if (ret < 0 && ret != -ETIMEDOUT && ret != -EMSGSIZE && ret != -EIO)
+		abort();
+	if (status > EC_RES_BUSY && fx.fault != EC_FAULT_RESULT)
 		abort();
 	free(req);
 	free(resp);
@@ -130,12 +135,40 @@ static const char fuzz_fpmcu_profile[] =
 	"enroll_touches = 2\ncapture_time = 1ms\nmatch_time = 2ms\n"
 	"[rwsig]\ntask = yes\nsig_alg = 6\nhash_alg = 2\nkey_version = 1\n";
 
+/*
+ * A fault rule from a record: half the time as the text a user types (the
+ * parser on arbitrary bytes), else built from its bytes, the invalid kind
+ * and chance included; a full plan is cleared.
+ */
+static void fuzz_fault(struct fuzz_ctx *ctx, const uint8_t *r)
+{
+	struct ec_fault f;
+	char text[RECORD];
+
+	if (r[2] & 1) {
+		memcpy(text, r + 3, RECORD - 3);
+		text[RECORD - 3] = '\0';
+		if (ec_fault_parse(text, &f, NULL, 0))
+			return;
+	} else {
+		f = (struct ec_fault){
+			.command = r[3] & 1 ? EC_FAULT_ANY_COMMAND : r[4],
+			.kind = (enum ec_fault_kind)(r[5] % (EC_FAULT_KINDS + 1)),
+			.arg = r[6] % 8 == 4 ? 20000 : r[6],
+			.times = r[7] % 4,
+			.ppm = r[7] < 0x40 ? 1000000 : (uint32_t)r[7] * 3000,
+		};
+	}
+	if (ec_fault_plan_add(ctx->faults, &f) == -ENOSPC)
+		ec_fault_plan_clear(ctx->faults);
+}
+
 static void fuzz_world(struct ec *ec, struct fuzz_ctx *ctx, struct fuzz_listener *l,
 		       const uint8_t *r)
 {
 	uint8_t buf[300];
 
-	switch (r[1] % 8) {
+	switch (r[1] % 9) {
 	case 0:
 		ec_apply_stimulus(ec, (enum ec_stimulus)(r[2] % (EC_STIM_COUNT + 1)));
 		break;
@@ -165,6 +198,9 @@ static void fuzz_world(struct ec *ec, struct fuzz_ctx *ctx, struct fuzz_listener
 		break;
 	case 6:
 		ec_read_memmap(ec, r[2] | (uint32_t)(r[3] & 1) << 8, r[4], buf);
+		break;
+	case 7:
+		fuzz_fault(ctx, r);
 		break;
 	default:
 		ec_set_load(ec, r[2] % 120);
@@ -203,8 +239,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		snprintf(prof->passthru_version[2], sizeof(prof->passthru_version[2]), "pd");
 		prof->memmap_direct = false;
 	}
-	if (ec_create(prof, &clock, &ec))
+	if (ec_create(prof, &clock, &ec) || ec_fault_plan_create(size ? data[0] : 0, &ctx.faults))
 		abort();
+	ec_set_fault_plan(ec, ctx.faults);
 	ec_profile_free(prof);
 	ec_event_queue_init(&listener.q);
 	if (ec_notifier_register(ec, &listener.nb))
@@ -219,6 +256,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	/* Destroyed with the listener registered: its queue is its own. */
 	ec_destroy(ec);
+	ec_fault_plan_destroy(ctx.faults);
 	ec_event_queue_clear(&listener.q);
 	return 0;
 }
