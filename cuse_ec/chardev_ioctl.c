@@ -8,9 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/common.h"
 #include "cros_ec/cros_ec_dev.h"
+#include "cros_ec/ec_commands.h"
 #include "chardev_internal.h"
 #include "ec/ec.h"
+
+/* The kernel's cros_ec_wait_until_complete(): polls and their interval. */
+#define CHARDEV_COMMS_RETRIES	50
+#define CHARDEV_COMMS_POLL_NS	10000000ull
 
 
 static void chardev_ioctl_error(struct chardev_ioctl_result *res, int err)
@@ -29,6 +35,39 @@ static void chardev_ioctl_retry(struct chardev_ioctl_result *res, uint64_t arg,
 	res->out_iov.base = arg;
 	res->out_iov.len = out_len;
 	res->out_count = out_len ? 1 : 0;
+}
+
+/*
+ * An answer of IN_PROGRESS never reaches the client as such: the kernel's
+ * cros_ec_send_command() polls GET_COMMS_STATUS every 10 ms, at most 50
+ * times, until the EC no longer says PROCESSING, and gives the command
+ * that poll's result and length. The command's own answer is never fetched
+ * (RESEND_RESPONSE is the client's to send). Run inside the command's
+ * access, as the kernel holds the device's lock across it.
+ */
+static int chardev_wait_until_complete(struct chardev_file *file, struct ec *ec,
+				       uint32_t *ec_status)
+{
+	const struct ec_clock *clock = file->ctx->config.clock;
+	struct ec_response_get_comms_status st;
+	int ret, i;
+
+	for (i = 0; i < CHARDEV_COMMS_RETRIES; i++) {
+		if (clock && clock->sleep_ns)
+			clock->sleep_ns(clock->ctx, CHARDEV_COMMS_POLL_NS);
+		else
+			mono_sleep_ns(CHARDEV_COMMS_POLL_NS);
+		memset(&st, 0, sizeof(st));
+		ret = ec_host_command(ec, EC_CMD_GET_COMMS_STATUS, 0, NULL, 0, &st, sizeof(st),
+				      ec_status);
+		if (ret < 0 || *ec_status != EC_RES_SUCCESS)
+			return ret;
+		if (ret == 0)
+			return -EPROTO;
+		if (!(st.flags & EC_COMMS_STATUS_PROCESSING))
+			return ret;
+	}
+	return -EAGAIN;
 }
 
 /*
@@ -110,6 +149,12 @@ static void chardev_ioctl_xcmd(struct chardev_file *file, uint64_t arg, const vo
 	if (fx.fault != EC_FAULT_NONE) {
 		STAT_INC(file->ctx, faults_injected);
 		TRACE(file->ctx, EC_FAULT, file->id, hdr.command, fx.fault, ret);
+	}
+	if (ret >= 0 && ec_status == EC_RES_IN_PROGRESS) {
+		/* The driver's buffer, given back, still holds the request. */
+		memcpy(reply + hdr_len, (const unsigned char *)in + hdr_len,
+		       hdr.outsize < insize ? hdr.outsize : insize);
+		ret = chardev_wait_until_complete(file, ec, &ec_status);
 	}
 	chardev_access_end(file, &acc, ret);
 	/*
