@@ -96,6 +96,17 @@ int parse_duration(const char *text, const char *what, uint64_t max_ns, uint64_t
 		   char *err, size_t errlen);
 
 /**
+ * format_duration() - a span as parse_duration() reads it back: in its
+ * largest unit that holds it whole ("1500us", "2s", "3m", "0ns").
+ * @ns:  the span in nanoseconds
+ * @buf: receives the text; 32 bytes always suffice
+ * @len: room in @buf
+ *
+ * Return: the length of the full text (as snprintf).
+ */
+size_t format_duration(uint64_t ns, char *buf, size_t len);
+
+/**
  * parse_probability() - a probability from 0 to 1, in parts per million.
  * @text:   "0", "1", "0.25", "0.000001" (at most six decimals that matter)
  * @what:   the value's name for the message

@@ -257,6 +257,14 @@ int parse_duration(const char *text, const char *what, uint64_t max_ns, uint64_t
 	return 0;
 }
 
+size_t format_duration(uint64_t ns, char *buf, size_t len)
+{
+	char text[32];
+
+	format_scaled(text, sizeof(text), ns, duration_units, ARRAY_LEN(duration_units));
+	return (size_t)snprintf(buf, len, "%s", text);
+}
+
 int parse_probability(const char *text, const char *what, uint32_t *out_ppm,
 		      char *err, size_t errlen)
 {

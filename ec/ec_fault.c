@@ -281,7 +281,8 @@ size_t ec_fault_format(const struct ec_fault *f, char *buf, size_t len)
 			snprintf(arg, sizeof(arg), "=%" PRIu64, f->arg);
 			break;
 		case EC_FAULT_ARG_DURATION:
-			snprintf(arg, sizeof(arg), "=%" PRIu64 "ns", f->arg);
+			arg[0] = '=';
+			format_duration(f->arg, arg + 1, sizeof(arg) - 1);
 			break;
 		}
 	}

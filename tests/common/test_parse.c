@@ -225,6 +225,34 @@ START_TEST(duration)
 }
 END_TEST
 
+/* format_duration() writes what parse_duration() reads back, in the largest whole unit. */
+START_TEST(duration_format)
+{
+	static const struct {
+		uint64_t ns;
+		const char *text;
+	} cases[] = {
+		{ 0, "0ns" }, { 7, "7ns" }, { 1500, "1500ns" }, { 5000000, "5ms" },
+		{ 1500000, "1500us" }, { 2000000000ull, "2s" }, { 180000000000ull, "3m" },
+		{ 61000000000ull, "61s" }, { UINT64_MAX, "18446744073709551615ns" },
+	};
+	char buf[32], err[PARSE_ERR_MAX];
+	uint64_t back;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ck_assert_uint_eq(format_duration(cases[i].ns, buf, sizeof(buf)),
+				  strlen(cases[i].text));
+		ck_assert_str_eq(buf, cases[i].text);
+		ck_assert_int_eq(parse_duration(buf, "x", UINT64_MAX, &back, err, sizeof(err)), 0);
+		ck_assert_uint_eq(back, cases[i].ns);
+	}
+	/* Cut as snprintf cuts, never past the room. */
+	ck_assert_uint_eq(format_duration(2000000000ull, buf, 2), 2);
+	ck_assert_str_eq(buf, "2");
+}
+END_TEST
+
 START_TEST(probability)
 {
 	static const struct bad_case cases[] = {
@@ -391,6 +419,7 @@ int main(void)
 	tcase_add_test(tc, octal);
 	tcase_add_test(tc, size);
 	tcase_add_test(tc, duration);
+	tcase_add_test(tc, duration_format);
 	tcase_add_test(tc, probability);
 	tcase_add_test(tc, text_utf8);
 	tcase_add_test(tc, text_terminal_safe);
