@@ -18,6 +18,13 @@
 /* Longest accepted command line, newline excluded. */
 #define CTL_LINE_MAX 200
 
+/*
+ * The control protocol's version, as "info" states it: raised when a verb
+ * changes its reply or goes away (new verbs and new keys in a reply do not
+ * raise it; a client checks "info" for them).
+ */
+#define CTL_PROTOCOL_VERSION 1
+
 /* The header of a "trace" reply, as a prefix: the event count follows. */
 #define CTL_TRACE_HEADER "ok trace events="
 

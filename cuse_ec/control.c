@@ -169,6 +169,32 @@ static int control_do_status(struct chardev_ctx *ctx, const struct control_cmd *
 	return 0;
 }
 
+/*
+ * "info": what a client may rely on - the protocol's version and this
+ * daemon's capabilities, each list from its one table.
+ */
+static int control_do_info(struct chardev_ctx *ctx, const struct control_cmd *cmd,
+			   char *reply, size_t len)
+{
+	enum ec_fault_kind kind;
+	enum ec_stimulus stim;
+	size_t used;
+
+	(void)cmd;
+	used = (size_t)snprintf(reply, len, "ok info protocol=%d version=%s lifecycle=%s "
+				"line_max=%d fault_rules_max=%d fault_kinds=",
+				CTL_PROTOCOL_VERSION, PACKAGE_VERSION,
+				lifecycle_mode_name(chardev_mode(ctx)), CTL_LINE_MAX,
+				EC_FAULT_RULES_MAX);
+	for (kind = EC_FAULT_NONE + 1; kind < EC_FAULT_KINDS && used < len; kind++)
+		used += (size_t)snprintf(reply + used, len - used, "%s%s",
+					 kind > EC_FAULT_NONE + 1 ? "," : "", ec_fault_kind_name(kind));
+	for (stim = 0; stim < EC_STIM_COUNT && used < len; stim++)
+		used += (size_t)snprintf(reply + used, len - used, "%s%s", stim ? "," : " events=",
+					 ec_stimulus_name(stim));
+	return used < len ? 0 : -EMSGSIZE;
+}
+
 static int control_do_stats(struct chardev_ctx *ctx, const struct control_cmd *cmd,
 			    char *reply, size_t len)
 {
@@ -391,6 +417,8 @@ static const struct control_verb control_verbs[] = {
 	{ .name = "latency", .value = "NS", .parse = control_parse_ns,
 	  .now = control_do_latency,
 	  .help = "nanoseconds every host command spends in the EC, 0..60000000000" },
+	{ .name = "info", .now = control_do_info,
+	  .help = "the control protocol's version and the daemon's capabilities, as key=value" },
 	{ .name = "help", .now = control_do_help,
 	  .help = "the verbs" },
 	{ .name = "help", .value = "VERB", .parse = control_parse_topic,

@@ -159,6 +159,37 @@ START_TEST(test_control_execute)
 }
 END_TEST
 
+/* info: the protocol version and every capability list, from their tables. */
+START_TEST(test_control_info)
+{
+	struct chardev_ctx *ctx = harness_ctx(LIFECYCLE_FENCED);
+	char err[160], reply[CHARDEV_STATS_TEXT_MAX + 8], want[512];
+	enum ec_fault_kind kind;
+	enum ec_stimulus stim;
+	struct control_cmd cmd;
+	size_t used;
+
+	ck_assert_int_eq(control_parse("info", &cmd, err, sizeof(err)), 0);
+	ck_assert_int_eq(control_execute(ctx, &cmd, reply, sizeof(reply)), 0);
+	used = (size_t)snprintf(want, sizeof(want), "ok info protocol=1 version=%s lifecycle=fenced "
+				"line_max=%d fault_rules_max=%d fault_kinds=", PACKAGE_VERSION,
+				CTL_LINE_MAX, EC_FAULT_RULES_MAX);
+	for (kind = EC_FAULT_NONE + 1; kind < EC_FAULT_KINDS; kind++)
+		used += (size_t)snprintf(want + used, sizeof(want) - used, "%s%s",
+					 kind > EC_FAULT_NONE + 1 ? "," : "", ec_fault_kind_name(kind));
+	for (stim = 0; stim < EC_STIM_COUNT; stim++)
+		used += (size_t)snprintf(want + used, sizeof(want) - used, "%s%s",
+					 stim ? "," : " events=", ec_stimulus_name(stim));
+	ck_assert_str_eq(reply, want);
+	ck_assert_ptr_nonnull(strstr(reply, "fault_kinds=result,short,oversize,delay,eio,"
+				 "timeout,in_progress,unplug events=lid-open,"));
+	/* Too small a buffer: refused, never cut silently. */
+	ck_assert_int_eq(control_execute(ctx, &cmd, reply, 40), -EMSGSIZE);
+	ck_assert_int_eq(control_parse("info now", &cmd, err, sizeof(err)), -EINVAL);
+	harness_ctx_free(ctx);
+}
+END_TEST
+
 /* fault, faults, fault clear: the plan as the control socket shows it. */
 START_TEST(test_control_faults)
 {
@@ -1145,6 +1176,7 @@ int main(void)
 	tcase_add_test(tc, test_control_parse_bad);
 	tcase_add_test(tc, test_control_execute);
 	tcase_add_test(tc, test_control_faults);
+	tcase_add_test(tc, test_control_info);
 	tcase_add_test(tc, test_control_status_kb_backlight);
 	tcase_add_test(tc, test_stats_format_parse);
 	tcase_add_test(tc, test_man_page_stats_keys);
