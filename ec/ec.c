@@ -427,7 +427,7 @@ int ec_host_command_effects(struct ec *ec, uint32_t command, uint32_t version,
 			    const void *req, size_t req_len, void *resp, size_t resp_max,
 			    uint32_t *ec_status, struct ec_cmd_effects *effects)
 {
-	enum ec_fault_kind fault = EC_FAULT_NONE;
+	enum ec_fault_kind fault = EC_FAULT_NONE, happens;
 	struct ec_cmd_args args;
 	uint32_t status, resets_before;
 	uint64_t fault_arg = 0;
@@ -462,10 +462,25 @@ int ec_host_command_effects(struct ec *ec, uint32_t command, uint32_t version,
 		.resp_max = resp_max < ec->resp_room ? resp_max : ec->resp_room,
 	};
 
-	/* The caller's plan first: a scripted fault beats a random one. */
+	/*
+	 * The caller's plan first: a scripted fault beats a random one. The
+	 * profile's random BUSY and timeout then take the same paths as the
+	 * plan's kinds, but are no fault of the plan (effects report the
+	 * plan's only). The recovery commands stay reliable so a client can
+	 * always recover.
+	 */
 	if (ec->fault_plan)
 		fault = ec_fault_plan_draw(ec->fault_plan, command, &fault_arg);
-	switch (fault) {
+	fault_ok = fault == EC_FAULT_NONE && command != EC_CMD_RESEND_RESPONSE &&
+		   command != EC_CMD_GET_COMMS_STATUS;
+	happens = fault;
+	if (fault_ok && ec_draw(ec, ec->prof.fault_busy_ppm)) {
+		happens = EC_FAULT_RESULT;
+		fault_arg = EC_RES_BUSY;
+	} else if (fault_ok && ec_draw(ec, ec->prof.fault_timeout_ppm)) {
+		happens = EC_FAULT_TIMEOUT;
+	}
+	switch (happens) {
 	case EC_FAULT_RESULT:
 		status = (uint32_t)fault_arg;
 		goto out;
@@ -483,20 +498,6 @@ int ec_host_command_effects(struct ec *ec, uint32_t command, uint32_t version,
 		break;
 	default:
 		break;
-	}
-
-	/* The recovery commands stay reliable so a client can always recover. */
-	fault_ok = fault == EC_FAULT_NONE && command != EC_CMD_RESEND_RESPONSE &&
-		   command != EC_CMD_GET_COMMS_STATUS;
-	if (fault_ok && ec_draw(ec, ec->prof.fault_busy_ppm)) {
-		status = EC_RES_BUSY;
-		goto out;
-	}
-	if (fault_ok && ec_draw(ec, ec->prof.fault_timeout_ppm)) {
-		ec_spend(ec, ec->prof.fault_timeout_ns);
-		status = EC_RES_TIMEOUT;
-		ret = -ETIMEDOUT;
-		goto out;
 	}
 
 	ec_subsystems_host_command(ec);
