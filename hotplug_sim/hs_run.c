@@ -463,6 +463,22 @@ static uint64_t jittered(struct hs_runner *run, uint64_t base, uint64_t jitter)
 }
 
 /* Unplug while an XCMD is sleeping inside the EC: the race, on purpose. */
+/*
+ * A scenario step's control command: a refusal is the step's error, said
+ * on stderr with the daemon's reply and counted as a trigger error.
+ */
+static int ctl_step(struct hs_runner *run, const char *cmd)
+{
+	char reply[256];
+	int ret = ctl_cmd(run, cmd, reply, sizeof(reply));
+
+	if (ret) {
+		fprintf(stderr, "hotplug_sim: control '%s': %s\n", cmd, reply);
+		run->rep->trigger_errors++;
+	}
+	return ret;
+}
+
 static int do_inflight(struct hs_runner *run, uint64_t latency_ns)
 {
 	uint64_t limit = run_now(run) + latency_ns * 4 + run->cfg->deadline_ns;
@@ -471,12 +487,9 @@ static int do_inflight(struct hs_runner *run, uint64_t latency_ns)
 	int ret;
 
 	snprintf(cmd, sizeof(cmd), "latency %" PRIu64, latency_ns);
-	ret = ctl_cmd(run, cmd, reply, sizeof(reply));
-	if (ret) {
-		fprintf(stderr, "hotplug_sim: control '%s': %s\n", cmd, reply);
-		run->rep->trigger_errors++;
+	ret = ctl_step(run, cmd);
+	if (ret)
 		return ret;
-	}
 	/*
 	 * Wait until the daemon reports a command inside the EC: its gauge,
 	 * not the clients' clocks, says the race is on.
@@ -503,16 +516,10 @@ static int do_inflight(struct hs_runner *run, uint64_t latency_ns)
 /* The daemon's "fault RULE": a rule it refuses ends the run. */
 static int do_fault(struct hs_runner *run, const char *rule)
 {
-	char cmd[16 + HS_FAULT_TEXT_MAX], reply[256];
-	int ret;
+	char cmd[16 + HS_FAULT_TEXT_MAX];
 
 	snprintf(cmd, sizeof(cmd), "fault %s", rule);
-	ret = ctl_cmd(run, cmd, reply, sizeof(reply));
-	if (ret) {
-		fprintf(stderr, "hotplug_sim: control '%s': %s\n", cmd, reply);
-		run->rep->trigger_errors++;
-	}
-	return ret;
+	return ctl_step(run, cmd);
 }
 
 /* A flap or random step with a duration stops once it has passed. */
