@@ -631,6 +631,39 @@ static int control_do_help(struct chardev_ctx *ctx, const struct control_cmd *cm
 	return 0;
 }
 
+void control_print_verbs(FILE *out, int column, int width)
+{
+	char form[64];
+	size_t i;
+
+	for (i = 0; i < CONTROL_VERB_COUNT; i++) {
+		const struct control_verb *verb = &control_verbs[i];
+		const char *word = verb->help;
+		int at;
+
+		control_verb_form(verb, form, sizeof(form));
+		at = fprintf(out, "  %s", form);
+		if (at + 1 > column) {
+			fputc('\n', out);
+			at = 0;
+		}
+		at += fprintf(out, "%*s", column - at, "");
+		/* The help, its words wrapped at @width. */
+		while (*word) {
+			int wlen = (int)strcspn(word, " ");
+
+			if (at > column && at + 1 + wlen > width)
+				at = fprintf(out, "\n%*s", column, "") - 1;
+			else if (at > column)
+				at += fprintf(out, " ");
+			at += fprintf(out, "%.*s", wlen, word);
+			word += wlen;
+			word += *word == ' ';
+		}
+		fputc('\n', out);
+	}
+}
+
 int control_execute(struct chardev_ctx *ctx, const struct control_cmd *cmd,
 		    char *reply, size_t len)
 {

@@ -177,6 +177,8 @@ static void cuse_ec_usage(FILE *out, const char *prog)
 		for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 			fprintf(out, "%*s%s\n", line == text ? 0 : USAGE_HELP_COLUMN, "", line);
 	}
+	fprintf(out, "\nControl verbs (--send=LINE, or a line on the --control socket):\n");
+	control_print_verbs(out, USAGE_HELP_COLUMN, 79);
 	fprintf(out,
 		"\n"
 		"Exit status: 0 on success and on SIGTERM/SIGINT, 1 on a runtime error,\n"

@@ -400,6 +400,41 @@ START_TEST(test_control_help)
 END_TEST
 
 /*
+ * cuse_ec --help's list of control verbs is "help"'s, in its order: each
+ * item starts with the form at the line's start, and every line fits 79
+ * columns unless one word alone does not.
+ */
+START_TEST(test_usage_lists_control_verbs)
+{
+	char forms[32][32], *text = NULL, *line, *save = NULL;
+	size_t n, i = 0, size = 0;
+	FILE *f = open_memstream(&text, &size);
+
+	ck_assert_ptr_nonnull(f);
+	n = help_forms(forms, 32);
+	control_print_verbs(f, 23, 79);
+	ck_assert_int_eq(fclose(f), 0);
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		size_t flen;
+
+		ck_assert_msg(strlen(line) <= 79 || !strchr(line + 23, ' '),
+			      "--help line longer than 79 columns: '%s'", line);
+		if (line[0] == ' ' && line[1] == ' ' && line[2] != ' ') {
+			ck_assert_msg(i < n, "--help lists a verb help does not: '%s'", line);
+			flen = strlen(forms[i]);
+			ck_assert_msg(!strncmp(line + 2, forms[i], flen) &&
+				      (line[2 + flen] == ' ' || !line[2 + flen]),
+				      "--help's item %zu is '%s', help lists '%s' there", i, line,
+				      forms[i]);
+			i++;
+		}
+	}
+	ck_assert_msg(i == n, "--help lacks the control verb '%s'", i < n ? forms[i] : "");
+	free(text);
+}
+END_TEST
+
+/*
  * cuse_ec(8) CONTROL SOCKET has one item per verb form, the same as
  * "help" lists and in its order, and its "inject" item names every event.
  */
@@ -1188,6 +1223,7 @@ int main(void)
 	tcase_add_test(tc, test_options_bad);
 	tcase_add_test(tc, test_log_level_and_mode_names);
 	tcase_add_test(tc, test_reply_json);
+	tcase_add_test(tc, test_usage_lists_control_verbs);
 	tcase_add_test(tc, test_options_send);
 	tcase_add_test(tc, test_control_client);
 	suite_add_tcase(s, tc);
