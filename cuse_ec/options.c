@@ -43,6 +43,10 @@ enum {
 	OPT_CHECK,
 	OPT_FAULT,
 	OPT_FAULT_SEED,
+	OPT_RECORD,
+	OPT_RECORD_FORMAT,
+	OPT_REPLAY,
+	OPT_REPLAY_MISS,
 };
 
 static const struct option cuse_ec_long_options[] = {
@@ -74,6 +78,10 @@ static const struct option cuse_ec_long_options[] = {
 	{ "check", no_argument, NULL, OPT_CHECK },
 	{ "fault", required_argument, NULL, OPT_FAULT },
 	{ "fault-seed", required_argument, NULL, OPT_FAULT_SEED },
+	{ "record", required_argument, NULL, OPT_RECORD },
+	{ "record-format", required_argument, NULL, OPT_RECORD_FORMAT },
+	{ "replay", required_argument, NULL, OPT_REPLAY },
+	{ "replay-miss", required_argument, NULL, OPT_REPLAY_MISS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -134,6 +142,14 @@ static void cuse_ec_usage(FILE *out, const char *prog)
 		"                       e.g. cmd=0x0b,result=BUSY,times=2), see cuse_ec(8)\n"
 		"  --fault-seed=N       seed of the draws of rules with p < 1 (default:\n"
 		"                       a fixed one, so runs repeat)\n"
+		"  --record=FILE        record the session (commands, answers, events,\n"
+		"                       unplug/plug, times): see cuse_ec-recording(5)\n"
+		"  --record-format=FMT  native or umockdev (default: umockdev for a\n"
+		"                       FILE ending in .ioctl, else native)\n"
+		"  --replay=FILE        answer from a recording (either format) first\n"
+		"  --replay-miss=POLICY what answers a request the recording lacks:\n"
+		"                       model (the profile's EC, default) or invalid\n"
+		"                       (INVALID_COMMAND)\n"
 		"  -h, --help           this text\n"
 		"  -V, --version        version\n"
 		"\n"
@@ -290,6 +306,7 @@ int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
 	 */
 	const char *prog = "cuse_ec";
 	char why[PARSE_ERR_MAX];
+	bool record_format_set = false, replay_miss_set = false;
 	uint64_t v;
 	int c;
 
@@ -371,6 +388,28 @@ int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
 				return -EINVAL;
 			}
 			opts->fault_seed = v;
+			break;
+		case OPT_RECORD:
+			opts->record = optarg;
+			break;
+		case OPT_RECORD_FORMAT:
+			if (ec_rec_format_parse(optarg, &opts->record_format)) {
+				fprintf(err, "%s: invalid --record-format '%.40s': native or umockdev\n",
+					prog, optarg);
+				return -EINVAL;
+			}
+			record_format_set = true;
+			break;
+		case OPT_REPLAY:
+			opts->replay = optarg;
+			break;
+		case OPT_REPLAY_MISS:
+			if (ec_replay_miss_parse(optarg, &opts->replay_miss)) {
+				fprintf(err, "%s: invalid --replay-miss '%.40s': model or invalid\n",
+					prog, optarg);
+				return -EINVAL;
+			}
+			replay_miss_set = true;
 			break;
 		case OPT_SHUTDOWN_TIMEOUT:
 			if (parse_uint(optarg, "--shutdown-timeout", 0, 3600, &v, why, sizeof(why))) {
@@ -509,6 +548,20 @@ int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
 		fprintf(err, "%s: --mode, --owner, --group and --debug are for the CUSE node; "
 			"with --socket-dir the directory's permissions decide who connects\n",
 			prog);
+		return -EINVAL;
+	}
+	if (record_format_set && !opts->record) {
+		fprintf(err, "%s: --record-format is for --record's file\n", prog);
+		return -EINVAL;
+	}
+	if (!record_format_set && opts->record)
+		opts->record_format = ec_rec_format_for_path(opts->record);
+	if (replay_miss_set && !opts->replay) {
+		fprintf(err, "%s: --replay-miss is for --replay's recording\n", prog);
+		return -EINVAL;
+	}
+	if (opts->record && opts->replay && !strcmp(opts->record, opts->replay)) {
+		fprintf(err, "%s: --record and --replay name the same file\n", prog);
 		return -EINVAL;
 	}
 	if (opts->send_json && !opts->n_send) {
