@@ -77,6 +77,8 @@ dist_profiles_DATA = \
 	ec/profiles/minimal.profile \
 	ec/profiles/fingerprint.profile
 dist_doc_DATA += docs/profile-format.md docs/ec-commands.md
+# The recording formats (ec_recording.c, ec_recording_umockdev.c).
+dist_man_MANS += ec/cuse_ec-recording.5
 
 if ENABLE_FUZZING
 # libFuzzer build: the model's sources are compiled into the target with

@@ -218,6 +218,21 @@ START_TEST(test_native_round_trip)
 }
 END_TEST
 
+/* cuse_ec-recording(5)'s EXAMPLES: the native record, written umockdev's way. */
+START_TEST(test_man_page_example)
+{
+	struct ec_recording *rec = parse_ok("cuse_ec-recording 1\n0 plug\n1200000 xcmd cmd=0x0001 "
+					    "ver=0 out=4 in=4 result=0 ret=4 req=01020304 "
+					    "data=05050505\n");
+	char *umock = write_text(rec, EC_REC_FORMAT_UMOCKDEV, NULL);
+
+	ck_assert_str_eq(umock, "CROS_EC_DEV_IOCXCMD_V2 4 0000000001000000040000000400000000000000"
+			 "05050505\n");
+	free(umock);
+	ec_recording_destroy(rec);
+}
+END_TEST
+
 /* Every refusal names its line and why; none crashes. */
 START_TEST(test_bad_inputs)
 {
@@ -326,6 +341,13 @@ START_TEST(test_blank_comment_and_metadata_lines)
 	/* umockdev skips '#', empty and unknown '@' lines; a last line needs no newline. */
 	ck_assert_uint_eq(ec_recording_count(rec), 1);
 	ck_assert_str_eq(ec_recording_device(rec), "/dev/cros_ec");
+	ec_recording_destroy(rec);
+	/* Hex in either case; umockdev's -1 reads back as EIO. */
+	rec = parse_ok("cuse_ec-recording 1\n1 event data=0AbC\n");
+	ck_assert_uint_eq(ec_recording_get(rec, 0)->data[1], 0xbc);
+	ec_recording_destroy(rec);
+	rec = parse_ok("CROS_EC_DEV_IOCXCMD_V2 -1 0000000002000000000000000000000000000000\n");
+	ck_assert_int_eq(ec_recording_get(rec, 0)->ret, -EIO);
 	ec_recording_destroy(rec);
 	rec = parse_ok("cuse_ec-recording 1\n# note\n\n7 unplug");
 	ck_assert_uint_eq(ec_recording_count(rec), 1);
@@ -510,6 +532,7 @@ static Suite *recording_suite(void)
 	tcase_add_test(tc, test_umockdev_sample_round_trips);
 	tcase_add_test(tc, test_umockdev_through_native);
 	tcase_add_test(tc, test_native_round_trip);
+	tcase_add_test(tc, test_man_page_example);
 	tcase_add_test(tc, test_bad_inputs);
 	tcase_add_test(tc, test_blank_comment_and_metadata_lines);
 	tcase_add_test(tc, test_names_and_load);
