@@ -836,7 +836,8 @@ struct ec_replay;
  * bytes (a record without its request bytes: any request of the same
  * length). Identical requests take the matching records in recorded order;
  * after the last, the last answer repeats. A READMEM matches offset and
- * byte count the same way.
+ * byte count the same way; failing that, a plain read (not a string)
+ * within the bytes of a recorded plain read is answered from them.
  *
  * Return: 0, -EINVAL, -ENOMEM.
  */

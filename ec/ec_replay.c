@@ -119,8 +119,8 @@ static bool ec_replay_readmem_matches(const struct ec_rec *r, uint32_t offset, u
 
 /*
  * The record that answers: the first matching one not used yet, else the
- * last matching one. Called with the replay's lock held; counts the hit or
- * miss. Return: the record, or NULL for a miss.
+ * last matching one. Called with the replay's lock held.
+ * Return: the record, or NULL for a miss.
  */
 static const struct ec_rec *ec_replay_pick(struct ec_replay *replay, uint32_t a, uint32_t b,
 					   const void *req, size_t req_len, bool readmem)
@@ -135,16 +135,34 @@ static const struct ec_rec *ec_replay_pick(struct ec_replay *replay, uint32_t a,
 			continue;
 		if (!replay->used[i]) {
 			replay->used[i] = true;
-			replay->hits++;
 			return r;
 		}
 		last = r;
 	}
-	if (last)
-		replay->hits++;
-	else
-		replay->misses++;
 	return last;
+}
+
+/*
+ * A READMEM no record asked exactly: the last record of a plain read (not
+ * a string) whose bytes cover the range, such as a recorder's one read of
+ * the whole map. Return: the record, or NULL.
+ */
+static const struct ec_rec *ec_replay_cover(struct ec_replay *replay, uint32_t offset,
+					    uint32_t bytes)
+{
+	const struct ec_rec *r, *found = NULL;
+	size_t i, n = ec_recording_count(replay->rec);
+
+	if (!bytes)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		r = ec_recording_get(replay->rec, i);
+		if (r->kind == EC_REC_READMEM && r->in_size && r->ret > 0 &&
+		    r->offset <= offset && offset + bytes <= r->offset + (uint32_t)r->ret &&
+		    offset + bytes <= r->offset + r->data_len)
+			found = r;
+	}
+	return found;
 }
 
 bool ec_replay_xcmd(struct ec_replay *replay, uint32_t command, uint32_t version,
@@ -156,6 +174,10 @@ bool ec_replay_xcmd(struct ec_replay *replay, uint32_t command, uint32_t version
 
 	pthread_mutex_lock(&replay->lock);
 	r = ec_replay_pick(replay, command, version, req, req_len, false);
+	if (r)
+		replay->hits++;
+	else
+		replay->misses++;
 	if (!r) {
 		pthread_mutex_unlock(&replay->lock);
 		if (replay->miss == EC_REPLAY_MISS_MODEL)
@@ -187,6 +209,17 @@ bool ec_replay_readmem(struct ec_replay *replay, uint32_t offset, uint32_t bytes
 
 	pthread_mutex_lock(&replay->lock);
 	r = ec_replay_pick(replay, offset, bytes, NULL, 0, true);
+	if (!r && (r = ec_replay_cover(replay, offset, bytes))) {
+		replay->hits++;
+		*ret = (int)bytes;
+		memcpy(buf, r->data + (offset - r->offset), bytes);
+		pthread_mutex_unlock(&replay->lock);
+		return true;
+	}
+	if (r)
+		replay->hits++;
+	else
+		replay->misses++;
 	if (!r) {
 		pthread_mutex_unlock(&replay->lock);
 		if (replay->miss == EC_REPLAY_MISS_MODEL)

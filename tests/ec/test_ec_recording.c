@@ -475,8 +475,15 @@ START_TEST(test_replay_matching)
 	ck_assert(ec_memmap_direct(ec));
 	ck_assert_int_eq(ec_read_memmap(ec, 0x20, 2, mem), 2);
 	ck_assert_mem_eq(mem, "EC", 2);
-	/* the laptop profile reads its map directly */
-	ck_assert_int_eq(ec_read_memmap(ec, 0x20, 1, mem), 1);
+	/* A plain read inside a recorded one is answered from its bytes. */
+	ck_assert_int_eq(ec_read_memmap(ec, 0x21, 1, mem), 1);
+	ck_assert_uint_eq(mem[0], 'C');
+	/* Outside it, or a string: the model's (the laptop maps directly). */
+	ec_replay_counts(replay, &hits, &misses);
+	ck_assert_int_eq(ec_read_memmap(ec, 0x21, 2, mem), 2);
+	ck_assert_int_gt(ec_read_memmap(ec, 0x20, 0, mem), 0);
+	ec_replay_counts(replay, NULL, &misses);
+	ck_assert_uint_eq(misses, 4);
 
 	ec_set_replay(ec, NULL);
 	ck_assert_int_eq(xcmd(ec, EC_CMD_HELLO, 0, hello_req, 4, resp, 4, &status), 4);
