@@ -5,7 +5,8 @@
 # (tests/e2e/lib.sh): a scripted ecctl session against a daemon that
 # records it, then the same session against a daemon with another profile
 # that answers from the recording, prints the same; a session recorded in
-# umockdev's format replays too; unplug and plug are in the recording.
+# umockdev's format replays too; unplug and plug are in the recording;
+# cuse_ec-record's overlay of a device replays over another profile.
 set -euo pipefail
 
 # shellcheck source=tests/e2e/lib.sh
@@ -110,6 +111,46 @@ session "$play" >"$dir/umock-replayed.out"
 e2e_check "the umockdev recording replays the same output" \
 	diff -u "$dir/umock-recorded.out" "$dir/umock-replayed.out"
 e2e_check_exit "umockdev-replaying daemon stops cleanly" 0 e2e_stop_daemon
+
+# --- cuse_ec-record: any cros_ec device (here the daemon's) to an overlay ---
+recorder=$(e2e_client_cmd "$top_builddir/client/cuse_ec-record")
+live=rr_live_$$_$RANDOM
+serve "$live"
+e2e_check "cuse_ec-record records the device" \
+	"$recorder" --dev="/dev/$live" --overlay="$dir/overlay.rec" --profile-out="$dir/rec.profile"
+# Answers that do not move with time: the live device and the replay agree.
+session_cmds=(hello version chipinfo protoinfo "cmdversions 1" "cmdversions 0x97" "usbpd ports"
+	"usbpd power" panicinfo)
+session "$live" >"$dir/live.out"
+e2e_check_exit "recorded daemon stops cleanly" 0 e2e_stop_daemon
+e2e_check "the recorder's profile loads" "$daemon" --check-profile="$dir/rec.profile"
+e2e_check "the profile has the board, its versions, chip and flash" bash -c \
+	'grep -qx "board = laptop" "$1" && grep -qx "version_ro = laptop_v2.0.1234-ro" "$1" &&
+	 grep -qx "vendor = nuvoton" "$1" && grep -qx "size = 524288" "$1"' _ "$dir/rec.profile"
+play=rr_over_$$_$RANDOM
+serve "$play" --profile="$other_profile" --replay="$dir/overlay.rec" --replay-miss=model
+session "$play" >"$dir/over.out"
+e2e_check "over another profile, the recorded answers win" \
+	diff -u "$dir/live.out" "$dir/over.out"
+# Those that move (battery, temperatures, fans, uptime) answer as recorded,
+# whichever profile is under the overlay.
+session_cmds=(battery temps fans uptime)
+session "$play" >"$dir/over-moving.out"
+e2e_check "nothing the recorder asked was missing" stat_is "$dir/$play.sock" replay_misses 0
+e2e_check_exit "overlaid daemon stops cleanly" 0 e2e_stop_daemon
+play=rr_own_$$_$RANDOM
+serve "$play" --profile="$dir/rec.profile" --replay="$dir/overlay.rec" --replay-miss=model
+session "$play" >"$dir/own-moving.out"
+e2e_check_exit "daemon on the recorder's profile stops cleanly" 0 e2e_stop_daemon
+e2e_check "the moving answers are the recording's, not a profile's" \
+	diff -u "$dir/over-moving.out" "$dir/own-moving.out"
+e2e_check "cuse_ec-record without --overlay: usage error" bash -c \
+	'"$1" --dev=/dev/null >/dev/null 2>&1; [[ $? == 2 ]]' _ "$recorder"
+e2e_check "cuse_ec-record, bad option: usage error" bash -c \
+	'"$1" --bogus >/dev/null 2>&1; [[ $? == 2 ]]' _ "$recorder"
+e2e_check "cuse_ec-record, no such device: error naming it" bash -c \
+	'err=$("$1" --dev="$2" --overlay="$3" 2>&1); [[ $? == 1 && $err == *"$2"* ]]' _ \
+	"$recorder" "$dir/no-such-dev" "$dir/x.rec"
 
 rm -rf "$dir"
 e2e_done
