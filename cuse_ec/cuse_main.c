@@ -707,14 +707,22 @@ static void cuse_ec_teardown(struct cuse_ec_daemon *d)
 
 /*
  * --check: what would fail before serving, found without serving - the
- * options (parsed already), the paths made absolute, the profile loaded -
+ * options (parsed already), the paths made absolute, the profile and the
+ * --replay recording loaded -
  * so that a wrapper (ec-shell --uml) can refuse a bad command line before
  * it boots a guest. Nothing is created, locked or opened.
  */
 static int cuse_ec_check(struct cuse_ec_daemon *d)
 {
+	struct ec_recording *rec = NULL;
+	char why[512];
 	int status = 1;
 
+	if (d->opts.replay && ec_recording_load(d->opts.replay, &rec, why, sizeof(why))) {
+		fprintf(stderr, "cuse_ec: --replay %s\n", why);
+		return 1;
+	}
+	ec_recording_destroy(rec);
 	if (!cuse_ec_absolute_paths(d) && !cuse_ec_load_profile(d)) {
 		printf("ok: would serve /dev/%s %s%s (%s lifecycle, %s profile)\n", d->opts.name,
 		       d->opts.socket_dir ? "as " : "through CUSE",
