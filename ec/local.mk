@@ -11,6 +11,7 @@ ec_model_sources = \
 	ec/ec.c \
 	ec/ec_subsystems.c \
 	ec/ec.h \
+	ec/ec_recording.h \
 	ec/ec_internal.h \
 	ec/ec_testing.h \
 	ec/ec_state.c \
