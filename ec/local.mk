@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # The simulated EC: state, the host-command table and its handlers by area,
-# the memory map, MKBP events, board profiles and the clock. It depends on
+# the memory map, MKBP events, board profiles, recordings and their replay,
+# and the clock. It depends on
 # libc, include/cros_ec and common/ only (no CUSE, udev or RCU library), so the
 # fuzzer and the unit tests build without any of them; ec/ec.h is its one
-# public header.
+# public header (with ec_recording.h, which it includes).
 
 noinst_LTLIBRARIES += ec/libecmodel.la
 ec_model_sources = \
