@@ -21,3 +21,10 @@ bin_PROGRAMS += client/ecctl
 client_ecctl_SOURCES = client/ecctl.c
 client_ecctl_LDADD = client/libecctl.la
 dist_man_MANS += client/ecctl.1
+
+# The recorder: a device's answers as a recording (ec/'s formats) and a
+# profile; ec/libecmodel.la for the format code only.
+bin_PROGRAMS += client/cuse_ec-record
+client_cuse_ec_record_SOURCES = client/cuse_ec_record.c
+client_cuse_ec_record_LDADD = client/libecclient.la ec/libecmodel.la common/libcommon.la
+dist_man_MANS += client/cuse_ec-record.1

@@ -48,6 +48,10 @@
 	X(zombie_accesses, "file accesses that reached an unplugged EC")	\
 	X(ec_cold_reboots, "cold EC resets replayed as an unplug and a plug")	\
 	X(faults_injected, "host commands a fault rule shaped (see \"fault\")")	\
+	X(replay_hits, "host commands and READMEMs --replay answered")	\
+	X(replay_misses, "requests the --replay recording lacked")		\
+	X(records_written, "records --record wrote")				\
+	X(record_write_errors, "records --record failed to write")		\
 	X(uevents_seen, "distinct uevents (by SEQNUM) received")		\
 	X(uevent_unplugs, "unplugs a uevent started")				\
 	X(uevent_plugs, "plugs a uevent made")					\

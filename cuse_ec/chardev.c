@@ -107,15 +107,20 @@ int chardev_ctx_create(const struct chardev_config *config, struct chardev_ctx *
 		goto err_trace;
 	if (pthread_cond_init(&ctx->cond, NULL))
 		goto err_mutex;
-	if (ec_fault_plan_create(config->fault_seed, &ctx->faults))
+	if (pthread_mutex_init(&ctx->record_lock, NULL))
 		goto err_cond;
+	if (ec_fault_plan_create(config->fault_seed, &ctx->faults))
+		goto err_record;
 	ctx->config = *config;
+	ctx->record_t0 = chardev_record_now(ctx);
 	/* The EC's clock is cheap to read; clock_gettime() may not be. */
 	if (config->clock)
 		chardev_trace_set_clock(ctx->trace, config->clock->now_ns, config->clock->ctx);
 	*out = ctx;
 	return 0;
 
+err_record:
+	pthread_mutex_destroy(&ctx->record_lock);
 err_cond:
 	pthread_cond_destroy(&ctx->cond);
 err_mutex:
@@ -200,6 +205,8 @@ void chardev_ctx_destroy(struct chardev_ctx *ctx)
 	pthread_cond_destroy(&ctx->cond);
 	pthread_mutex_destroy(&ctx->lock);
 	chardev_trace_destroy(ctx->trace);
+	chardev_record_flush(ctx);
+	pthread_mutex_destroy(&ctx->record_lock);
 	/* Last: an unsafe mode's zombie EC may still hold it until here. */
 	ec_fault_plan_destroy(ctx->faults);
 	free(ctx);
@@ -228,6 +235,8 @@ int chardev_plug(struct chardev_ctx *ctx)
 	if (ctx->latency_set)
 		ec_set_latency_ns(ec, ctx->latency_ns);
 	ec_set_fault_plan(ec, ctx->faults);
+	if (ctx->config.replay)
+		ec_set_replay(ec, ctx->config.replay);
 	if (ctx->current) {
 		pthread_mutex_unlock(&ctx->lock);
 		lifecycle_put(lc);
@@ -237,6 +246,7 @@ int chardev_plug(struct chardev_ctx *ctx)
 	TRACE(ctx, PLUG, 0, 0, 0, 0);
 	pthread_mutex_unlock(&ctx->lock);
 	STAT_INC(ctx, plugs);
+	chardev_record(ctx, &(struct ec_rec){ .kind = EC_REC_PLUG });
 	chardev_log(ctx, CHARDEV_LOG_INFO, "EC plugged in (%s mode)",
 		    lifecycle_mode_name(ctx->config.mode));
 	return 0;
@@ -394,6 +404,8 @@ static int chardev_unplug_start(struct chardev_ctx *ctx, void (*done)(void *, in
 	r->pinned = pin;
 	pthread_mutex_unlock(&ctx->lock);
 	STAT_INC(ctx, unplugs);
+	chardev_record(ctx, &(struct ec_rec){ .kind = EC_REC_UNPLUG });
+	chardev_record_flush(ctx);
 	chardev_log(ctx, CHARDEV_LOG_INFO, "EC unplug started");
 
 	/* 0: the holder was unplugged already and will not call back. */
@@ -569,6 +581,9 @@ void chardev_stats(struct chardev_ctx *ctx, struct chardev_stats *out)
 #define CHARDEV_STAT_COPY(name, doc) out->name = STAT_GET(ctx, name);
 	CHARDEV_STATS(CHARDEV_STAT_COPY)
 #undef CHARDEV_STAT_COPY
+	/* The replay counts its own answers, across every EC it served. */
+	if (ctx->config.replay)
+		ec_replay_counts(ctx->config.replay, &out->replay_hits, &out->replay_misses);
 }
 
 void chardev_stat_inc(struct chardev_ctx *ctx, enum chardev_stat stat)

@@ -19,8 +19,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ctl/ctl_stats.h"
+#include "ec/ec.h"
 #include "lifecycle.h"
 
 struct ec_clock;
@@ -106,6 +108,11 @@ int chardev_unplug_wakeups_parse(const char *name, enum chardev_unplug_wakeups *
  *           the revocable mode
  * @fault_seed: seeds the fault plan's draws (chardev_fault_plan()); 0: a
  *           fixed default, so runs repeat
+ * @replay:  answers every EC gets before its model (ec_set_replay()), or
+ *           NULL; borrowed, must outlive the context
+ * @record:  where the session is recorded (the header written), or NULL;
+ *           borrowed, flushed at each unplug and when the context goes
+ * @record_format: the format of @record
  */
 struct chardev_config {
 	enum lifecycle_mode mode;
@@ -115,6 +122,9 @@ struct chardev_config {
 	int log_level;
 	enum chardev_unplug_wakeups unplug_wakeups;
 	uint64_t fault_seed;
+	struct ec_replay *replay;
+	FILE *record;
+	enum ec_rec_format record_format;
 };
 
 /* The result of one ioctl step (see chardev_ioctl()). */

@@ -157,6 +157,9 @@ struct chardev_file {
  * @test_point: host tests' hook at the windows a race needs another thread
  *           to hit (chardev_testing.h); NULL in the daemon
  * @test_arg: passed to @test_point
+ * @record_lock: orders the records of the session (chardev_record.c)
+ * @record_t0: the clock's reading when the context was made
+ * @record_failed: a record failed to write (logged once)
  */
 struct chardev_ctx {
 	pthread_mutex_t lock;
@@ -179,7 +182,28 @@ struct chardev_ctx {
 	atomic_uint_fast64_t revoke_waited;
 	void (*test_point)(void *arg, enum chardev_test_point point, struct chardev_file *file);
 	void *test_arg;
+	pthread_mutex_t record_lock;
+	uint64_t record_t0;
+	bool record_failed;
 };
+
+/**
+ * chardev_record() - append @r to the session's recording (--record), its
+ * time taken now; nothing without one. Records are ordered by a lock, not
+ * by their times: several files write at once.
+ * @ctx: context
+ * @r:   the record (its @t_ns is set here)
+ */
+void chardev_record(struct chardev_ctx *ctx, struct ec_rec *r);
+
+/**
+ * chardev_record_flush() - push what --record buffered to its file.
+ * @ctx: context
+ */
+void chardev_record_flush(struct chardev_ctx *ctx);
+
+/* The clock records are timed by: the EC's, or real monotonic time. */
+uint64_t chardev_record_now(struct chardev_ctx *ctx);
 
 /* Call the host tests' hook at @point, if they set one. */
 #define TEST_POINT(ctx, point, file)						\

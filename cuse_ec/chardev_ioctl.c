@@ -157,6 +157,11 @@ static void chardev_ioctl_xcmd(struct chardev_file *file, uint64_t arg, const vo
 		ret = chardev_wait_until_complete(file, ec, &ec_status);
 	}
 	chardev_access_end(file, &acc, ret);
+	chardev_record(file->ctx, &(struct ec_rec){
+		.kind = EC_REC_XCMD, .command = hdr.command, .version = hdr.version,
+		.result = ec_status, .ret = ret, .out_size = hdr.outsize, .in_size = hdr.insize,
+		.req_known = true, .req = (const uint8_t *)in + hdr_len,
+		.data_len = ret > 0 ? (uint32_t)ret : 0, .data = reply + hdr_len });
 	/*
 	 * A cold reset takes the device away and back. Only now, with this
 	 * access ended, since the unplug is one this access would hold up.
@@ -233,6 +238,10 @@ static void chardev_ioctl_readmem(struct chardev_file *file, uint64_t arg, const
 	else
 		ret = ec_read_memmap(ec, mem->offset, mem->bytes, mem->buffer);
 	chardev_access_end(file, &acc, ret);
+	if (ec && ret != -EINVAL)
+		chardev_record(file->ctx, &(struct ec_rec){
+			.kind = EC_REC_READMEM, .offset = mem->offset, .in_size = mem->bytes,
+			.ret = ret, .data_len = ret > 0 ? (uint32_t)ret : 0, .data = mem->buffer });
 	if (ret < 0) {
 		free(mem);
 		chardev_ioctl_error(res, ret);

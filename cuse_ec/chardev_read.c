@@ -328,9 +328,12 @@ static void chardev_deliver(struct chardev_parked *p)
 		if (ret == CHARDEV_READ_PARKED)
 			return;
 	}
-	if (ret >= 0)
+	if (ret >= 0) {
 		STAT_INC(ctx, events_delivered);
-	else if (ret == -ENODEV)
+		if (ret > 0)
+			chardev_record(ctx, &(struct ec_rec){ .kind = EC_REC_EVENT, .data = buf,
+							      .data_len = (uint32_t)ret });
+	} else if (ret == -ENODEV)
 		STAT_INC(ctx, read_enodev);
 	chardev_parked_complete(ctx, p, ret, ret > 0 ? buf : NULL, ret > 0 ? (size_t)ret : 0);
 }
@@ -449,6 +452,8 @@ int chardev_read(struct chardev_file *file, size_t len, bool nonblock, void *tok
 	ret = chardev_pop_event(file, buf, want);
 	if (ret >= 0) {
 		STAT_INC(ctx, events_delivered);
+		chardev_record(ctx, &(struct ec_rec){ .kind = EC_REC_EVENT, .data = buf,
+						      .data_len = (uint32_t)ret });
 		*outlen = (size_t)ret;
 		return 0;
 	}

@@ -42,6 +42,7 @@
 #include "options.h"
 #include "profile_path.h"
 #include "shutdown.h"
+#include "session_files.h"
 #include "sock_frontend.h"
 #include "udev_follow.h"
 
@@ -65,6 +66,7 @@
  * @control_path: --control made absolute (the daemon chdirs to "/")
  * @sock:      the socket front end (--socket-dir), or NULL
  * @sock_path: --socket-dir's DIR/NAME, absolute
+ * @files:     --record's file and --replay's recording
  */
 struct cuse_ec_daemon {
 	struct cuse_ec_options opts;
@@ -84,6 +86,7 @@ struct cuse_ec_daemon {
 	char control_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	struct sock_frontend *sock;
 	char sock_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	struct session_files files;
 };
 
 static const char *const cuse_ec_level_names[] = {
@@ -455,6 +458,8 @@ static int cuse_ec_setup(struct cuse_ec_daemon *d, char *argv0)
 		return -1;
 	if (cuse_ec_load_profile(d))
 		return -1;
+	if (session_files_open(&d->opts, &d->files, stderr))
+		return -1;
 	if (d->opts.socket_dir)
 		return cuse_ec_setup_socket(d);
 
@@ -546,6 +551,9 @@ static int cuse_ec_start(struct cuse_ec_daemon *d)
 	config.log_level = d->opts.log_level;
 	config.unplug_wakeups = d->opts.unplug_wakeups;
 	config.fault_seed = d->opts.fault_seed;
+	config.replay = d->files.replay;
+	config.record = d->files.record;
+	config.record_format = d->opts.record_format;
 	if (d->opts.socket_dir) {
 		sock_frontend_chardev_ops(&config.ops);
 	} else {
@@ -685,6 +693,9 @@ static void cuse_ec_teardown(struct cuse_ec_daemon *d)
 		cuse_lowlevel_teardown(d->se);
 	node_rule_remove(&d->node);
 	chardev_ctx_destroy(d->ctx);
+	if (session_files_close(&d->files))
+		cuse_ec_log(d, CHARDEV_LOG_ERR, "--record %s: the last records were not written",
+			    d->opts.record);
 	cached_clock_destroy(d->clock);
 	ec_profile_free(d->profile);
 	/* Last: a next daemon for this name starts only after our cleanup. */
@@ -696,14 +707,22 @@ static void cuse_ec_teardown(struct cuse_ec_daemon *d)
 
 /*
  * --check: what would fail before serving, found without serving - the
- * options (parsed already), the paths made absolute, the profile loaded -
+ * options (parsed already), the paths made absolute, the profile and the
+ * --replay recording loaded -
  * so that a wrapper (ec-shell --uml) can refuse a bad command line before
  * it boots a guest. Nothing is created, locked or opened.
  */
 static int cuse_ec_check(struct cuse_ec_daemon *d)
 {
+	struct ec_recording *rec = NULL;
+	char why[512];
 	int status = 1;
 
+	if (d->opts.replay && ec_recording_load(d->opts.replay, &rec, why, sizeof(why))) {
+		fprintf(stderr, "cuse_ec: --replay %s\n", why);
+		return 1;
+	}
+	ec_recording_destroy(rec);
 	if (!cuse_ec_absolute_paths(d) && !cuse_ec_load_profile(d)) {
 		printf("ok: would serve /dev/%s %s%s (%s lifecycle, %s profile)\n", d->opts.name,
 		       d->opts.socket_dir ? "as " : "through CUSE",

@@ -12,11 +12,13 @@ cuse_ec_libcuse_ec_daemon_la_SOURCES = \
 	cuse_ec/chardev_read.c \
 	cuse_ec/chardev_ioctl.c \
 	cuse_ec/chardev_trace.c \
+	cuse_ec/chardev_record.c \
 	cuse_ec/chardev_access.c \
 	cuse_ec/lifecycle.c \
 	cuse_ec/control.c \
 	cuse_ec/control_server.c \
 	cuse_ec/options.c \
+	cuse_ec/session_files.c \
 	cuse_ec/profile_path.c \
 	cuse_ec/udev_follow.c \
 	cuse_ec/udev_match.c \
@@ -33,6 +35,7 @@ noinst_HEADERS += \
 	cuse_ec/node_setup.h \
 	cuse_ec/shutdown.h \
 	cuse_ec/sock_frontend.h \
+	cuse_ec/session_files.h \
 	cuse_ec/chardev.h \
 	cuse_ec/chardev_internal.h \
 	cuse_ec/chardev_testing.h \

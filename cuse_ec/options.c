@@ -43,6 +43,10 @@ enum {
 	OPT_CHECK,
 	OPT_FAULT,
 	OPT_FAULT_SEED,
+	OPT_RECORD,
+	OPT_RECORD_FORMAT,
+	OPT_REPLAY,
+	OPT_REPLAY_MISS,
 };
 
 /**
@@ -138,6 +142,18 @@ static const struct cuse_ec_option_desc cuse_ec_option_descs[] = {
 	OPTION(OPT_FAULT_SEED, "fault-seed", required_argument, "N",
 	       "seed of the draws of rules with p < 1 (default:\n"
 	       "a fixed one, so runs repeat)"),
+	OPTION(OPT_RECORD, "record", required_argument, "FILE",
+	       "record the session (commands, answers, events,\n"
+	       "unplug/plug, times): see cuse_ec-recording(5)"),
+	OPTION(OPT_RECORD_FORMAT, "record-format", required_argument, "FMT",
+	       "native or umockdev (default: umockdev for a\n"
+	       "FILE ending in .ioctl, else native)"),
+	OPTION(OPT_REPLAY, "replay", required_argument, "FILE",
+	       "answer from a recording (either format) first"),
+	OPTION(OPT_REPLAY_MISS, "replay-miss", required_argument, "POLICY",
+	       "what answers a request the recording lacks:\n"
+	       "model (the profile's EC, default) or invalid\n"
+	       "(INVALID_COMMAND)"),
 	OPTION('h', "help", no_argument, NULL, "this text"),
 	OPTION('V', "version", no_argument, NULL, "version"),
 };
@@ -356,6 +372,7 @@ int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
 	struct option longopts[CUSE_EC_N_OPTIONS + 1];
 	char shortopts[2 * CUSE_EC_N_OPTIONS + 2];
 	char why[PARSE_ERR_MAX];
+	bool record_format_set = false, replay_miss_set = false;
 	uint64_t v;
 	int c;
 
@@ -438,6 +455,28 @@ int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
 				return -EINVAL;
 			}
 			opts->fault_seed = v;
+			break;
+		case OPT_RECORD:
+			opts->record = optarg;
+			break;
+		case OPT_RECORD_FORMAT:
+			if (ec_rec_format_parse(optarg, &opts->record_format)) {
+				fprintf(err, "%s: invalid --record-format '%.40s': native or umockdev\n",
+					prog, optarg);
+				return -EINVAL;
+			}
+			record_format_set = true;
+			break;
+		case OPT_REPLAY:
+			opts->replay = optarg;
+			break;
+		case OPT_REPLAY_MISS:
+			if (ec_replay_miss_parse(optarg, &opts->replay_miss)) {
+				fprintf(err, "%s: invalid --replay-miss '%.40s': model or invalid\n",
+					prog, optarg);
+				return -EINVAL;
+			}
+			replay_miss_set = true;
 			break;
 		case OPT_SHUTDOWN_TIMEOUT:
 			if (parse_uint(optarg, "--shutdown-timeout", 0, 3600, &v, why, sizeof(why))) {
@@ -576,6 +615,20 @@ int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
 		fprintf(err, "%s: --mode, --owner, --group and --debug are for the CUSE node; "
 			"with --socket-dir the directory's permissions decide who connects\n",
 			prog);
+		return -EINVAL;
+	}
+	if (record_format_set && !opts->record) {
+		fprintf(err, "%s: --record-format is for --record's file\n", prog);
+		return -EINVAL;
+	}
+	if (!record_format_set && opts->record)
+		opts->record_format = ec_rec_format_for_path(opts->record);
+	if (replay_miss_set && !opts->replay) {
+		fprintf(err, "%s: --replay-miss is for --replay's recording\n", prog);
+		return -EINVAL;
+	}
+	if (opts->record && opts->replay && !strcmp(opts->record, opts->replay)) {
+		fprintf(err, "%s: --record and --replay name the same file\n", prog);
 		return -EINVAL;
 	}
 	if (opts->send_json && !opts->n_send) {

@@ -54,6 +54,10 @@
  * @faults:     --fault rules (checked when parsed), for the fault plan
  * @n_faults:   how many
  * @fault_seed: --fault-seed: seeds the draws of rules with p < 1 (0: default)
+ * @record:     --record: the file the session is recorded to, NULL for none
+ * @record_format: its format (--record-format, else from its name)
+ * @replay:     --replay: the recording the EC answers from first, NULL for none
+ * @replay_miss: --replay-miss: what answers a request the recording lacks
  */
 struct cuse_ec_options {
 	char name[CUSE_EC_NAME_MAX];
@@ -85,6 +89,10 @@ struct cuse_ec_options {
 	struct ec_fault faults[EC_FAULT_RULES_MAX];
 	unsigned int n_faults;
 	uint64_t fault_seed;
+	const char *record;
+	enum ec_rec_format record_format;
+	const char *replay;
+	enum ec_replay_miss replay_miss;
 };
 
 /* cuse_ec_parse_options() results besides 0. */

@@ -444,6 +444,16 @@ int ec_host_command_effects(struct ec *ec, uint32_t command, uint32_t version,
 		return -EMSGSIZE;
 
 	pthread_mutex_lock(&ec->lock);
+	/*
+	 * A recorded answer beats the model and its faults: the replay is the
+	 * device as it was, and the model's state is not touched for it.
+	 */
+	if (ec->replay && ec_replay_xcmd(ec->replay, command, version, req, req_len, resp,
+					 resp_max, &status, &ret)) {
+		*ec_status = status;
+		pthread_mutex_unlock(&ec->lock);
+		return ret;
+	}
 	resets_before = ec->sys.cold_resets;
 	ec_spend(ec, ec_latency_for(ec, command));
 	ec_advance(ec);
@@ -534,7 +544,8 @@ out:
 
 bool ec_memmap_direct(const struct ec *ec)
 {
-	return ec && ec->prof.memmap_direct;
+	/* Atomic: the replay is set under the lock, this reads without it. */
+	return ec && (ec->prof.memmap_direct || __atomic_load_n(&ec->replay, __ATOMIC_ACQUIRE));
 }
 
 int ec_read_memmap(struct ec *ec, uint32_t offset, uint32_t bytes, void *buf)
@@ -544,10 +555,16 @@ int ec_read_memmap(struct ec *ec, uint32_t offset, uint32_t bytes, void *buf)
 
 	if (!ec || !buf)
 		return -EINVAL;
-	if (!ec->prof.memmap_direct)
-		return -ENOTTY;
 	if (offset >= EC_MEMMAP_SIZE || bytes > 255 || bytes > EC_MEMMAP_SIZE - offset)
 		return -EINVAL;
+	pthread_mutex_lock(&ec->lock);
+	if (ec->replay && ec_replay_readmem(ec->replay, offset, bytes, buf, &count)) {
+		pthread_mutex_unlock(&ec->lock);
+		return count;
+	}
+	pthread_mutex_unlock(&ec->lock);
+	if (!ec->prof.memmap_direct)
+		return -ENOTTY;
 
 	ec_lock_advance(ec);
 	if (bytes) {

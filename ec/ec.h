@@ -329,6 +329,8 @@ int ec_host_command_effects(struct ec *ec, uint32_t command, uint32_t version,
  * @bytes:  count (<= 255), or 0 for a NUL-terminated string (count includes the NUL)
  * @buf:    at least 255 bytes
  *
+ * A replay (ec_set_replay()) answers first when it has a matching record.
+ *
  * Return: bytes read, -EINVAL for a range outside the map, or -ENOTTY when
  * the profile has no direct memory-map access (clients then use READ_MEMMAP).
  */
@@ -339,7 +341,8 @@ int ec_read_memmap(struct ec *ec, uint32_t offset, uint32_t bytes, void *buf);
  * and clients use EC_CMD_READ_MEMMAP); the driver's "ec_dev->cmd_readmem".
  * @ec: the EC
  *
- * Return: true when the profile grants direct memory-map access.
+ * Return: true when the profile grants direct memory-map access, or a
+ * replay is set (ec_set_replay(): its READMEM records answer).
  */
 bool ec_memmap_direct(const struct ec *ec);
 
@@ -619,5 +622,8 @@ void cached_clock_destroy(struct cached_clock *clock);
  * Return: its struct ec_clock.
  */
 const struct ec_clock *cached_clock_ops(struct cached_clock *clock);
+
+/* Recordings and their replay: ec_recording.h, part of this API. */
+#include "ec/ec_recording.h"
 
 #endif /* EC_EC_H */

@@ -314,6 +314,7 @@ struct ec {
 	bool latency_overridden;	/* ec_set_latency_ns() beats profile rules */
 	uint64_t rng;
 	struct ec_fault_plan *fault_plan;	/* ec_set_fault_plan(), or NULL */
+	struct ec_replay *replay;		/* ec_set_replay(), or NULL */
 
 	bool lid_open;
 	bool ac_present;
@@ -546,6 +547,26 @@ const struct ec_cmd_entry *ec_cmd_lookup(const struct ec *ec, uint32_t command);
 enum ec_fault_kind ec_fault_plan_draw(struct ec_fault_plan *plan, uint32_t command,
 				      uint64_t *arg);
 uint32_t ec_cmd_versions(const struct ec *ec, uint32_t command);
+
+/* ec_recording.c: helpers both formats' parsers share. */
+int ec_rec_hex_decode(const char *hex, size_t hex_len, uint8_t *out, size_t room,
+		      size_t *out_len);
+int ec_rec_hex_write(FILE *out, const uint8_t *buf, size_t len, bool upper);
+void ec_rec_err(char *err, size_t errlen, unsigned int line, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+int ec_rec_parse_ret(const char *val, int32_t *out, unsigned int line, char *err,
+		     size_t errlen);
+/* ec_recording_umockdev.c: umockdev's .ioctl lines, one at a time. */
+bool ec_umockdev_first_line(const char *line);
+int ec_umockdev_parse_line(char *line, unsigned int lineno, struct ec_recording *rec,
+			   uint8_t *buf, char *err, size_t errlen);
+int ec_umockdev_write(const struct ec_rec *r, FILE *out);
+/* ec_replay.c: the replay's answer, if it has one (true: answered). */
+bool ec_replay_xcmd(struct ec_replay *replay, uint32_t command, uint32_t version,
+		    const void *req, size_t req_len, void *resp, size_t resp_max,
+		    uint32_t *status, int *ret);
+bool ec_replay_readmem(struct ec_replay *replay, uint32_t offset, uint32_t bytes, void *buf,
+		       int *ret);
 void ec_memmap_refresh(struct ec *ec);
 void ec_console_log(struct ec *ec, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

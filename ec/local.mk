@@ -1,22 +1,27 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # The simulated EC: state, the host-command table and its handlers by area,
-# the memory map, MKBP events, board profiles and the clock. It depends on
+# the memory map, MKBP events, board profiles, recordings and their replay,
+# and the clock. It depends on
 # libc, include/cros_ec and common/ only (no CUSE, udev or RCU library), so the
 # fuzzer and the unit tests build without any of them; ec/ec.h is its one
-# public header.
+# public header (with ec_recording.h, which it includes).
 
 noinst_LTLIBRARIES += ec/libecmodel.la
 ec_model_sources = \
 	ec/ec.c \
 	ec/ec_subsystems.c \
 	ec/ec.h \
+	ec/ec_recording.h \
 	ec/ec_internal.h \
 	ec/ec_testing.h \
 	ec/ec_state.c \
 	ec/ec_events.c \
 	ec/ec_notifier.c \
 	ec/ec_fault.c \
+	ec/ec_recording.c \
+	ec/ec_recording_umockdev.c \
+	ec/ec_replay.c \
 	ec/ec_profile.c \
 	ec/ec_profile_file.c \
 	ec/ec_profile_keys.c \
@@ -74,7 +79,8 @@ dist_profiles_DATA = \
 	ec/profiles/minimal.profile \
 	ec/profiles/fingerprint.profile
 dist_doc_DATA += docs/ec-commands.md
-dist_man_MANS += ec/cuse_ec-profile.5
+# The formats: board profiles (ec_profile*.c), recordings (ec_recording*.c).
+dist_man_MANS += ec/cuse_ec-profile.5 ec/cuse_ec-recording.5
 
 if ENABLE_FUZZING
 # libFuzzer build: the model's sources are compiled into the target with

@@ -9,6 +9,10 @@
  * an exactly-sized request buffer, so ASan sees over-reads and this code
  * sees over-writes. One EC per input, freed at the end: leaks show up too.
  *
+ * The input is also read as a recording (ec_recording_parse()): a parsed
+ * one must write and read back to the same text, and answers the script's
+ * host commands first as a replay.
+ *
  * The same entry point is replayed over tests/ec/corpus by tests/ec/
  * fuzz_replay in `make check`, without libFuzzer.
  */
@@ -217,11 +221,58 @@ static void fuzz_world(struct ec *ec, struct fuzz_ctx *ctx, struct fuzz_listener
  */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* The recording as @format's text, in a malloc'd buffer; aborts on failure. */
+static char *fuzz_rec_text(const struct ec_recording *rec, enum ec_rec_format format,
+			   size_t *len)
+{
+	char *text = NULL;
+	FILE *f = open_memstream(&text, len);
+
+	if (!f || ec_recording_write(rec, format, f, NULL) || fclose(f))
+		abort();
+	return text;
+}
+
+/*
+ * The input as a recording (cuse_ec-recording(5)): either parser on any
+ * bytes refuses cleanly or reads something the native format writes and
+ * reads back to the same text; umockdev's text of it parses too. Return:
+ * the recording, or NULL.
+ */
+static struct ec_recording *fuzz_recording(const uint8_t *data, size_t size)
+{
+	struct ec_recording *rec = NULL, *again = NULL;
+	char err[256], *text, *text2;
+	size_t len, len2;
+
+	if (ec_recording_parse((const char *)data, size, &rec, err, sizeof(err)))
+		return NULL;
+	text = fuzz_rec_text(rec, EC_REC_FORMAT_NATIVE, &len);
+	if (ec_recording_parse(text, len, &again, err, sizeof(err)))
+		abort();
+	text2 = fuzz_rec_text(again, EC_REC_FORMAT_NATIVE, &len2);
+	if (len != len2 || memcmp(text, text2, len))
+		abort();
+	free(text);
+	free(text2);
+	ec_recording_destroy(again);
+	text = fuzz_rec_text(rec, EC_REC_FORMAT_UMOCKDEV, &len);
+	/* Nothing a umockdev file holds: no format line to tell, refused. */
+	if (len && ec_recording_parse(text, len, &again, err, sizeof(err)))
+		abort();
+	if (len)
+		ec_recording_destroy(again);
+	free(text);
+	return rec;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fuzz_ctx ctx = { .now = 1 };
 	struct ec_clock clock = { fuzz_now, fuzz_sleep, &ctx };
 	struct fuzz_listener listener = { .nb.call = fuzz_event };
+	struct ec_recording *rec = fuzz_recording(data, size);
+	struct ec_replay *replay = NULL;
 	struct ec_profile *prof;
 	struct ec *ec;
 	size_t off;
@@ -242,6 +293,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ec_create(prof, &clock, &ec) || ec_fault_plan_create(size ? data[0] : 0, &ctx.faults))
 		abort();
 	ec_set_fault_plan(ec, ctx.faults);
+	/* A recording the input parsed as answers first (the model the rest). */
+	if (rec && !ec_replay_create(rec, EC_REPLAY_MISS_MODEL, &replay))
+		ec_set_replay(ec, replay);
 	ec_profile_free(prof);
 	ec_event_queue_init(&listener.q);
 	if (ec_notifier_register(ec, &listener.nb))
@@ -257,6 +311,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* Destroyed with the listener registered: its queue is its own. */
 	ec_destroy(ec);
 	ec_fault_plan_destroy(ctx.faults);
+	ec_replay_destroy(replay);
+	ec_recording_destroy(rec);
 	ec_event_queue_clear(&listener.q);
 	return 0;
 }

@@ -793,6 +793,23 @@ START_TEST(test_options_defaults_and_good)
 	ck_assert_uint_eq(o.faults[1].times, 2);
 	ck_assert_uint_eq(o.fault_seed, 77);
 
+	/* --record's format follows the file's name unless it is given. */
+	ck_assert_int_eq(parse(&o, NULL, 1), 0);
+	ck_assert_ptr_null(o.record);
+	ck_assert_ptr_null(o.replay);
+	ck_assert_int_eq(parse(&o, NULL, 2, "--record=s.ioctl"), 0);
+	ck_assert_str_eq(o.record, "s.ioctl");
+	ck_assert_int_eq(o.record_format, EC_REC_FORMAT_UMOCKDEV);
+	ck_assert_int_eq(parse(&o, NULL, 2, "--record=s.rec"), 0);
+	ck_assert_int_eq(o.record_format, EC_REC_FORMAT_NATIVE);
+	ck_assert_int_eq(parse(&o, NULL, 3, "--record=s.rec", "--record-format=umockdev"), 0);
+	ck_assert_int_eq(o.record_format, EC_REC_FORMAT_UMOCKDEV);
+	ck_assert_int_eq(parse(&o, NULL, 2, "--replay=s.rec"), 0);
+	ck_assert_str_eq(o.replay, "s.rec");
+	ck_assert_int_eq(o.replay_miss, EC_REPLAY_MISS_MODEL);
+	ck_assert_int_eq(parse(&o, NULL, 3, "--replay=s.rec", "--replay-miss=invalid"), 0);
+	ck_assert_int_eq(o.replay_miss, EC_REPLAY_MISS_INVALID);
+
 	ck_assert_int_eq(parse(&o, &text, 2, "--help"), CUSE_EC_OPTIONS_EXIT);
 	ck_assert_ptr_nonnull(strstr(text, "--lifecycle"));
 	ck_assert_ptr_nonnull(strstr(text, "--fault=RULE"));
@@ -824,6 +841,11 @@ START_TEST(test_options_bad)
 		{ "--fault=result=NOPE", NULL }, { "--fault", NULL }, { "--fault-seed=0", NULL },
 		{ "--fault-seed=x", NULL }, { "--fault-seed=", NULL },
 		{ "--fault-seed=18446744073709551616", NULL },
+		{ "--record", NULL }, { "--replay", NULL },
+		{ "--record-format=ioctl", "--record=x" }, { "--record-format=", "--record=x" },
+		{ "--record-format=native", NULL },
+		{ "--replay-miss=skip", "--replay=x" }, { "--replay-miss=", "--replay=x" },
+		{ "--replay-miss=model", NULL }, { "--record=x", "--replay=x" },
 	};
 	struct cuse_ec_options o;
 	char *text;

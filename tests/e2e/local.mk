@@ -29,6 +29,7 @@ e2e_tests = \
 	tests/e2e/devsock-ec.test \
 	tests/e2e/devsock-fops.test \
 	tests/e2e/devsock-fuzz.test \
+	tests/e2e/devsock-record.test \
 	tests/e2e/cuse-ec-udev.test \
 	tests/e2e/cuse-ec-udevd.test \
 	tests/e2e/ec-shell.test
@@ -40,6 +41,7 @@ EXTRA_DIST += \
 	tests/e2e/lib.sh \
 	tests/e2e/cuse-mini-guest.sh \
 	tests/e2e/cuse-ec-guest.sh \
+	tests/e2e/record-replay-guest.sh \
 	tests/e2e/cuse-ec-fops-guest.sh \
 	tests/e2e/valgrind-sites.awk \
 	tests/e2e/cuse-ec-udev-guest.sh
