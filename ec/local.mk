@@ -17,6 +17,9 @@ ec_model_sources = \
 	ec/ec_events.c \
 	ec/ec_notifier.c \
 	ec/ec_fault.c \
+	ec/ec_state_file.c \
+	ec/ec_state_io.c \
+	ec/ec_state_table.h \
 	ec/ec_profile.c \
 	ec/ec_profile_file.c \
 	ec/ec_profile_keys.c \
