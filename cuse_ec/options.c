@@ -43,6 +43,7 @@ enum {
 	OPT_CHECK,
 	OPT_FAULT,
 	OPT_FAULT_SEED,
+	OPT_STATE,
 };
 
 static const struct option cuse_ec_long_options[] = {
@@ -74,6 +75,7 @@ static const struct option cuse_ec_long_options[] = {
 	{ "check", no_argument, NULL, OPT_CHECK },
 	{ "fault", required_argument, NULL, OPT_FAULT },
 	{ "fault-seed", required_argument, NULL, OPT_FAULT_SEED },
+	{ "state", required_argument, NULL, OPT_STATE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -134,6 +136,9 @@ static void cuse_ec_usage(FILE *out, const char *prog)
 		"                       e.g. cmd=0x0b,result=BUSY,times=2), see cuse_ec(8)\n"
 		"  --fault-seed=N       seed of the draws of rules with p < 1 (default:\n"
 		"                       a fixed one, so runs repeat)\n"
+		"  --state=FILE         the EC's state file: loaded at start (if it exists)\n"
+		"                       and at every plug, saved at every unplug and at exit;\n"
+		"                       control verbs save and load, see cuse_ec-state(5)\n"
 		"  -h, --help           this text\n"
 		"  -V, --version        version\n"
 		"\n"
@@ -364,6 +369,13 @@ int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
 				return -EINVAL;
 			}
 			opts->n_faults++;
+			break;
+		case OPT_STATE:
+			if (!optarg[0]) {
+				fprintf(err, "%s: --state needs a file\n", prog);
+				return -EINVAL;
+			}
+			opts->state = optarg;
 			break;
 		case OPT_FAULT_SEED:
 			if (parse_uint(optarg, "--fault-seed", 1, UINT64_MAX, &v, why, sizeof(why))) {

@@ -54,6 +54,7 @@
  * @faults:     --fault rules (checked when parsed), for the fault plan
  * @n_faults:   how many
  * @fault_seed: --fault-seed: seeds the draws of rules with p < 1 (0: default)
+ * @state:      --state: the EC's state file (cuse_ec-state(5)), NULL for none
  */
 struct cuse_ec_options {
 	char name[CUSE_EC_NAME_MAX];
@@ -85,6 +86,7 @@ struct cuse_ec_options {
 	struct ec_fault faults[EC_FAULT_RULES_MAX];
 	unsigned int n_faults;
 	uint64_t fault_seed;
+	const char *state;
 };
 
 /* cuse_ec_parse_options() results besides 0. */

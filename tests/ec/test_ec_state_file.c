@@ -133,6 +133,35 @@ START_TEST(test_table_covers_struct_ec)
 }
 END_TEST
 
+/* cuse_ec-state(5)'s NOT SAVED names every member the table leaves out. */
+START_TEST(test_man_page_names_what_is_not_saved)
+{
+	FILE *f = fopen(test_path("cuse_ec/cuse_ec-state.5"), "r");
+	char page[16384], section[8192], *start, *end, word[80];
+	size_t len, i;
+
+	ck_assert_ptr_nonnull(f);
+	len = fread(page, 1, sizeof(page) - 1, f);
+	fclose(f);
+	page[len] = '\0';
+	start = strstr(page, "\n.SH NOT SAVED\n");
+	ck_assert_ptr_nonnull(start);
+	end = strstr(start + 1, "\n.SH ");
+	ck_assert_ptr_nonnull(end);
+	ck_assert_uint_lt((size_t)(end - start), sizeof(section));
+	memcpy(section, start, (size_t)(end - start));
+	section[end - start] = '\0';
+	for (i = 0; i < ec_state_n_fields; i++) {
+		const struct ec_state_field *fl = &ec_state_fields[i];
+		bool listed = strstr(section, fl->name) != NULL;
+
+		snprintf(word, sizeof(word), "%s", fl->name);
+		ck_assert_msg(listed == (fl->how == EC_STATE_NOT_SAVED),
+			      "cuse_ec-state(5) NOT SAVED %s %s", listed ? "names" : "lacks", word);
+	}
+}
+END_TEST
+
 /* A heap field's buffer (not the flash blocks, an array of pointers). */
 static uint8_t *heap_buf(struct ec *e, const struct ec_state_field *f)
 {
@@ -666,6 +695,7 @@ START_TEST(test_files)
 {
 	char path[128], sub[128], err[256] = "";
 	struct ec *a, *b;
+	struct stat st;
 	size_t len = 0;
 	int fd;
 
@@ -680,6 +710,8 @@ START_TEST(test_files)
 	ck_assert_int_eq(ec_state_load_file(b, path, err, sizeof(err)), (int)saved_fields());
 	same_answers(a, b, "from a file");
 	ck_assert_uint_eq(entries(dir), 1);	/* no temporary left behind */
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_uint_eq(st.st_mode & 07777, 0600);	/* cuse_ec-state(5) FILES */
 
 	ck_assert_int_eq(ec_state_load_file(b, dir, err, sizeof(err)), -EISDIR);
 	snprintf(sub, sizeof(sub), "%s/fifo", dir);
@@ -746,6 +778,7 @@ static Suite *ec_state_file_suite(void)
 	TCase *tf = tcase_create("files");
 
 	tcase_add_test(tc, test_table_covers_struct_ec);
+	tcase_add_test(tc, test_man_page_names_what_is_not_saved);
 	tcase_add_test(tc, test_round_trip_every_field_laptop);
 	tcase_add_test(tc, test_round_trip_every_field_fingerprint);
 	tcase_add_test(tc, test_round_trip_host_commands);
