@@ -720,6 +720,9 @@ START_TEST(test_options_defaults_and_good)
 	ck_assert_uint_eq(o.faults[1].command, 0x0b);
 	ck_assert_uint_eq(o.faults[1].times, 2);
 	ck_assert_uint_eq(o.fault_seed, 77);
+	ck_assert_ptr_null(o.state);
+	ck_assert_int_eq(parse(&o, NULL, 2, "--state=ec.state"), 0);
+	ck_assert_str_eq(o.state, "ec.state");
 
 	ck_assert_int_eq(parse(&o, &text, 2, "--help"), CUSE_EC_OPTIONS_EXIT);
 	ck_assert_ptr_nonnull(strstr(text, "--lifecycle"));
@@ -752,6 +755,7 @@ START_TEST(test_options_bad)
 		{ "--fault=result=NOPE", NULL }, { "--fault", NULL }, { "--fault-seed=0", NULL },
 		{ "--fault-seed=x", NULL }, { "--fault-seed=", NULL },
 		{ "--fault-seed=18446744073709551616", NULL },
+		{ "--state=", NULL }, { "--state", NULL },
 	};
 	struct cuse_ec_options o;
 	char *text;
