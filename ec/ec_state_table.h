@@ -8,6 +8,7 @@
 #ifndef EC_EC_STATE_TABLE_H
 #define EC_EC_STATE_TABLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -68,6 +69,19 @@ struct ec_state_field {
 	const struct ec_state_codec *codec;
 	const char *why;
 };
+
+/* The file's first bytes. */
+#define EC_STATE_MAGIC		"CUSEECST"
+#define EC_STATE_MAGIC_LEN	8
+
+/* Flash block states (ec_cmd_flashrw.c): 2 is written, its bytes in block[]. */
+#define EC_STATE_BLOCK_WRITTEN	2
+#define EC_STATE_BLOCK_STATES	3
+
+/* ec_state_file.c: what the board gives the buffers, for the loader's checks. */
+uint32_t ec_state_flash_blocks(const struct ec *ec);
+size_t ec_state_blocks_written(const struct ec *ec);
+bool ec_state_has_fp(const struct ec *ec);
 
 /* The table, in the order a load decodes it. */
 extern const struct ec_state_field ec_state_fields[];

@@ -18,6 +18,7 @@ ec_model_sources = \
 	ec/ec_notifier.c \
 	ec/ec_fault.c \
 	ec/ec_state_file.c \
+	ec/ec_state_load.c \
 	ec/ec_state_io.c \
 	ec/ec_state_table.h \
 	ec/ec_profile.c \
