@@ -2,7 +2,7 @@
 /*
  * test_control_state.c - --state in the daemon's chardev layer and the
  * control verbs "save" and "load": a plug loads the file (none: a fresh
- * EC; a refused one: no plug), an unplug saves it, the verbs act on it
+ * EC; a refused one: no plug), every unplug saves it, the verbs act on it
  * alone and answer each case as cuse_ec(8) says.
  */
 #include "config.h"
@@ -142,6 +142,57 @@ START_TEST(test_verbs_and_replug)
 }
 END_TEST
 
+static int set_sku(struct ec *ec, void *arg)
+{
+	uint32_t req[4] = { CBI_TAG_SKU_ID, 0, 4, (uint32_t)(uintptr_t)arg }, status;
+
+	return ec_host_command(ec, EC_CMD_SET_CROS_BOARD_INFO, 0, req, sizeof(req), NULL, 0,
+			       &status) < 0 || status ? -EIO : 0;
+}
+
+static int get_sku(struct ec *ec, void *arg)
+{
+	uint32_t req[2] = { CBI_TAG_SKU_ID, 0 }, sku = 0, status;
+
+	(void)arg;
+	if (ec_host_command(ec, EC_CMD_GET_CROS_BOARD_INFO, 0, req, sizeof(req), &sku,
+			    sizeof(sku), &status) != 4 || status)
+		return -EIO;
+	return (int)sku;
+}
+
+/*
+ * Every unplug saves, whatever made it: an injected unplug fault, and a cold
+ * reset (whose new EC then keeps what the EEPROM kept, as a real one does).
+ */
+START_TEST(test_every_unplug_saves)
+{
+	struct ec_params_reboot_ec reboot = { .cmd = EC_REBOOT_COLD };
+	struct chardev_ctx *ctx;
+	struct chardev_file *file;
+	char reply[256];
+	uint32_t result;
+
+	ck_assert_int_eq(harness_ctx_state(LIFECYCLE_REVOCABLE, path, &ctx), 0);
+	backlight_set(ctx, 61);
+	file = harness_open(ctx);
+	ck_assert_int_eq(verb(ctx, "fault cmd=1,unplug", reply, sizeof(reply)), 0);
+	ck_assert_int_eq(harness_hello(file), 4);
+	ck_assert(!chardev_is_plugged(ctx));
+	ck_assert_int_eq(chardev_plug(ctx), 0);
+	ck_assert_int_eq(backlight(ctx), 61);
+
+	ck_assert_int_eq(chardev_with_ec(ctx, set_sku, (void *)(uintptr_t)0x5150), 0);
+	file = harness_open(ctx);
+	ck_assert_int_eq(do_xcmd(file, EC_CMD_REBOOT_EC, 0, &reboot, sizeof(reboot), NULL, 0,
+				 &result), 0);
+	ck_assert_uint_eq(result, EC_RES_SUCCESS);
+	ck_assert(chardev_is_plugged(ctx));
+	ck_assert_int_eq(chardev_with_ec(ctx, get_sku, NULL), 0x5150);
+	harness_ctx_free(ctx);
+}
+END_TEST
+
 static Suite *control_state_suite(void)
 {
 	Suite *s = suite_create("control_state");
@@ -150,6 +201,7 @@ static Suite *control_state_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_no_state_file);
 	tcase_add_test(tc, test_verbs_and_replug);
+	tcase_add_test(tc, test_every_unplug_saves);
 	suite_add_tcase(s, tc);
 	return s;
 }
