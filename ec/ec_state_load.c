@@ -126,6 +126,9 @@ static const char *ec_state_unusable(const struct ec *st)
 		return "flash.nonce_size is larger than the nonce";
 	if (st->pdc.log_head >= EC_PD_LOG_LEN || st->pdc.log_count > EC_PD_LOG_LEN)
 		return "pdc.log_head/log_count lie outside the PD log";
+	for (i = 0; i < EC_PD_LOG_LEN; i++)
+		if (st->pdc.log[i].size > sizeof(st->pdc.log[i].payload))
+			return "pdc.log holds an entry longer than its payload";
 	if (st->hq_head >= EC_HOST_QUEUE_LEN || st->hq_count > EC_HOST_QUEUE_LEN)
 		return "hq_head/hq_count lie outside the event queue";
 	for (i = 0; i < EC_HOST_QUEUE_LEN; i++)
@@ -136,8 +139,11 @@ static const char *ec_state_unusable(const struct ec *st)
 	if (st->saved_len > st->resp_room)
 		return "saved_len is larger than the response buffer";
 	if (ec_state_has_fp(st)) {
+		/* A capture writes one byte a pixel from frame_offset on. */
 		if (st->fp.frame_valid > st->prof.fp_frame_size ||
-		    st->fp.frame_offset > st->prof.fp_frame_size)
+		    st->fp.frame_offset > st->prof.fp_frame_size ||
+		    (uint64_t)st->prof.fp_width * st->prof.fp_height >
+		    st->prof.fp_frame_size - st->fp.frame_offset)
 			return "fp.frame_valid/frame_offset lie outside the frame";
 		if (st->fp.templ_valid > st->prof.fp_template_max || st->fp.templ_valid > 32)
 			return "fp.templ_valid is more than the board's templates";

@@ -177,7 +177,7 @@ static bool bounded(const char *name)
 	static const char *const names[] = {
 		"flash.n_blocks", "flash.written_blocks", "flash.hash_offset", "flash.hash_size",
 		"flash.block", "flash.erase_offset", "flash.erase_size", "pdc.log_count",
-		"hq_count", "panic_len",
+		"hq_count", "panic_len", "fp.frame_offset",
 	};
 	size_t i;
 
@@ -642,6 +642,14 @@ START_TEST(test_refusals)
 	r->data[0] = 9;
 	bad = seal(&p, &blen);
 	refused(b, bad, blen, -EINVAL, "unknown block state");
+	free(bad);
+	parsed_free(&p);
+
+	parse(blob, len, &p);
+	r = rec_named(&p, "pdc.log");
+	r->data[offsetof(struct ec_pd_log_entry, size)] = 200;
+	bad = seal(&p, &blen);
+	refused(b, bad, blen, -EINVAL, "pdc.log holds an entry longer than its payload");
 	free(bad);
 	parsed_free(&p);
 
