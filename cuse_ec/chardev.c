@@ -222,9 +222,11 @@ static int chardev_state_restore(struct chardev_ctx *ctx, struct ec *ec)
 		return 0;
 	}
 	if (ret < 0) {
+		STAT_INC(ctx, state_refused);
 		chardev_log(ctx, CHARDEV_LOG_ERR, "state file refused: %s", err);
 		return ret;
 	}
+	STAT_INC(ctx, state_loads);
 	chardev_log(ctx, CHARDEV_LOG_INFO, "state loaded: %d fields from %s", ret,
 		    ctx->config.state_path);
 	return 0;
@@ -355,11 +357,13 @@ static void chardev_state_keep(struct chardev_ctx *ctx, struct lifecycle *lc)
 	else
 		snprintf(err, sizeof(err), "the EC is already gone");
 	lifecycle_release_owner(lc);
-	if (ret)
+	if (ret) {
 		chardev_log(ctx, CHARDEV_LOG_ERR, "state not saved: %s", err);
-	else
-		chardev_log(ctx, CHARDEV_LOG_INFO, "state saved: %zu bytes to %s", len,
-			    ctx->config.state_path);
+		return;
+	}
+	STAT_INC(ctx, state_saves);
+	chardev_log(ctx, CHARDEV_LOG_INFO, "state saved: %zu bytes to %s", len,
+		    ctx->config.state_path);
 }
 
 /*
@@ -708,16 +712,24 @@ int chardev_state_save(struct chardev_ctx *ctx, size_t *len, char *err, size_t e
 		return -EDESTADDRREQ;
 	ret = chardev_with_ec(ctx, chardev_state_save_ec, &a);
 	*len = a.len;
+	if (!ret)
+		STAT_INC(ctx, state_saves);
 	return ret;
 }
 
 int chardev_state_load(struct chardev_ctx *ctx, char *err, size_t errlen)
 {
 	struct chardev_state_args a = { ctx->config.state_path, 0, err, errlen };
+	int ret;
 
 	if (!a.path)
 		return -EDESTADDRREQ;
-	return chardev_with_ec(ctx, chardev_state_load_ec, &a);
+	ret = chardev_with_ec(ctx, chardev_state_load_ec, &a);
+	if (ret >= 0)
+		STAT_INC(ctx, state_loads);
+	else if (ret != -ENODEV)
+		STAT_INC(ctx, state_refused);
+	return ret;
 }
 
 static int chardev_apply_latency(struct ec *ec, void *arg)

@@ -128,6 +128,10 @@ START_TEST(test_verbs_and_replug)
 	ck_assert_msg(!strncmp(reply, "error load refused: ", 20) && strstr(reply, "corrupt"),
 		      "%s", reply);
 	ck_assert_int_eq(backlight(ctx), 22);
+	/* Counted: saves by the verb and the unplug, loads by the verb and the plug. */
+	ck_assert_uint_eq(STAT_NOW(ctx, state_saves), 2);
+	ck_assert_uint_eq(STAT_NOW(ctx, state_loads), 2);
+	ck_assert_uint_eq(STAT_NOW(ctx, state_refused), 1);
 	harness_ctx_free(ctx);	/* the last unplug saves over it */
 
 	/* A plug with a file it refuses: no EC. */
@@ -138,6 +142,7 @@ START_TEST(test_verbs_and_replug)
 	ck_assert_int_eq(verb(ctx, "plug", reply, sizeof(reply)), -EBADMSG);
 	ck_assert_str_eq(reply, "error plug failed: Bad message");
 	ck_assert(!chardev_is_plugged(ctx));
+	ck_assert_uint_eq(STAT_NOW(ctx, state_refused), 1);
 	harness_ctx_free(ctx);
 }
 END_TEST
