@@ -115,6 +115,37 @@ int ctl_read_line(struct ctl_conn *conn, char *line, size_t room, int timeout_ms
  */
 bool ctl_reply_is_ok(const char *reply);
 
+/*
+ * An error reply is "error REASON errno=NAME": REASON for people, NAME (the
+ * errno name of what failed: ENODEV, EINVAL, ...) for programs, last, so
+ * a client matching the reason's start is not disturbed by it.
+ */
+#define CTL_ERRNO_KEY "errno="
+
+/**
+ * ctl_error() - format an error reply (the daemon's one way to make one).
+ * @reply: receives "error REASON errno=NAME"
+ * @len:   room in @reply; a reason that does not fit is cut, its errno
+ *         part kept whole (when @len leaves room for it)
+ * @err:   the error, -errno or errno; an unknown number is named EIO
+ * @fmt:   printf format of REASON
+ *
+ * Return: @err, for "return ctl_error(...)".
+ */
+int ctl_error(char *reply, size_t len, int err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/**
+ * ctl_reply_error() - take an error reply apart.
+ * @reply:      a reply line
+ * @reason_len: the length of REASON (after "error "), errno part excluded
+ * @errno_name: the NAME of its "errno=NAME" word, or NULL when it has none
+ *              (a reply from an older daemon)
+ *
+ * Return: true for an error reply ("error" alone or followed by a space).
+ */
+bool ctl_reply_error(const char *reply, size_t *reason_len, const char **errno_name);
+
 /**
  * ctl_text_safe() - a reply made safe to print on a terminal: every byte
  * outside printable ASCII (escape sequences, C1 controls, tabs, bytes of

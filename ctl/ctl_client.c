@@ -8,6 +8,8 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -103,6 +105,54 @@ const char *ctl_text_safe(const char *in, char *out, size_t room)
 bool ctl_reply_is_ok(const char *reply)
 {
 	return !strncmp(reply, "ok", 2) && (!reply[2] || reply[2] == ' ');
+}
+
+int ctl_error(char *reply, size_t len, int err, const char *fmt, ...)
+{
+	const char *name = strerrorname_np(err < 0 ? -err : err);
+	char errno_part[32];
+	size_t used, tail;
+	va_list ap;
+
+	if (!len)
+		return err;
+	snprintf(errno_part, sizeof(errno_part), " " CTL_ERRNO_KEY "%s", name ? name : "EIO");
+	tail = strlen(errno_part);
+	used = (size_t)snprintf(reply, len, "error ");
+	va_start(ap, fmt);
+	if (used < len)
+		used += (size_t)vsnprintf(reply + used, len - used, fmt, ap);
+	va_end(ap);
+	/* A reason cut short still ends in its errno: that part is for programs. */
+	if (used + tail >= len)
+		used = len > tail + 7 ? len - 1 - tail : used;
+	if (used + tail < len)
+		memcpy(reply + used, errno_part, tail + 1);
+	return err;
+}
+
+bool ctl_reply_error(const char *reply, size_t *reason_len, const char **errno_name)
+{
+	const char *key;
+	size_t i, len;
+
+	if (strncmp(reply, "error", 5) || (reply[5] && reply[5] != ' '))
+		return false;
+	len = strlen(reply);
+	*errno_name = NULL;
+	*reason_len = len > 6 ? len - 6 : 0;
+	key = strrchr(reply, ' ');
+	if (!key || key < reply + 6 || strncmp(key + 1, CTL_ERRNO_KEY, strlen(CTL_ERRNO_KEY)))
+		return true;
+	key += 1 + strlen(CTL_ERRNO_KEY);
+	if (key[0] != 'E' || !key[1])
+		return true;
+	for (i = 1; key[i]; i++)
+		if (!((key[i] >= 'A' && key[i] <= 'Z') || (key[i] >= '0' && key[i] <= '9')))
+			return true;
+	*errno_name = key;
+	*reason_len = (size_t)(key - strlen(CTL_ERRNO_KEY) - 1 - (reply + 6));
+	return true;
 }
 
 static int send_all(int fd, const char *buf, size_t len)

@@ -97,9 +97,9 @@ int ctl_reply_json(FILE *out, const char *line, const char *reply,
 		   char *const *events, size_t n_events)
 {
 	char safe[4 * CTL_REPLY_MAX + 1];
+	const char *text, *errno_name;
 	json_object *j, *list;
-	const char *text;
-	size_t i;
+	size_t i, reason_len;
 	bool ok;
 	int ret = 0;
 
@@ -114,11 +114,16 @@ int ctl_reply_json(FILE *out, const char *line, const char *reply,
 		return -ENOMEM;
 	json_object_object_add(j, "command", json_object_new_string(line));
 	json_object_object_add(j, "ok", json_object_new_boolean(ok));
-	if (ok)
+	if (ok) {
 		ret = json_words(j, reply, 1);
-	else
-		json_object_object_add(j, "error", json_object_new_string(
-			!strncmp(reply, "error ", 6) ? reply + 6 : reply));
+	} else if (ctl_reply_error(reply, &reason_len, &errno_name)) {
+		json_object_object_add(j, "error", json_object_new_string_len(
+			reply + (reply[5] ? 6 : 5), (int)reason_len));
+		if (errno_name)
+			json_object_object_add(j, "errno", json_object_new_string(errno_name));
+	} else {
+		json_object_object_add(j, "error", json_object_new_string(reply));
+	}
 	if (!ret && events) {
 		list = json_object_new_array();
 		for (i = 0; i < n_events; i++)

@@ -117,9 +117,9 @@ static int control_start_unplug(struct chardev_ctx *ctx, void (*done)(void *arg,
 static void control_unplug_error(int ret, char *reply, size_t len)
 {
 	if (ret == -ENODEV)
-		snprintf(reply, len, "error not plugged");
+		ctl_error(reply, len, ret, "not plugged");
 	else
-		snprintf(reply, len, "error unplug failed: %s", strerror(-ret));
+		ctl_error(reply, len, ret, "unplug failed: %s", strerror(-ret));
 }
 
 static int control_do_unplug(struct chardev_ctx *ctx, const struct control_cmd *cmd,
@@ -144,9 +144,9 @@ static int control_do_plug(struct chardev_ctx *ctx, const struct control_cmd *cm
 	chardev_set_operator_hold(ctx, false);
 	ret = chardev_plug(ctx);
 	if (ret == -EBUSY)
-		snprintf(reply, len, "error already plugged");
+		ctl_error(reply, len, ret, "already plugged");
 	else if (ret)
-		snprintf(reply, len, "error plug failed: %s", strerror(-ret));
+		ctl_error(reply, len, ret, "plug failed: %s", strerror(-ret));
 	else
 		snprintf(reply, len, "ok plugged");
 	return ret;
@@ -166,11 +166,11 @@ static int control_do_save(struct chardev_ctx *ctx, const struct control_cmd *cm
 	(void)cmd;
 	ret = chardev_state_save(ctx, &bytes, err, sizeof(err));
 	if (ret == -EDESTADDRREQ)
-		snprintf(reply, len, "error no --state file");
+		ctl_error(reply, len, ret, "no --state file");
 	else if (ret == -ENODEV)
-		snprintf(reply, len, "error not plugged");
+		ctl_error(reply, len, ret, "not plugged");
 	else if (ret)
-		snprintf(reply, len, "error save failed: %s", err);
+		ctl_error(reply, len, ret, "save failed: %s", err);
 	else
 		snprintf(reply, len, "ok saved bytes=%zu", bytes);
 	return ret;
@@ -185,11 +185,11 @@ static int control_do_load(struct chardev_ctx *ctx, const struct control_cmd *cm
 	(void)cmd;
 	ret = chardev_state_load(ctx, err, sizeof(err));
 	if (ret == -EDESTADDRREQ)
-		snprintf(reply, len, "error no --state file");
+		ctl_error(reply, len, ret, "no --state file");
 	else if (ret == -ENODEV)
-		snprintf(reply, len, "error not plugged");
+		ctl_error(reply, len, ret, "not plugged");
 	else if (ret < 0)
-		snprintf(reply, len, "error load refused: %s", err);
+		ctl_error(reply, len, ret, "load refused: %s", err);
 	else
 		snprintf(reply, len, "ok loaded fields=%d", ret);
 	return ret < 0 ? ret : 0;
@@ -247,8 +247,7 @@ static int control_do_stats(struct chardev_ctx *ctx, const struct control_cmd *c
 	chardev_stats(ctx, &st);
 	/* "ok " and the counters; a cut reply would mislead, so refuse. */
 	if (len < 4 || chardev_stats_format(&st, reply + 3, len - 3) >= len - 3) {
-		snprintf(reply, len, "error stats do not fit");
-		return -EMSGSIZE;
+		return ctl_error(reply, len, -EMSGSIZE, "stats do not fit");
 	}
 	memcpy(reply, "ok ", 3);
 	return 0;
@@ -260,9 +259,9 @@ static int control_do_inject(struct chardev_ctx *ctx, const struct control_cmd *
 	int ret = chardev_with_ec(ctx, control_inject, (void *)&cmd->stimulus);
 
 	if (ret == -ENODEV)
-		snprintf(reply, len, "error not plugged");
+		ctl_error(reply, len, ret, "not plugged");
 	else if (ret)
-		snprintf(reply, len, "error inject failed: %s", strerror(-ret));
+		ctl_error(reply, len, ret, "inject failed: %s", strerror(-ret));
 	else
 		snprintf(reply, len, "ok injected");
 	return ret;
@@ -274,15 +273,12 @@ static int control_do_fault(struct chardev_ctx *ctx, const struct control_cmd *c
 	char text[EC_FAULT_TEXT_MAX];
 	int ret = ec_fault_plan_add(chardev_fault_plan(ctx), &cmd->fault);
 
-	if (ret == -ENOSPC) {
-		snprintf(reply, len, "error the fault plan is full (%d rules; 'fault clear' first)",
-			 EC_FAULT_RULES_MAX);
-		return ret;
-	}
-	if (ret) {
-		snprintf(reply, len, "error fault refused: %s", strerror(-ret));
-		return ret;
-	}
+	if (ret == -ENOSPC)
+		return ctl_error(reply, len, ret,
+				 "the fault plan is full (%d rules; 'fault clear' first)",
+				 EC_FAULT_RULES_MAX);
+	if (ret)
+		return ctl_error(reply, len, ret, "fault refused: %s", strerror(-ret));
 	ec_fault_format(&cmd->fault, text, sizeof(text));
 	snprintf(reply, len, "ok fault %s", text);
 	return 0;
@@ -355,7 +351,7 @@ static void control_serve_trace(struct control_server *srv, int idx,
 
 	events = calloc(cap, sizeof(*events));
 	if (!events) {
-		control_send(cl, "error out of memory");
+		control_send_error(cl, -ENOMEM, "out of memory");
 		return;
 	}
 	n = chardev_trace_snapshot(tr, events, cap, &dropped);
@@ -405,7 +401,7 @@ static void control_serve_unplug_wait(struct control_server *srv, int idx,
 	(void)cmd;
 	w = calloc(1, sizeof(*w));
 	if (!w) {
-		control_send(cl, "error out of memory");
+		control_send_error(cl, -ENOMEM, "out of memory");
 		return;
 	}
 	w->srv = srv;
@@ -678,12 +674,44 @@ static int control_do_help(struct chardev_ctx *ctx, const struct control_cmd *cm
 	return 0;
 }
 
+void control_print_verbs(FILE *out, int column, int width)
+{
+	char form[64];
+	size_t i;
+
+	for (i = 0; i < CONTROL_VERB_COUNT; i++) {
+		const struct control_verb *verb = &control_verbs[i];
+		const char *word = verb->help;
+		int at;
+
+		control_verb_form(verb, form, sizeof(form));
+		at = fprintf(out, "  %s", form);
+		if (at + 1 > column) {
+			fputc('\n', out);
+			at = 0;
+		}
+		at += fprintf(out, "%*s", column - at, "");
+		/* The help, its words wrapped at @width. */
+		while (*word) {
+			int wlen = (int)strcspn(word, " ");
+
+			if (at > column && at + 1 + wlen > width)
+				at = fprintf(out, "\n%*s", column, "") - 1;
+			else if (at > column)
+				at += fprintf(out, " ");
+			at += fprintf(out, "%.*s", wlen, word);
+			word += wlen;
+			word += *word == ' ';
+		}
+		fputc('\n', out);
+	}
+}
+
 int control_execute(struct chardev_ctx *ctx, const struct control_cmd *cmd,
 		    char *reply, size_t len)
 {
 	if (!cmd->verb || !cmd->verb->now) {
-		snprintf(reply, len, "error command needs the server");
-		return -EINVAL;
+		return ctl_error(reply, len, -EINVAL, "command needs the server");
 	}
 	return cmd->verb->now(ctx, cmd, reply, len);
 }
@@ -695,14 +723,14 @@ void control_handle_line(struct control_server *srv, int idx, const char *line, 
 	char reply[CHARDEV_STATS_TEXT_MAX + 8], err[160];	/* "ok " + stats fits */
 
 	if (strlen(line) != len) {
-		control_send(cl, "error NUL byte in command");
+		control_send_error(cl, -EINVAL, "NUL byte in command");
 		return;
 	}
 	/* Blank lines, whitespace only or empty, are harmless: ignore them. */
 	if (!line[strspn(line, " \t\r")])
 		return;
 	if (control_parse(line, &cmd, err, sizeof(err))) {
-		snprintf(reply, sizeof(reply), "error %s", err);
+		ctl_error(reply, sizeof(reply), -EINVAL, "%s", err);
 		control_send(cl, reply);
 		return;
 	}

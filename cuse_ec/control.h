@@ -12,6 +12,7 @@
 #define CUSE_EC_CONTROL_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -62,6 +63,16 @@ const char *control_verb_name(const struct control_cmd *cmd);
  * Return: 0, or -EINVAL with @err set.
  */
 int control_parse(const char *line, struct control_cmd *cmd, char *err, size_t errlen);
+
+/**
+ * control_print_verbs() - every control verb's form and what it does, one
+ * verb an item, in the order "help" lists them (for cuse_ec --help).
+ * @out:    where to print
+ * @column: where the texts start; a longer form gets a line of its own
+ * @width:  the texts are wrapped at word boundaries to end by this column
+ *          (a word longer than the room left stays whole)
+ */
+void control_print_verbs(FILE *out, int column, int width);
 
 /**
  * control_execute() - run a command that replies at once.

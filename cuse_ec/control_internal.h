@@ -140,6 +140,14 @@ int control_send_bytes(struct control_client *cl, const char *buf, size_t len);
 void control_send(struct control_client *cl, const char *reply);
 
 /**
+ * control_send_error() - queue an error reply (ctl_error()'s form).
+ * @cl:     the client
+ * @err:    -errno of what failed
+ * @reason: the reason, for people
+ */
+void control_send_error(struct control_client *cl, int err, const char *reason);
+
+/**
  * control_trace_fill() - format more of the client's "trace" reply into
  * its output buffer, as far as it has room; free the snapshot at the end.
  * @cl: a client with @trace set

@@ -118,11 +118,23 @@ void control_send(struct control_client *cl, const char *reply)
 		control_send_bytes(cl, "\n", 1);
 }
 
-/* One line to a peer that gets no slot: what the socket takes, no more. */
-static void control_send_once(int fd, const char *line)
+void control_send_error(struct control_client *cl, int err, const char *reason)
 {
-	char buf[96];
-	int len = snprintf(buf, sizeof(buf), "%s\n", line);
+	char reply[160];
+
+	ctl_error(reply, sizeof(reply), err, "%s", reason);
+	control_send(cl, reply);
+}
+
+/* One error line to a peer that gets no slot: what the socket takes, no more. */
+static void control_send_once(int fd, int err, const char *reason)
+{
+	char buf[128];
+	int len;
+
+	ctl_error(buf, sizeof(buf) - 1, err, "%s", reason);
+	len = (int)strlen(buf);
+	buf[len++] = '\n';
 
 	if (send(fd, buf, (size_t)len, MSG_NOSIGNAL | MSG_DONTWAIT) < 0) {
 		/* A refused peer that does not read loses the reason, nothing else. */
@@ -201,7 +213,7 @@ static void control_drain_lines(struct control_server *srv, int idx)
 	if (cl->len > CTL_LINE_MAX && !memchr(cl->buf, '\n', cl->len)) {
 		/* No newline in sight: reject once, then skip to the next one. */
 		if (!cl->discard)
-			control_send(cl, "error line too long");
+			control_send_error(cl, -EMSGSIZE, "line too long");
 		cl->discard = true;
 		cl->len = 0;
 	}
@@ -262,7 +274,7 @@ static void control_accept(struct control_server *srv)
 	if (fd < 0)
 		return;
 	if (!unix_peer_trusted(fd)) {
-		control_send_once(fd, "error permission denied");
+		control_send_once(fd, -EACCES, "permission denied");
 		control_log_refusal(srv, "uid check");
 		close(fd);
 		return;
@@ -286,12 +298,13 @@ static void control_accept(struct control_server *srv)
 				oldest = i;
 		}
 		if (oldest < 0) {
-			control_send_once(fd, "error too many control connections");
+			control_send_once(fd, -EUSERS, "too many control connections");
 			control_log_refusal(srv, "every connection busy");
 			close(fd);
 			return;
 		}
-		control_send(&srv->clients[oldest], "error closed: idle longest, a new peer needed the slot");
+		control_send_error(&srv->clients[oldest], -ECONNABORTED,
+				   "closed: idle longest, a new peer needed the slot");
 		control_close_client(srv, oldest);
 		i = oldest;
 	}
@@ -299,7 +312,7 @@ static void control_accept(struct control_server *srv)
 	/* Allocated, not touched: pages are used only by a client's backlog. */
 	srv->clients[i].out = malloc(CONTROL_OUT_MAX);
 	if (!srv->clients[i].out) {
-		control_send_once(fd, "error out of memory");
+		control_send_once(fd, -ENOMEM, "out of memory");
 		close(fd);
 		srv->clients[i].fd = -1;
 		return;
@@ -327,7 +340,7 @@ static int control_expire_idle(struct control_server *srv)
 			continue;
 		end = cl->last_ms + idle;
 		if (end <= now) {
-			control_send(cl, "error idle timeout");
+			control_send_error(cl, -ETIMEDOUT, "idle timeout");
 			control_close_client(srv, i);
 			continue;
 		}
@@ -411,8 +424,8 @@ static void control_reap_waiters(struct control_server *srv)
 
 		idx = w->client;
 		if (w->result)
-			snprintf(reply, sizeof(reply), "error unplug failed: %s",
-				 strerror(-w->result));
+			ctl_error(reply, sizeof(reply), w->result, "unplug failed: %s",
+				  strerror(-w->result));
 		else
 			snprintf(reply, sizeof(reply), "ok unplugged");
 		free(w);

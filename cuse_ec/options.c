@@ -46,104 +46,168 @@ enum {
 	OPT_STATE,
 };
 
-static const struct option cuse_ec_long_options[] = {
-	{ "name", required_argument, NULL, OPT_NAME },
-	{ "profile", required_argument, NULL, OPT_PROFILE },
-	{ "mode", required_argument, NULL, OPT_MODE },
-	{ "owner", required_argument, NULL, OPT_OWNER },
-	{ "group", required_argument, NULL, OPT_GROUP },
-	{ "foreground", no_argument, NULL, 'f' },
-	{ "debug", no_argument, NULL, 'd' },
-	{ "log-level", required_argument, NULL, OPT_LOG_LEVEL },
-	{ "lifecycle", required_argument, NULL, OPT_LIFECYCLE },
-	{ "unplug-wakeups", required_argument, NULL, OPT_UNPLUG_WAKEUPS },
-	{ "control", required_argument, NULL, OPT_CONTROL },
-	{ "syslog", no_argument, NULL, OPT_SYSLOG },
-	{ "send", required_argument, NULL, OPT_SEND },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "no-udev", no_argument, NULL, OPT_NO_UDEV },
-	{ "follow", required_argument, NULL, OPT_FOLLOW },
-	{ "follow-match", required_argument, NULL, OPT_FOLLOW_MATCH },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ "list-profiles", no_argument, NULL, OPT_LIST_PROFILES },
-	{ "check-profile", required_argument, NULL, OPT_CHECK_PROFILE },
-	{ "user", required_argument, NULL, OPT_USER },
-	{ "shutdown-timeout", required_argument, NULL, OPT_SHUTDOWN_TIMEOUT },
-	{ "control-idle-timeout", required_argument, NULL, OPT_CONTROL_IDLE_TIMEOUT },
-	{ "socket-dir", required_argument, NULL, OPT_SOCKET_DIR },
-	{ "check", no_argument, NULL, OPT_CHECK },
-	{ "fault", required_argument, NULL, OPT_FAULT },
-	{ "fault-seed", required_argument, NULL, OPT_FAULT_SEED },
-	{ "state", required_argument, NULL, OPT_STATE },
-	{ NULL, 0, NULL, 0 },
+/**
+ * struct cuse_ec_option_desc - one option, declared once: getopt's table,
+ * the short-option string and --help are made from cuse_ec_option_descs[].
+ * @id:      the short letter, or an OPT_* value
+ * @name:    the long name
+ * @has_arg: no_argument or required_argument
+ * @arg:     the value's placeholder in --help, NULL without a value
+ * @help:    the text; '\n' starts a continuation line
+ * @list:    NULL, or what the text starts with: a list of values made at
+ *           run time from its own table (the lifecycle modes)
+ */
+struct cuse_ec_option_desc {
+	int id;
+	const char *name;
+	int has_arg;
+	const char *arg;
+	const char *help;
+	const char *(*list)(char *buf, size_t len);
 };
+
+#define OPTION(id_, name_, has_arg_, arg_, help_) \
+	{ .id = (id_), .name = (name_), .has_arg = (has_arg_), .arg = (arg_), .help = (help_) }
+#define OPTION_LISTED(id_, name_, has_arg_, arg_, help_, list_) \
+	{ .id = (id_), .name = (name_), .has_arg = (has_arg_), .arg = (arg_), .help = (help_), \
+	  .list = (list_) }
+
+/* In --help's order. cuse_ec(8) has an item for each (cuse-ec-args.test). */
+static const struct cuse_ec_option_desc cuse_ec_option_descs[] = {
+	OPTION(OPT_NAME, "name", required_argument, "NAME",
+	       "device name, node /dev/NAME (default cros_ec)"),
+	OPTION(OPT_PROFILE, "profile", required_argument, "NAME|FILE",
+	       "board profile: a NAME without a slash is searched in\n"
+	       "$CUSE_EC_PROFILE_PATH, then " CUSE_EC_PROFILES_DIR "\n"
+	       "(default: built-in laptop; format: cuse_ec-profile(5))"),
+	OPTION(OPT_CHECK, "check", no_argument, NULL,
+	       "check the options and load the profile, say what\n"
+	       "would be served, serve nothing (exit 0, or 1/2)"),
+	OPTION(OPT_LIST_PROFILES, "list-profiles", no_argument, NULL,
+	       "list the profiles found by name, one a line"),
+	OPTION(OPT_CHECK_PROFILE, "check-profile", required_argument, "NAME|FILE",
+	       "validate a profile and print the board it describes"),
+	OPTION(OPT_SOCKET_DIR, "socket-dir", required_argument, "DIR",
+	       "serve the device as the UNIX socket DIR/NAME instead of\n"
+	       "through CUSE: no root, no /dev/cuse; clients reach it\n"
+	       "through libcuse_ec_preload.so (cuse_ec_preload(7))"),
+	OPTION(OPT_MODE, "mode", required_argument, "OCTAL",
+	       "permissions of the node once it appears (e.g. 0666)"),
+	OPTION(OPT_OWNER, "owner", required_argument, "USER", "owner of the node (name or uid)"),
+	OPTION(OPT_GROUP, "group", required_argument, "GROUP", "group of the node (name or gid)"),
+	OPTION(OPT_USER, "user", required_argument, "USER[:GROUP]",
+	       "once serving, drop root and run as USER (with its\n"
+	       "groups, or just GROUP)"),
+	OPTION(OPT_SHUTDOWN_TIMEOUT, "shutdown-timeout", required_argument, "SECONDS",
+	       "on SIGTERM/SIGINT, how long commands in flight may\n"
+	       "finish after every waiter is woken (default 10)"),
+	OPTION('f', "foreground", no_argument, NULL, "stay in the foreground"),
+	OPTION('d', "debug", no_argument, NULL, "libfuse debug output (implies -f)"),
+	OPTION(OPT_LOG_LEVEL, "log-level", required_argument, "LEVEL",
+	       "err, warning, notice, info or debug (default notice)"),
+	OPTION_LISTED(OPT_LIFECYCLE, "lifecycle", required_argument, "MODE", " (default revocable)",
+		      lifecycle_mode_list),
+	OPTION(OPT_UNPLUG_WAKEUPS, "unplug-wakeups", required_argument, "HOW",
+	       "upstream or v3 (default upstream): in revocable\n"
+	       "mode an unplug wakes blocked readers (ENODEV) and\n"
+	       "pollers (POLLERR), or leaves them asleep as seed\n"
+	       "v3 does"),
+	OPTION(OPT_CONTROL, "control", required_argument, "PATH",
+	       "control socket (unix stream), see cuse_ec(8)"),
+	OPTION(OPT_CONTROL_IDLE_TIMEOUT, "control-idle-timeout", required_argument, "SECONDS",
+	       "close control connections silent this long\n"
+	       "(default 60, 0 never)"),
+	OPTION(OPT_SYSLOG, "syslog", no_argument, NULL, "log to syslog instead of stderr"),
+	OPTION(OPT_SEND, "send", required_argument, "LINE",
+	       "client mode: send LINE to the --control socket of a\n"
+	       "running daemon and print the reply (repeatable);\n"
+	       "exit 0 if every reply is \"ok ...\", else 1"),
+	OPTION(OPT_JSON, "json", no_argument, NULL,
+	       "with --send: each reply as one JSON object a line"),
+	OPTION(OPT_FOLLOW, "follow", required_argument, "SYSPATH",
+	       "unplug/plug the EC on remove/add uevents of the\n"
+	       "device at SYSPATH (default: our own CUSE device)"),
+	OPTION(OPT_FOLLOW_MATCH, "follow-match", required_argument, "KEY=VALUE",
+	       "... of the device whose uevents carry this udev\n"
+	       "property (repeatable: all must match)"),
+	OPTION(OPT_NO_UDEV, "no-udev", no_argument, NULL,
+	       "ignore uevents (control socket only)"),
+	OPTION(OPT_FAULT, "fault", required_argument, "RULE",
+	       "inject faults into host commands from the start, as\n"
+	       "the control verb \"fault RULE\" does (repeatable;\n"
+	       "e.g. cmd=0x0b,result=BUSY,times=2), see cuse_ec(8)"),
+	OPTION(OPT_FAULT_SEED, "fault-seed", required_argument, "N",
+	       "seed of the draws of rules with p < 1 (default:\n"
+	       "a fixed one, so runs repeat)"),
+	OPTION(OPT_STATE, "state", required_argument, "FILE",
+	       "the EC's state file: loaded at start (if it exists)\n"
+	       "and at every plug, saved at every unplug and at exit;\n"
+	       "control verbs save and load, see cuse_ec-state(5)"),
+	OPTION('h', "help", no_argument, NULL, "this text"),
+	OPTION('V', "version", no_argument, NULL, "version"),
+};
+
+#define CUSE_EC_N_OPTIONS (sizeof(cuse_ec_option_descs) / sizeof(cuse_ec_option_descs[0]))
+
+/* Where --help's texts start: after "  --name=VALUE" and a blank or two. */
+#define USAGE_HELP_COLUMN 23
 
 static void cuse_ec_usage(FILE *out, const char *prog)
 {
-	char modes[96];
+	size_t i;
 
 	fprintf(out,
 		"Usage: %s [OPTION]...\n"
 		"Serve an emulated ChromiumOS EC as the character device /dev/NAME (CUSE),\n"
 		"or as the socket DIR/NAME for the preload library (--socket-dir).\n"
-		"\n"
-		"  --name=NAME          device name, node /dev/NAME (default cros_ec)\n"
-		"  --profile=NAME|FILE  board profile: a NAME without a slash is searched in\n"
-		"                       $CUSE_EC_PROFILE_PATH, then " CUSE_EC_PROFILES_DIR "\n"
-		"                       (default: built-in laptop)\n"
-		"  --check              check the options and load the profile, say what\n"
-		"                       would be served, serve nothing (exit 0, or 1/2)\n"
-		"  --list-profiles      list the profiles found by name, one a line\n"
-		"  --check-profile=NAME|FILE\n"
-		"                       validate a profile and print the board it describes\n"
-		"  --socket-dir=DIR     serve the device as the UNIX socket DIR/NAME instead of\n"
-		"                       through CUSE: no root, no /dev/cuse; clients reach it\n"
-		"                       through libcuse_ec_preload.so (cuse_ec_preload(8))\n"
-		"  --mode=OCTAL         permissions of the node once it appears (e.g. 0666)\n"
-		"  --owner=USER         owner of the node (name or uid)\n"
-		"  --group=GROUP        group of the node (name or gid)\n"
-		"  --user=USER[:GROUP]  once serving, drop root and run as USER (with its\n"
-		"                       groups, or just GROUP)\n"
-		"  --shutdown-timeout=SECONDS\n"
-		"                       on SIGTERM/SIGINT, how long commands in flight may\n"
-		"                       finish after every waiter is woken (default 10)\n"
-		"  -f, --foreground     stay in the foreground\n"
-		"  -d, --debug          libfuse debug output (implies -f)\n"
-		"  --log-level=LEVEL    err, warning, notice, info or debug (default notice)\n"
-		"  --lifecycle=MODE     %s (default revocable)\n"
-		"  --unplug-wakeups=HOW upstream or v3 (default upstream): in revocable\n"
-		"                       mode an unplug wakes blocked readers (ENODEV) and\n"
-		"                       pollers (POLLERR), or leaves them asleep as seed\n"
-		"                       v3 does\n"
-		"  --control=PATH       control socket (unix stream), see cuse_ec(8)\n"
-		"  --control-idle-timeout=SECONDS\n"
-		"                       close control connections silent this long\n"
-		"                       (default 60, 0 never)\n"
-		"  --syslog             log to syslog instead of stderr\n"
-		"  --send=LINE          client mode: send LINE to the --control socket of a\n"
-		"                       running daemon and print the reply (repeatable);\n"
-		"                       exit 0 if every reply is \"ok ...\", else 1\n"
-		"  --json               with --send: each reply as one JSON object a line\n"
-		"  --follow=SYSPATH     unplug/plug the EC on remove/add uevents of the\n"
-		"                       device at SYSPATH (default: our own CUSE device)\n"
-		"  --follow-match=KEY=VALUE\n"
-		"                       ... of the device whose uevents carry this udev\n"
-		"                       property (repeatable: all must match)\n"
-		"  --no-udev            ignore uevents (control socket only)\n"
-		"  --fault=RULE         inject faults into host commands from the start, as\n"
-		"                       the control verb \"fault RULE\" does (repeatable;\n"
-		"                       e.g. cmd=0x0b,result=BUSY,times=2), see cuse_ec(8)\n"
-		"  --fault-seed=N       seed of the draws of rules with p < 1 (default:\n"
-		"                       a fixed one, so runs repeat)\n"
-		"  --state=FILE         the EC's state file: loaded at start (if it exists)\n"
-		"                       and at every plug, saved at every unplug and at exit;\n"
-		"                       control verbs save and load, see cuse_ec-state(5)\n"
-		"  -h, --help           this text\n"
-		"  -V, --version        version\n"
+		"\n", prog);
+	for (i = 0; i < CUSE_EC_N_OPTIONS; i++) {
+		const struct cuse_ec_option_desc *o = &cuse_ec_option_descs[i];
+		char label[64], text[512], list[128];
+		char *line, *save = NULL;
+		int used;
+
+		if (o->id < 0x100)
+			used = snprintf(label, sizeof(label), "  -%c, --%s", o->id, o->name);
+		else
+			used = snprintf(label, sizeof(label), "  --%s%s%s", o->name,
+					o->arg ? "=" : "", o->arg ? o->arg : "");
+		snprintf(text, sizeof(text), "%s%s", o->list ? o->list(list, sizeof(list)) : "",
+			 o->help);
+		/* A label too long for its column gets a line of its own. */
+		if (used + 1 > USAGE_HELP_COLUMN)
+			fprintf(out, "%s\n%*s", label, USAGE_HELP_COLUMN, "");
+		else
+			fprintf(out, "%-*s", USAGE_HELP_COLUMN, label);
+		for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+			fprintf(out, "%*s%s\n", line == text ? 0 : USAGE_HELP_COLUMN, "", line);
+	}
+	fprintf(out, "\nControl verbs (--send=LINE, or a line on the --control socket):\n");
+	control_print_verbs(out, USAGE_HELP_COLUMN, 79);
+	fprintf(out,
 		"\n"
 		"Exit status: 0 on success and on SIGTERM/SIGINT, 1 on a runtime error,\n"
-		"2 on bad usage.\n", prog, lifecycle_mode_list(modes, sizeof(modes)));
+		"2 on bad usage.\n");
+}
+
+/* getopt_long()'s table and short-option string, from the one declaration. */
+static void cuse_ec_getopt_tables(struct option *longopts, char *shortopts)
+{
+	size_t i, n_short = 0;
+
+	shortopts[n_short++] = ':';
+	for (i = 0; i < CUSE_EC_N_OPTIONS; i++) {
+		const struct cuse_ec_option_desc *o = &cuse_ec_option_descs[i];
+
+		longopts[i] = (struct option){ o->name, o->has_arg, NULL, o->id };
+		if (o->id < 0x100) {
+			shortopts[n_short++] = (char)o->id;
+			if (o->has_arg == required_argument)
+				shortopts[n_short++] = ':';
+		}
+	}
+	longopts[i] = (struct option){ NULL, 0, NULL, 0 };
+	shortopts[n_short] = '\0';
 }
 
 int cuse_ec_parse_log_level(const char *s, int *out)
@@ -294,10 +358,13 @@ int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
 	 * ".../.libs/cuse_ec", a name the user never typed.
 	 */
 	const char *prog = "cuse_ec";
+	struct option longopts[CUSE_EC_N_OPTIONS + 1];
+	char shortopts[2 * CUSE_EC_N_OPTIONS + 2];
 	char why[PARSE_ERR_MAX];
 	uint64_t v;
 	int c;
 
+	cuse_ec_getopt_tables(longopts, shortopts);
 	memset(opts, 0, sizeof(*opts));
 	strcpy(opts->name, "cros_ec");
 	opts->node_mode = -1;
@@ -312,7 +379,7 @@ int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
 	/* 0 (not 1) makes glibc reinitialise getopt, so tests may call us again. */
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":fdhV", cuse_ec_long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_NAME:
 			if (cuse_ec_check_name(optarg)) {

@@ -15,7 +15,7 @@ components-svg:
 	mv -f $(srcdir)/docs/components.svg-t $(srcdir)/docs/components.svg
 .PHONY: components-svg
 
-# Installed beside teaching.md, profile-format.md and ec-commands.md: the
+# Installed beside teaching.md and ec-commands.md: the
 # design (with its picture), the ABI, the scenario format, the README.
 dist_doc_DATA += docs/design.md docs/components.svg \
 	docs/hotplug-scenarios.md README.md

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * ec_profile.c - board profiles: a tiny INI-like text format parsed without
- * any library (docs/profile-format.md describes it).
+ * any library (cuse_ec-profile(5) describes it).
  *
  * Each "key = value" line is looked up in its section's table of {key, type,
  * offset, range} (ec_profile_keys.c); repeatable sections ([temp], [fan], [led], [usbpd_port])

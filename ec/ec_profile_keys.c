@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * ec_profile_keys.c - the keys of every profile section, one table per
- * section, and the names values are written with (docs/profile-format.md).
+ * section, and the names values are written with (cuse_ec-profile(5)).
  *
  * A new profile key is one line in its section's table here; the parser
  * (ec_profile.c) needs no change unless the key needs a new value type.

@@ -77,7 +77,8 @@ dist_profiles_DATA = \
 	ec/profiles/usbc-dual.profile \
 	ec/profiles/minimal.profile \
 	ec/profiles/fingerprint.profile
-dist_doc_DATA += docs/profile-format.md docs/ec-commands.md
+dist_doc_DATA += docs/ec-commands.md
+dist_man_MANS += ec/cuse_ec-profile.5
 
 if ENABLE_FUZZING
 # libFuzzer build: the model's sources are compiled into the target with

@@ -530,7 +530,7 @@ START_TEST(test_unplug_failure_undone)
 	/* ... and the control socket says so, keeping no operator hold. */
 	ck_assert_int_eq(control_parse("unplug", &cmd, reply, sizeof(reply)), 0);
 	ck_assert_int_eq(control_execute(ctx, &cmd, reply, sizeof(reply)), -EAGAIN);
-	ck_assert_str_eq(reply, "error unplug failed: Resource temporarily unavailable");
+	ck_assert_str_eq(reply, "error unplug failed: Resource temporarily unavailable errno=EAGAIN");
 	ck_assert(!chardev_operator_hold(ctx));
 
 	/* The EC still works: an event reaches the parked read. */

@@ -160,7 +160,7 @@ START_TEST(test_garbage_and_big_lines)
 	expect(fd, garbage, "error ");
 	send_all(fd, "sta\0tus\n", 8);
 	read_line(fd, reply, sizeof(reply));
-	ck_assert_str_eq(reply, "error NUL byte in command");
+	ck_assert_str_eq(reply, "error NUL byte in command errno=EINVAL");
 	/* 1 MiB without a newline: one error, the connection stays usable. */
 	big = malloc(1 << 20);
 	ck_assert_ptr_nonnull(big);
@@ -168,7 +168,7 @@ START_TEST(test_garbage_and_big_lines)
 	send_all(fd, big, 1 << 20);
 	free(big);
 	read_line(fd, reply, sizeof(reply));
-	ck_assert_str_eq(reply, "error line too long");
+	ck_assert_str_eq(reply, "error line too long errno=EMSGSIZE");
 	expect(fd, "\nstatus\n", "ok plugged");
 	/* Whitespace only is blank, as an empty line is: ignored. */
 	expect(fd, "   \t \r\n\nstatus\n", "ok plugged");
@@ -253,7 +253,7 @@ START_TEST(test_full_evicts_longest_idle)
 	fd = connect_to(s.path);
 	expect(fd, "stats\n", "ok ");
 	read_line(fds[0], reply, sizeof(reply));
-	ck_assert_str_eq(reply, "error closed: idle longest, a new peer needed the slot");
+	ck_assert_str_eq(reply, "error closed: idle longest, a new peer needed the slot errno=ECONNABORTED");
 	ck_assert(at_eof(fds[0]));
 	/* The others are still served. */
 	expect(fds[1], "status\n", "ok plugged");
@@ -286,7 +286,7 @@ START_TEST(test_idle_timeout)
 	busy = connect_to(s.path);
 	expect(busy, "status\n", "ok plugged");
 	read_line(fd, reply, sizeof(reply));
-	ck_assert_str_eq(reply, "error idle timeout");
+	ck_assert_str_eq(reply, "error idle timeout errno=ETIMEDOUT");
 	ck_assert(at_eof(fd));
 	close(fd);
 	close(busy);
@@ -327,7 +327,7 @@ static int refused_as_nobody(const char *path)
 		       reply[off] != '\n')
 			off++;
 		reply[off] = '\0';
-		failures += strcmp(reply, "error permission denied") != 0;
+		failures += strcmp(reply, "error permission denied errno=EACCES") != 0;
 		close(fd);
 	}
 	return failures;

@@ -129,7 +129,7 @@ START_TEST(test_control_execute)
 	ck_assert_str_eq(reply, "ok injected");
 	ck_assert_int_eq(control_parse("plug", &cmd, err, sizeof(err)), 0);
 	ck_assert_int_eq(control_execute(ctx, &cmd, reply, sizeof(reply)), -EBUSY);
-	ck_assert_str_eq(reply, "error already plugged");
+	ck_assert_str_eq(reply, "error already plugged errno=EBUSY");
 	ck_assert_int_eq(control_parse("unplug", &cmd, err, sizeof(err)), 0);
 	ck_assert(!chardev_operator_hold(ctx));
 	ck_assert_int_eq(control_execute(ctx, &cmd, reply, sizeof(reply)), 0);
@@ -137,7 +137,7 @@ START_TEST(test_control_execute)
 	ck_assert(chardev_operator_hold(ctx));
 	chardev_set_operator_hold(ctx, false);
 	ck_assert_int_eq(control_execute(ctx, &cmd, reply, sizeof(reply)), -ENODEV);
-	ck_assert_str_eq(reply, "error not plugged");
+	ck_assert_str_eq(reply, "error not plugged errno=ENODEV");
 	/* Nothing was plugged: the hold is the operator's all the same. */
 	ck_assert(chardev_operator_hold(ctx));
 	ck_assert_int_eq(control_parse("inject lid-close", &cmd, err, sizeof(err)), 0);
@@ -215,7 +215,7 @@ START_TEST(test_control_faults)
 	for (i = 1; i < EC_FAULT_RULES_MAX; i++)
 		ck_assert_int_eq(control_execute(ctx, &cmd, reply, sizeof(reply)), 0);
 	ck_assert_int_eq(control_execute(ctx, &cmd, reply, sizeof(reply)), -ENOSPC);
-	ck_assert_str_eq(reply, "error the fault plan is full (8 rules; 'fault clear' first)");
+	ck_assert_str_eq(reply, "error the fault plan is full (8 rules; 'fault clear' first) errno=ENOSPC");
 	ck_assert_int_eq(control_parse("faults", &cmd, err, sizeof(err)), 0);
 	ck_assert_int_eq(control_execute(ctx, &cmd, reply, sizeof(reply)), 0);
 	ck_assert_ptr_nonnull(strstr(reply, "ok faults 8 injected=1: "));
@@ -400,6 +400,78 @@ START_TEST(test_control_help)
 END_TEST
 
 /*
+ * cuse_ec --help's list of control verbs is "help"'s, in its order: each
+ * item starts with the form at the line's start, and every line fits 79
+ * columns unless one word alone does not.
+ */
+/*
+ * ctl_error() makes "error REASON errno=NAME", keeps the errno part whole
+ * when the reason is cut, and ctl_reply_error() takes it apart again.
+ */
+START_TEST(test_error_replies)
+{
+	const char *name;
+	char reply[64];
+	size_t rlen;
+
+	ck_assert_int_eq(ctl_error(reply, sizeof(reply), -ENODEV, "not %s", "plugged"), -ENODEV);
+	ck_assert_str_eq(reply, "error not plugged errno=ENODEV");
+	ck_assert(ctl_reply_error(reply, &rlen, &name));
+	ck_assert_uint_eq(rlen, strlen("not plugged"));
+	ck_assert_str_eq(name, "ENODEV");
+	/* A positive errno is the same error; an unknown one is EIO. */
+	ctl_error(reply, sizeof(reply), EACCES, "no");
+	ck_assert_str_eq(reply, "error no errno=EACCES");
+	ctl_error(reply, sizeof(reply), -100000, "odd");
+	ck_assert_str_eq(reply, "error odd errno=EIO");
+	/* Cut: the reason loses its end, the errno part stays. */
+	ctl_error(reply, 32, -EINVAL, "%s", "a reason far too long for the room it has");
+	ck_assert_uint_eq(strlen(reply), 31);
+	ck_assert_str_eq(reply, "error a reason far errno=EINVAL");
+	/* Not errors, or errors without an errno word. */
+	ck_assert(!ctl_reply_error("ok plugged", &rlen, &name));
+	ck_assert(!ctl_reply_error("errors", &rlen, &name));
+	ck_assert(ctl_reply_error("error old style", &rlen, &name));
+	ck_assert_ptr_null(name);
+	ck_assert_uint_eq(rlen, strlen("old style"));
+	ck_assert(ctl_reply_error("error x errno=", &rlen, &name));
+	ck_assert_ptr_null(name);
+	ck_assert(ctl_reply_error("error x errno=E1x", &rlen, &name));
+	ck_assert_ptr_null(name);
+}
+END_TEST
+
+START_TEST(test_usage_lists_control_verbs)
+{
+	char forms[32][32], *text = NULL, *line, *save = NULL;
+	size_t n, i = 0, size = 0;
+	FILE *f = open_memstream(&text, &size);
+
+	ck_assert_ptr_nonnull(f);
+	n = help_forms(forms, 32);
+	control_print_verbs(f, 23, 79);
+	ck_assert_int_eq(fclose(f), 0);
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		size_t flen;
+
+		ck_assert_msg(strlen(line) <= 79 || !strchr(line + 23, ' '),
+			      "--help line longer than 79 columns: '%s'", line);
+		if (line[0] == ' ' && line[1] == ' ' && line[2] != ' ') {
+			ck_assert_msg(i < n, "--help lists a verb help does not: '%s'", line);
+			flen = strlen(forms[i]);
+			ck_assert_msg(!strncmp(line + 2, forms[i], flen) &&
+				      (line[2 + flen] == ' ' || !line[2 + flen]),
+				      "--help's item %zu is '%s', help lists '%s' there", i, line,
+				      forms[i]);
+			i++;
+		}
+	}
+	ck_assert_msg(i == n, "--help lacks the control verb '%s'", i < n ? forms[i] : "");
+	free(text);
+}
+END_TEST
+
+/*
  * cuse_ec(8) CONTROL SOCKET has one item per verb form, the same as
  * "help" lists and in its order, and its "inject" item names every event.
  */
@@ -511,7 +583,7 @@ START_TEST(test_stats_format_parse)
 	ck_assert_int_eq(chardev_stats_parse("opens=-1", &back), -EINVAL);
 	ck_assert_int_eq(chardev_stats_parse("opens=3x", &back), -EINVAL);
 	ck_assert_int_eq(chardev_stats_parse("opens=99999999999999999999", &back), -EINVAL);
-	ck_assert_int_eq(chardev_stats_parse("error not plugged", &back), -EINVAL);
+	ck_assert_int_eq(chardev_stats_parse("error not plugged errno=ENODEV", &back), -EINVAL);
 }
 END_TEST
 
@@ -591,12 +663,12 @@ START_TEST(test_control_server)
 	/* NUL inside a line. */
 	send_str(fd, "sta\0tus\n", 8);
 	read_line(fd, reply, sizeof(reply));
-	ck_assert_str_eq(reply, "error NUL byte in command");
+	ck_assert_str_eq(reply, "error NUL byte in command errno=EINVAL");
 	/* An overlong line: one error, then the connection still works. */
 	memset(big, 'x', sizeof(big));
 	send_str(fd, big, sizeof(big));
 	read_line(fd, reply, sizeof(reply));
-	ck_assert_str_eq(reply, "error line too long");
+	ck_assert_str_eq(reply, "error line too long errno=EMSGSIZE");
 	talk(fd, "\nstatus\n", "ok plugged");
 
 	/* Two lines in one write, answered in order. */
@@ -611,7 +683,7 @@ START_TEST(test_control_server)
 	fd2 = connect_to(path);
 	talk(fd, "unplug wait\n", "ok unplugged");
 	talk(fd2, "status\n", "ok unplugged lifecycle=revocable open_files=1");
-	talk(fd2, "unplug wait\n", "error not plugged");
+	talk(fd2, "unplug wait\n", "error not plugged errno=ENODEV");
 	talk(fd2, "plug\n", "ok plugged");
 	talk(fd, "unplug\n", "ok unplug started");
 	chardev_release(file);
@@ -844,8 +916,19 @@ START_TEST(test_reply_json)
 	ck_assert_str_eq(text, "{\"command\":\"status\",\"ok\":true,\"lifecycle\":\"revocable\","
 			 "\"open_files\":0,\"kb_backlight\":40,\"words\":[\"plugged\"]}\n");
 	free(text);
+	/* An error's reason and its errno name apart; a reply without one as it came. */
+	text = reply_json("plug", "error already plugged errno=EBUSY", NULL, 0);
+	ck_assert_str_eq(text, "{\"command\":\"plug\",\"ok\":false,\"error\":\"already plugged\","
+			 "\"errno\":\"EBUSY\"}\n");
+	free(text);
 	text = reply_json("plug", "error already plugged", NULL, 0);
 	ck_assert_str_eq(text, "{\"command\":\"plug\",\"ok\":false,\"error\":\"already plugged\"}\n");
+	free(text);
+	text = reply_json("x", "error", NULL, 0);
+	ck_assert_str_eq(text, "{\"command\":\"x\",\"ok\":false,\"error\":\"\"}\n");
+	free(text);
+	text = reply_json("x", "error a errno=ebusy", NULL, 0);
+	ck_assert_str_eq(text, "{\"command\":\"x\",\"ok\":false,\"error\":\"a errno=ebusy\"}\n");
 	free(text);
 	text = reply_json("trace", "ok trace events=3 dropped=0 capacity=4096", events, 3);
 	ck_assert_str_eq(text, "{\"command\":\"trace\",\"ok\":true,\"events\":3,\"dropped\":0,"
@@ -1074,7 +1157,7 @@ static void check_trace_replies(const char *path)
 	ck_assert_str_eq(text, "ok trace cleared\nok trace events=0 dropped=0 capacity=4096\n");
 	free(text);
 	ck_assert_int_eq(run_client(path, &text, 5000, 1, "trace please"), 1);
-	ck_assert_str_eq(text, "error usage: trace | trace clear\n");
+	ck_assert_str_eq(text, "error usage: trace | trace clear errno=EINVAL\n");
 	free(text);
 	/* --json: a JSON object per command, the trace's events inside its own. */
 	{
@@ -1096,7 +1179,7 @@ static void check_trace_replies(const char *path)
 				 "\"dropped\":0,\"capacity\":4096,\"words\":[\"trace\"],\"trace\":[]}\n"),
 			      "%s", jtext);
 		ck_assert_msg(strstr(jtext, "\n{\"command\":\"nope\",\"ok\":false,\"error\":"
-				 "\"unknown command 'nope' (try 'help')\"}\n"), "%s", jtext);
+				 "\"unknown command 'nope' (try 'help')\",\"errno\":\"EINVAL\"}\n"), "%s", jtext);
 		free(jtext);
 	}
 }
@@ -1134,7 +1217,7 @@ START_TEST(test_control_client)
 	ck_assert_ptr_nonnull(strstr(text, "\nok plugged lifecycle=revocable"));
 	free(text);
 	ck_assert_int_eq(run_client(path, &text, 5000, 1, "plug"), 1);	/* already plugged */
-	ck_assert_str_eq(text, "error already plugged\n");
+	ck_assert_str_eq(text, "error already plugged errno=EBUSY\n");
 	free(text);
 	/* Lines the option parser would have refused are refused here too. */
 	ck_assert_int_eq(run_client(path, &text, 5000, 2, "status", "a\nb"), -EINVAL);
@@ -1192,6 +1275,8 @@ int main(void)
 	tcase_add_test(tc, test_options_bad);
 	tcase_add_test(tc, test_log_level_and_mode_names);
 	tcase_add_test(tc, test_reply_json);
+	tcase_add_test(tc, test_usage_lists_control_verbs);
+	tcase_add_test(tc, test_error_replies);
 	tcase_add_test(tc, test_options_send);
 	tcase_add_test(tc, test_control_client);
 	suite_add_tcase(s, tc);

@@ -78,9 +78,9 @@ START_TEST(test_no_state_file)
 	char reply[256];
 
 	ck_assert_int_eq(verb(ctx, "save", reply, sizeof(reply)), -EDESTADDRREQ);
-	ck_assert_str_eq(reply, "error no --state file");
+	ck_assert_str_eq(reply, "error no --state file errno=EDESTADDRREQ");
 	ck_assert_int_eq(verb(ctx, "load", reply, sizeof(reply)), -EDESTADDRREQ);
-	ck_assert_str_eq(reply, "error no --state file");
+	ck_assert_str_eq(reply, "error no --state file errno=EDESTADDRREQ");
 	/* Without --state a replug is a fresh EC. */
 	backlight_set(ctx, 44);
 	ck_assert_int_eq(chardev_unplug(ctx), 0);
@@ -115,9 +115,9 @@ START_TEST(test_verbs_and_replug)
 	backlight_set(ctx, 80);
 	ck_assert_int_eq(chardev_unplug(ctx), 0);
 	ck_assert_int_eq(verb(ctx, "save", reply, sizeof(reply)), -ENODEV);
-	ck_assert_str_eq(reply, "error not plugged");
+	ck_assert_str_eq(reply, "error not plugged errno=ENODEV");
 	ck_assert_int_eq(verb(ctx, "load", reply, sizeof(reply)), -ENODEV);
-	ck_assert_str_eq(reply, "error not plugged");
+	ck_assert_str_eq(reply, "error not plugged errno=ENODEV");
 	ck_assert_int_eq(verb(ctx, "plug", reply, sizeof(reply)), 0);
 	ck_assert_int_eq(backlight(ctx), 80);
 
@@ -125,8 +125,8 @@ START_TEST(test_verbs_and_replug)
 	ck_assert_int_eq(truncate(path, st.st_size - 1), 0);
 	backlight_set(ctx, 22);
 	ck_assert_int_eq(verb(ctx, "load", reply, sizeof(reply)), -EBADMSG);
-	ck_assert_msg(!strncmp(reply, "error load refused: ", 20) && strstr(reply, "corrupt"),
-		      "%s", reply);
+	ck_assert_msg(!strncmp(reply, "error load refused: ", 20) && strstr(reply, "corrupt") &&
+		      strstr(reply, " errno=EBADMSG"), "%s", reply);
 	ck_assert_int_eq(backlight(ctx), 22);
 	/* Counted: saves by the verb and the unplug, loads by the verb and the plug. */
 	ck_assert_uint_eq(STAT_NOW(ctx, state_saves), 2);
@@ -140,7 +140,7 @@ START_TEST(test_verbs_and_replug)
 	ck_assert_int_eq(chardev_unplug(ctx), 0);
 	ck_assert_int_eq(truncate(path, 8), 0);
 	ck_assert_int_eq(verb(ctx, "plug", reply, sizeof(reply)), -EBADMSG);
-	ck_assert_str_eq(reply, "error plug failed: Bad message");
+	ck_assert_str_eq(reply, "error plug failed: Bad message errno=EBADMSG");
 	ck_assert(!chardev_is_plugged(ctx));
 	ck_assert_uint_eq(STAT_NOW(ctx, state_refused), 1);
 	harness_ctx_free(ctx);

@@ -17,6 +17,7 @@ ec_unit_tests = \
 	tests/ec/test_ec_notifier \
 	tests/ec/test_ec_profile \
 	tests/ec/test_ec_profile_open \
+	tests/ec/test_ec_profile_manual \
 	tests/ec/test_ec_flash_events \
 	tests/ec/test_ec_keyboard \
 	tests/ec/test_ec_board \
