@@ -47,6 +47,9 @@
 	X(last_revoke_wait_ns, "how long the last revoke waited (ns)")	\
 	X(zombie_accesses, "file accesses that reached an unplugged EC")	\
 	X(ec_cold_reboots, "cold EC resets replayed as an unplug and a plug")	\
+	X(state_saves, "--state files saved (verb \"save\", every unplug)")	\
+	X(state_loads, "--state files loaded (verb \"load\", every plug)")	\
+	X(state_refused, "--state files a load refused")			\
 	X(faults_injected, "host commands a fault rule shaped (see \"fault\")")	\
 	X(replay_hits, "host commands and READMEMs --replay answered")	\
 	X(replay_misses, "requests the --replay recording lacked")		\

@@ -212,6 +212,33 @@ void chardev_ctx_destroy(struct chardev_ctx *ctx)
 	free(ctx);
 }
 
+/*
+ * With --state, a new EC continues from the file (none yet: a fresh EC);
+ * a file it refuses refuses the plug, so nobody is served a half-meant EC.
+ */
+static int chardev_state_restore(struct chardev_ctx *ctx, struct ec *ec)
+{
+	char err[320];
+	int ret;
+
+	if (!ctx->config.state_path)
+		return 0;
+	ret = ec_state_load_file(ec, ctx->config.state_path, err, sizeof(err));
+	if (ret == -ENOENT) {
+		chardev_log(ctx, CHARDEV_LOG_INFO, "no state file yet: a fresh EC (%s)", err);
+		return 0;
+	}
+	if (ret < 0) {
+		STAT_INC(ctx, state_refused);
+		chardev_log(ctx, CHARDEV_LOG_ERR, "state file refused: %s", err);
+		return ret;
+	}
+	STAT_INC(ctx, state_loads);
+	chardev_log(ctx, CHARDEV_LOG_INFO, "state loaded: %d fields from %s", ret,
+		    ctx->config.state_path);
+	return 0;
+}
+
 int chardev_plug(struct chardev_ctx *ctx)
 {
 	struct lifecycle *lc;
@@ -220,6 +247,11 @@ int chardev_plug(struct chardev_ctx *ctx)
 
 	chardev_reap(ctx);
 	ret = ec_create(ctx->config.profile, ctx->config.clock, &ec);
+	if (!ret) {
+		ret = chardev_state_restore(ctx, ec);
+		if (ret)
+			ec_destroy(ec);
+	}
 	if (!ret)
 		ret = lifecycle_create(ctx->config.mode, ec, chardev_on_zombie, ctx, &lc);
 	if (ret) {
@@ -316,6 +348,35 @@ static bool chardev_file_any(const struct chardev_file *f, const void *key)
 }
 
 /*
+ * With --state, the EC going away leaves its state in the file, for the
+ * next plug (or the next run). Saved as the unplug begins: a command that
+ * slips in before the revoke completes is not in the file.
+ */
+static void chardev_state_keep(struct chardev_ctx *ctx, struct lifecycle *lc)
+{
+	char err[320];
+	size_t len = 0;
+	struct ec *ec;
+	int ret = -ENODEV;
+
+	if (!ctx->config.state_path)
+		return;
+	ec = lifecycle_access_owner(lc);
+	if (ec)
+		ret = ec_state_save_file(ec, ctx->config.state_path, &len, err, sizeof(err));
+	else
+		snprintf(err, sizeof(err), "the EC is already gone");
+	lifecycle_release_owner(lc);
+	if (ret) {
+		chardev_log(ctx, CHARDEV_LOG_ERR, "state not saved: %s", err);
+		return;
+	}
+	STAT_INC(ctx, state_saves);
+	chardev_log(ctx, CHARDEV_LOG_INFO, "state saved: %zu bytes to %s", len,
+		    ctx->config.state_path);
+}
+
+/*
  * Start unplugging the present EC (only if it is @only, when given). Its retired record is listed (pinned)
  * before the revoke starts, so that files released meanwhile stay
  * allocated and a completion that comes at once finds it. Only once the
@@ -370,6 +431,7 @@ static int chardev_unplug_start(struct chardev_ctx *ctx, void (*done)(void *, in
 	lifecycle_get(lc);
 	pthread_mutex_unlock(&ctx->lock);
 
+	chardev_state_keep(ctx, lc);
 	ret = lifecycle_unplug_async(lc, chardev_unplug_complete, r);
 
 	pthread_mutex_lock(&ctx->lock);
@@ -632,6 +694,56 @@ int chardev_with_ec(struct chardev_ctx *ctx, int (*fn)(struct ec *ec, void *arg)
 		ret = fn(ec, arg);
 	lifecycle_release_owner(lc);
 	lifecycle_put(lc);
+	return ret;
+}
+
+struct chardev_state_args {
+	const char *path;
+	size_t len;
+	char *err;
+	size_t errlen;
+};
+
+static int chardev_state_save_ec(struct ec *ec, void *arg)
+{
+	struct chardev_state_args *a = arg;
+
+	return ec_state_save_file(ec, a->path, &a->len, a->err, a->errlen);
+}
+
+static int chardev_state_load_ec(struct ec *ec, void *arg)
+{
+	struct chardev_state_args *a = arg;
+
+	return ec_state_load_file(ec, a->path, a->err, a->errlen);
+}
+
+int chardev_state_save(struct chardev_ctx *ctx, size_t *len, char *err, size_t errlen)
+{
+	struct chardev_state_args a = { ctx->config.state_path, 0, err, errlen };
+	int ret;
+
+	if (!a.path)
+		return -EDESTADDRREQ;
+	ret = chardev_with_ec(ctx, chardev_state_save_ec, &a);
+	*len = a.len;
+	if (!ret)
+		STAT_INC(ctx, state_saves);
+	return ret;
+}
+
+int chardev_state_load(struct chardev_ctx *ctx, char *err, size_t errlen)
+{
+	struct chardev_state_args a = { ctx->config.state_path, 0, err, errlen };
+	int ret;
+
+	if (!a.path)
+		return -EDESTADDRREQ;
+	ret = chardev_with_ec(ctx, chardev_state_load_ec, &a);
+	if (ret >= 0)
+		STAT_INC(ctx, state_loads);
+	else if (ret != -ENODEV)
+		STAT_INC(ctx, state_refused);
 	return ret;
 }
 

@@ -113,6 +113,8 @@ int chardev_unplug_wakeups_parse(const char *name, enum chardev_unplug_wakeups *
  * @record:  where the session is recorded (the header written), or NULL;
  *           borrowed, flushed at each unplug and when the context goes
  * @record_format: the format of @record
+ * @state_path: --state: the state file every plug loads (when it exists) and
+ *           every unplug saves; borrowed; NULL for none
  */
 struct chardev_config {
 	enum lifecycle_mode mode;
@@ -125,6 +127,7 @@ struct chardev_config {
 	struct ec_replay *replay;
 	FILE *record;
 	enum ec_rec_format record_format;
+	const char *state_path;
 };
 
 /* The result of one ioctl step (see chardev_ioctl()). */
@@ -331,6 +334,31 @@ bool chardev_operator_hold(struct chardev_ctx *ctx);
  * Return: @fn's return, or -ENODEV when no EC is present.
  */
 int chardev_with_ec(struct chardev_ctx *ctx, int (*fn)(struct ec *ec, void *arg), void *arg);
+
+/**
+ * chardev_state_save() - save the current EC's state to the --state file
+ * (ec_state_save_file(): atomically).
+ * @ctx:    context
+ * @len:    the bytes written
+ * @err:    on failure, why
+ * @errlen: size of @err
+ *
+ * Return: 0, -EDESTADDRREQ without a --state file, -ENODEV when no EC is
+ * present, or the -errno of the save with @err filled in.
+ */
+int chardev_state_save(struct chardev_ctx *ctx, size_t *len, char *err, size_t errlen);
+
+/**
+ * chardev_state_load() - load the --state file into the current EC
+ * (ec_state_load_file(): all or nothing).
+ * @ctx:    context
+ * @err:    on failure, why
+ * @errlen: size of @err
+ *
+ * Return: the fields loaded, -EDESTADDRREQ without a --state file, -ENODEV
+ * when no EC is present, or the -errno of the load with @err filled in.
+ */
+int chardev_state_load(struct chardev_ctx *ctx, char *err, size_t errlen);
 
 /**
  * chardev_fault_plan() - the device's fault plan: every EC plugged in

@@ -152,6 +152,49 @@ static int control_do_plug(struct chardev_ctx *ctx, const struct control_cmd *cm
 	return ret;
 }
 
+/*
+ * "save" and "load" act on the daemon's --state file only: a path from the
+ * socket would let any client write files as the daemon's user.
+ */
+static int control_do_save(struct chardev_ctx *ctx, const struct control_cmd *cmd,
+			   char *reply, size_t len)
+{
+	char err[320] = "";
+	size_t bytes = 0;
+	int ret;
+
+	(void)cmd;
+	ret = chardev_state_save(ctx, &bytes, err, sizeof(err));
+	if (ret == -EDESTADDRREQ)
+		ctl_error(reply, len, ret, "no --state file");
+	else if (ret == -ENODEV)
+		ctl_error(reply, len, ret, "not plugged");
+	else if (ret)
+		ctl_error(reply, len, ret, "save failed: %s", err);
+	else
+		snprintf(reply, len, "ok saved bytes=%zu", bytes);
+	return ret;
+}
+
+static int control_do_load(struct chardev_ctx *ctx, const struct control_cmd *cmd,
+			   char *reply, size_t len)
+{
+	char err[320] = "";
+	int ret;
+
+	(void)cmd;
+	ret = chardev_state_load(ctx, err, sizeof(err));
+	if (ret == -EDESTADDRREQ)
+		ctl_error(reply, len, ret, "no --state file");
+	else if (ret == -ENODEV)
+		ctl_error(reply, len, ret, "not plugged");
+	else if (ret < 0)
+		ctl_error(reply, len, ret, "load refused: %s", err);
+	else
+		snprintf(reply, len, "ok loaded fields=%d", ret);
+	return ret < 0 ? ret : 0;
+}
+
 static int control_do_status(struct chardev_ctx *ctx, const struct control_cmd *cmd,
 			     char *reply, size_t len)
 {
@@ -413,6 +456,10 @@ static const struct control_verb control_verbs[] = {
 	{ .name = "latency", .value = "NS", .parse = control_parse_ns,
 	  .now = control_do_latency,
 	  .help = "nanoseconds every host command spends in the EC, 0..60000000000" },
+	{ .name = "save", .now = control_do_save,
+	  .help = "save the EC's state to the --state file (atomically)" },
+	{ .name = "load", .now = control_do_load,
+	  .help = "load the --state file into the EC: all of it, or nothing if it is refused" },
 	{ .name = "info", .now = control_do_info,
 	  .help = "the control protocol's version and the daemon's capabilities, as key=value" },
 	{ .name = "help", .now = control_do_help,

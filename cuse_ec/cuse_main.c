@@ -67,6 +67,7 @@
  * @sock:      the socket front end (--socket-dir), or NULL
  * @sock_path: --socket-dir's DIR/NAME, absolute
  * @files:     --record's file and --replay's recording
+ * @state_path: --state made absolute
  */
 struct cuse_ec_daemon {
 	struct cuse_ec_options opts;
@@ -87,6 +88,7 @@ struct cuse_ec_daemon {
 	struct sock_frontend *sock;
 	char sock_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	struct session_files files;
+	char state_path[PATH_MAX];
 };
 
 static const char *const cuse_ec_level_names[] = {
@@ -380,6 +382,40 @@ static int cuse_ec_absolute_paths(struct cuse_ec_daemon *d)
 	    cuse_ec_absolute("--socket-dir", d->opts.socket_dir, d->opts.name, d->sock_path,
 			     sizeof(d->sock_path)))
 		return -1;
+	if (d->opts.state) {
+		if (cuse_ec_absolute("--state", d->opts.state, NULL, d->state_path,
+				     sizeof(d->state_path)))
+			return -1;
+		d->opts.state = d->state_path;
+	}
+	return 0;
+}
+
+/*
+ * --state: a file that is there must load, checked on the terminal, before
+ * anything is served (the plug loads it again, and refuses it again if it
+ * changed meanwhile); a missing one is a fresh EC.
+ */
+static int cuse_ec_check_state(struct cuse_ec_daemon *d)
+{
+	char err[320];
+	struct ec *ec;
+	int ret;
+
+	if (!d->opts.state)
+		return 0;
+	ret = ec_create(d->profile, NULL, &ec);
+	if (ret) {
+		fprintf(stderr, "cuse_ec: --state: cannot create an EC to check it: %s\n",
+			strerror(-ret));
+		return -1;
+	}
+	ret = ec_state_load_file(ec, d->opts.state, err, sizeof(err));
+	ec_destroy(ec);
+	if (ret < 0 && ret != -ENOENT) {
+		fprintf(stderr, "cuse_ec: --state: refused: %s\n", err);
+		return -1;
+	}
 	return 0;
 }
 
@@ -456,7 +492,7 @@ static int cuse_ec_setup(struct cuse_ec_daemon *d, char *argv0)
 		openlog("cuse_ec", LOG_PID, LOG_DAEMON);
 	if (cuse_ec_absolute_paths(d))
 		return -1;
-	if (cuse_ec_load_profile(d))
+	if (cuse_ec_load_profile(d) || cuse_ec_check_state(d))
 		return -1;
 	if (session_files_open(&d->opts, &d->files, stderr))
 		return -1;
@@ -554,6 +590,7 @@ static int cuse_ec_start(struct cuse_ec_daemon *d)
 	config.replay = d->files.replay;
 	config.record = d->files.record;
 	config.record_format = d->opts.record_format;
+	config.state_path = d->opts.state;
 	if (d->opts.socket_dir) {
 		sock_frontend_chardev_ops(&config.ops);
 	} else {
@@ -723,7 +760,7 @@ static int cuse_ec_check(struct cuse_ec_daemon *d)
 		return 1;
 	}
 	ec_recording_destroy(rec);
-	if (!cuse_ec_absolute_paths(d) && !cuse_ec_load_profile(d)) {
+	if (!cuse_ec_absolute_paths(d) && !cuse_ec_load_profile(d) && !cuse_ec_check_state(d)) {
 		printf("ok: would serve /dev/%s %s%s (%s lifecycle, %s profile)\n", d->opts.name,
 		       d->opts.socket_dir ? "as " : "through CUSE",
 		       d->opts.socket_dir ? d->sock_path : "", lifecycle_mode_name(d->opts.lifecycle),

@@ -61,7 +61,7 @@ cuse_ec_cuse_ec_CPPFLAGS = $(daemon_cppflags)
 cuse_ec_cuse_ec_CFLAGS = $(AM_CFLAGS) $(FUSE3_CFLAGS) $(URCU_CFLAGS)
 cuse_ec_cuse_ec_LDADD = cuse_ec/libcuse_ec_daemon.la $(FUSE3_LIBS)
 
-dist_man_MANS += cuse_ec/cuse_ec.8
+dist_man_MANS += cuse_ec/cuse_ec.8 cuse_ec/cuse_ec-state.5
 dist_udevrules_DATA = cuse_ec/70-cuse_ec.rules
 
 # Benchmark (prints figures, never a test): cuse_ec vs a null CUSE server

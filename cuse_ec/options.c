@@ -47,6 +47,7 @@ enum {
 	OPT_RECORD_FORMAT,
 	OPT_REPLAY,
 	OPT_REPLAY_MISS,
+	OPT_STATE,
 };
 
 /**
@@ -154,6 +155,10 @@ static const struct cuse_ec_option_desc cuse_ec_option_descs[] = {
 	       "what answers a request the recording lacks:\n"
 	       "model (the profile's EC, default) or invalid\n"
 	       "(INVALID_COMMAND)"),
+	OPTION(OPT_STATE, "state", required_argument, "FILE",
+	       "the EC's state file: loaded at start (if it exists)\n"
+	       "and at every plug, saved at every unplug and at exit;\n"
+	       "control verbs save and load, see cuse_ec-state(5)"),
 	OPTION('h', "help", no_argument, NULL, "this text"),
 	OPTION('V', "version", no_argument, NULL, "version"),
 };
@@ -448,6 +453,13 @@ int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
 				return -EINVAL;
 			}
 			opts->n_faults++;
+			break;
+		case OPT_STATE:
+			if (!optarg[0]) {
+				fprintf(err, "%s: --state needs a file\n", prog);
+				return -EINVAL;
+			}
+			opts->state = optarg;
 			break;
 		case OPT_FAULT_SEED:
 			if (parse_uint(optarg, "--fault-seed", 1, UINT64_MAX, &v, why, sizeof(why))) {

@@ -625,5 +625,70 @@ const struct ec_clock *cached_clock_ops(struct cached_clock *clock);
 
 /* Recordings and their replay: ec_recording.h, part of this API. */
 #include "ec/ec_recording.h"
+/* The state file format this build writes and the newest it reads. */
+#define EC_STATE_FORMAT_VERSION	1
+/* The largest state file ec_state_load_file() reads. */
+#define EC_STATE_FILE_MAX	(64u << 20)
+
+/**
+ * ec_state_save() - the EC's state as a blob in the state file format
+ * (cuse_ec-state(5)): every member of the model but its configuration, locks,
+ * listeners and scratch, keyed by name and sealed with a SHA-256.
+ * @ec:   the EC; brought up to the clock's now first
+ * @blob: the blob, to free()
+ * @len:  its length
+ *
+ * Return: 0, -EINVAL for a NULL argument, -ENOMEM.
+ */
+int ec_state_save(struct ec *ec, void **blob, size_t *len);
+
+/**
+ * ec_state_load() - replace the EC's state with a saved one.
+ * @ec:     the EC, of the board the blob was saved from
+ * @blob:   the blob
+ * @len:    its length
+ * @err:    on failure, why, for a human
+ * @errlen: size of @err
+ *
+ * All of the blob is checked, and decoded into a copy, before the EC changes;
+ * then the whole state is replaced in one hold of the EC lock, so a refused
+ * blob leaves the EC exactly as it was. Timestamps move to the EC's clock:
+ * the EC resumes as though no time passed while the state was stored.
+ *
+ * Return: the number of fields loaded (> 0), or -errno with @err filled in:
+ * -EINVAL not a state file, a field unknown, missing, repeated or of a
+ * length this board does not have, or values the board cannot hold;
+ * -EPROTONOSUPPORT a newer format version; -EXDEV saved from another board
+ * or kind of EC; -EBADMSG truncated or changed (digest mismatch); -ENOMEM.
+ */
+int ec_state_load(struct ec *ec, const void *blob, size_t len, char *err, size_t errlen);
+
+/**
+ * ec_state_save_file() - ec_state_save() to a file, atomically: a temporary
+ * file in the same directory, written, fsync()ed and renamed over @path, so
+ * a failed save leaves the old file as it was.
+ * @ec:     the EC
+ * @path:   the file
+ * @len:    the bytes written, or NULL
+ * @err:    on failure, why, naming the file
+ * @errlen: size of @err
+ *
+ * Return: 0, or -errno of the step that failed, with @err filled in.
+ */
+int ec_state_save_file(struct ec *ec, const char *path, size_t *len, char *err, size_t errlen);
+
+/**
+ * ec_state_load_file() - ec_state_load() from a file.
+ * @ec:     the EC
+ * @path:   a regular file of at most EC_STATE_FILE_MAX bytes
+ * @err:    on failure, why, naming the file
+ * @errlen: size of @err
+ *
+ * Return: the fields loaded (> 0), or -errno with @err filled in: those of
+ * ec_state_load(), -ENOENT when there is no such file, -EFBIG for one over
+ * the cap, -EINVAL for a FIFO, device or directory, or the -errno of
+ * opening or reading it.
+ */
+int ec_state_load_file(struct ec *ec, const char *path, char *err, size_t errlen);
 
 #endif /* EC_EC_H */

@@ -22,6 +22,10 @@ ec_model_sources = \
 	ec/ec_recording.c \
 	ec/ec_recording_umockdev.c \
 	ec/ec_replay.c \
+	ec/ec_state_file.c \
+	ec/ec_state_load.c \
+	ec/ec_state_io.c \
+	ec/ec_state_table.h \
 	ec/ec_profile.c \
 	ec/ec_profile_file.c \
 	ec/ec_profile_keys.c \

@@ -12,6 +12,11 @@
  * The input is also read as a recording (ec_recording_parse()): a parsed
  * one must write and read back to the same text, and answers the script's
  * host commands first as a replay.
+ * A world record with opcode 0xFF saves the EC's state and loads it back,
+ * whole, changed, cut short, or changed and sealed again with a right
+ * digest (so the loader's checks behind the digest are reached): a load
+ * that succeeds leaves an EC the script goes on driving; one refused must
+ * leave the EC's state exactly as it was.
  *
  * The same entry point is replayed over tests/ec/corpus by tests/ec/
  * fuzz_replay in `make check`, without libFuzzer.
@@ -26,6 +31,7 @@
 #include "ec/ec.h"
 #include "ec/ec_profile.h"
 #include "ec/ec_testing.h"
+#include "ec/sha256.h"
 
 #define GUARD 32
 #define GUARD_FILL 0xCD
@@ -167,6 +173,68 @@ static void fuzz_fault(struct fuzz_ctx *ctx, const uint8_t *r)
 		ec_fault_plan_clear(ctx->faults);
 }
 
+static bool fuzz_same_state(struct ec *ec, const uint8_t *blob, size_t len)
+{
+	void *now;
+	size_t now_len;
+	bool same;
+
+	if (ec_state_save(ec, &now, &now_len))
+		abort();
+	same = now_len == len && !memcmp(now, blob, len);
+	free(now);
+	return same;
+}
+
+/* Save, change the blob as @r says, load; check what a load promises. */
+static void fuzz_state(struct ec *ec, const uint8_t *r)
+{
+	uint8_t *blob, *before;
+	size_t len, at, cut;
+	struct sha256_ctx sha;
+	char err[256];
+	void *saved;
+	int ret;
+
+	if (ec_state_save(ec, &saved, &len))
+		abort();
+	blob = saved;
+	before = malloc(len);
+	if (!before)
+		abort();
+	memcpy(before, blob, len);
+	at = (r[2] | (size_t)r[3] << 8 | (size_t)r[4] << 16) % len;
+	cut = len;
+	switch (r[1] & 3) {
+	case 0:
+		break;
+	case 1:
+		blob[at] ^= r[5] ? r[5] : 1;
+		break;
+	case 2:
+		cut = at;
+		break;
+	default:
+		/* Changed behind a digest made anew: the loader's own checks. */
+		if (at < len - SHA256_DIGEST_SIZE)
+			blob[at] ^= r[5] ? r[5] : 1;
+		sha256_init(&sha);
+		sha256_update(&sha, blob, len - SHA256_DIGEST_SIZE);
+		sha256_final(&sha, blob + len - SHA256_DIGEST_SIZE);
+		break;
+	}
+	ret = ec_state_load(ec, blob, cut, err, sizeof(err));
+	if (ret < 0) {
+		/* Refused: a reason, and nothing of the blob loaded. */
+		if (!err[0] || !fuzz_same_state(ec, before, len))
+			abort();
+	} else if ((r[1] & 3) == 0 && !fuzz_same_state(ec, before, len)) {
+		abort();	/* a round trip changes nothing */
+	}
+	free(before);
+	free(blob);
+}
+
 static void fuzz_world(struct ec *ec, struct fuzz_ctx *ctx, struct fuzz_listener *l,
 		       const uint8_t *r)
 {
@@ -305,6 +373,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		if (r[0] < 0xC0)
 			fuzz_host_command(ec, r, data + off + RECORD, size - off - RECORD);
+		else if (r[0] == 0xFF)
+			fuzz_state(ec, r);
 		else
 			fuzz_world(ec, &ctx, &listener, r);
 	}

@@ -64,13 +64,12 @@ struct chardev_ops harness_ops(void)
 }
 
 
-static struct chardev_ctx *harness_ctx_with(enum lifecycle_mode mode,
-					    const struct ec_clock *clock,
-					    enum chardev_unplug_wakeups wakeups)
+static int harness_ctx_make(enum lifecycle_mode mode, const struct ec_clock *clock,
+			    enum chardev_unplug_wakeups wakeups, const char *state_path,
+			    struct chardev_ctx **out)
 {
 	struct chardev_config config = { .unplug_wakeups = wakeups };
 	struct ec_profile *profile;
-	struct chardev_ctx *ctx;
 
 	ck_assert_int_eq(ec_profile_default(&profile), 0);
 	config.mode = mode;
@@ -78,9 +77,25 @@ static struct chardev_ctx *harness_ctx_with(enum lifecycle_mode mode,
 	config.clock = clock;
 	config.ops = harness_ops();
 	config.log_level = 0;
-	ck_assert_int_eq(chardev_ctx_create(&config, &ctx), 0);
-	ck_assert_int_eq(chardev_plug(ctx), 0);
+	config.state_path = state_path;
+	ck_assert_int_eq(chardev_ctx_create(&config, out), 0);
+	return chardev_plug(*out);
+}
+
+static struct chardev_ctx *harness_ctx_with(enum lifecycle_mode mode,
+					    const struct ec_clock *clock,
+					    enum chardev_unplug_wakeups wakeups)
+{
+	struct chardev_ctx *ctx;
+
+	ck_assert_int_eq(harness_ctx_make(mode, clock, wakeups, NULL, &ctx), 0);
 	return ctx;
+}
+
+int harness_ctx_state(enum lifecycle_mode mode, const char *state_path,
+		      struct chardev_ctx **out)
+{
+	return harness_ctx_make(mode, NULL, CHARDEV_WAKEUPS_UPSTREAM, state_path, out);
 }
 
 struct chardev_ctx *harness_ctx(enum lifecycle_mode mode)

@@ -90,6 +90,18 @@ struct chardev_ctx *harness_ctx(enum lifecycle_mode mode);
  */
 struct chardev_ctx *harness_ctx_clock(enum lifecycle_mode mode, const struct ec_clock *clock);
 
+/**
+ * harness_ctx_state() - a context with the default profile and the state
+ * file @state_path (--state), then plugged.
+ * @mode:       lifecycle mode
+ * @state_path: borrowed; must outlive the context
+ * @out:        the context, also when the plug failed
+ *
+ * Return: chardev_plug()'s result.
+ */
+int harness_ctx_state(enum lifecycle_mode mode, const char *state_path,
+		      struct chardev_ctx **out);
+
 /** harness_ctx_wakeups() - harness_ctx() with a chosen unplug wake-up behaviour. */
 struct chardev_ctx *harness_ctx_wakeups(enum lifecycle_mode mode,
 					enum chardev_unplug_wakeups wakeups);

@@ -792,6 +792,9 @@ START_TEST(test_options_defaults_and_good)
 	ck_assert_uint_eq(o.faults[1].command, 0x0b);
 	ck_assert_uint_eq(o.faults[1].times, 2);
 	ck_assert_uint_eq(o.fault_seed, 77);
+	ck_assert_ptr_null(o.state);
+	ck_assert_int_eq(parse(&o, NULL, 2, "--state=ec.state"), 0);
+	ck_assert_str_eq(o.state, "ec.state");
 
 	/* --record's format follows the file's name unless it is given. */
 	ck_assert_int_eq(parse(&o, NULL, 1), 0);
@@ -846,6 +849,7 @@ START_TEST(test_options_bad)
 		{ "--record-format=native", NULL },
 		{ "--replay-miss=skip", "--replay=x" }, { "--replay-miss=", "--replay=x" },
 		{ "--replay-miss=model", NULL }, { "--record=x", "--replay=x" },
+		{ "--state=", NULL }, { "--state", NULL },
 	};
 	struct cuse_ec_options o;
 	char *text;

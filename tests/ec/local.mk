@@ -28,7 +28,8 @@ ec_unit_tests = \
 	tests/ec/test_ec_fp \
 	tests/ec/test_ec_fpmcu \
 	tests/ec/test_ec_fault \
-	tests/ec/test_ec_recording
+	tests/ec/test_ec_recording \
+	tests/ec/test_ec_state_file
 check_PROGRAMS += $(ec_unit_tests)
 TESTS += $(ec_unit_tests) tests/ec/fuzz_replay
 ec_unit_test_objects = $(ec_unit_tests:=.$(OBJEXT))
