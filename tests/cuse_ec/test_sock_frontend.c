@@ -12,12 +12,14 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "chardev.h"
@@ -375,14 +377,56 @@ START_TEST(test_stop_with_files_open)
 }
 END_TEST
 
+/**
+ * struct meeting - two XCMDs that must be inside the EC together.
+ * @lock:    guards the rest
+ * @cond:    signalled at each arrival
+ * @arrived: XCMDs that reached the test point
+ * @met:     the second arrived while the first still waited there
+ */
+struct meeting {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int arrived;
+	bool met;
+};
+
+/*
+ * Each XCMD waits at its entry for the other (for up to 30 s, so a front
+ * end that served them one after the other fails the test, not hangs it):
+ * only two workers serving one file at once can both get here together.
+ */
+static void meeting_hook(void *arg, enum chardev_test_point point,
+			 struct chardev_file *file)
+{
+	struct meeting *m = arg;
+	struct timespec deadline;
+
+	(void)file;
+	if (point != CHARDEV_TEST_XCMD_ENTER)
+		return;
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += 30;
+	pthread_mutex_lock(&m->lock);
+	if (++m->arrived == 2)
+		m->met = true;
+	pthread_cond_broadcast(&m->cond);
+	while (m->arrived < 2 &&
+	       pthread_cond_timedwait(&m->cond, &m->lock, &deadline) != ETIMEDOUT)
+		;
+	pthread_mutex_unlock(&m->lock);
+}
+
 /* Two threads' ioctls on one file at once: a second worker serves the second. */
 START_TEST(test_concurrent_ioctls_one_file)
 {
+	struct meeting m = { .lock = PTHREAD_MUTEX_INITIALIZER,
+			     .cond = PTHREAD_COND_INITIALIZER };
 	struct devsock_hdr h;
 	int fd, i, replies = 0;
 
 	serve(LIFECYCLE_REVOCABLE);
-	ck_assert_int_eq(chardev_set_latency(srv.ctx, 200000000ull), 0);	/* 200 ms */
+	chardev_set_test_point(srv.ctx, meeting_hook, &m);
 	fd = open_file();
 	for (i = 0; i < 2; i++) {
 		struct {
@@ -396,8 +440,6 @@ START_TEST(test_concurrent_ioctls_one_file)
 					  .arg = { CROS_EC_DEV_IOCXCMD_V2, 0x1000 } };
 		send_msg(fd, &h, &arg, sizeof(arg));
 	}
-	/* Both inside the EC at once: the daemon counts them. */
-	WAIT_UNTIL(STAT_NOW(srv.ctx, inflight_accesses) == 2);
 	while (replies < 2) {
 		char out[64];
 
@@ -407,6 +449,8 @@ START_TEST(test_concurrent_ioctls_one_file)
 	}
 	close(fd);
 	unserve();
+	/* Both were inside the EC at once: the second met the first waiting. */
+	ck_assert_msg(m.met, "the two XCMDs were not inside the EC together");
 }
 END_TEST
 
