@@ -23,6 +23,7 @@ hl_prog=${hl_prog:-hotplug}
 # shellcheck source=scripts/version.sh
 . "$hl_srcdir/scripts/version.sh"
 hl_daemon_pid=
+hl_nap_fd=
 # Set by hl_stop_daemon, read by the scripts that source this file.
 hl_daemon_killed=0
 
@@ -89,13 +90,30 @@ hl_uml_run() {
 		--share "$build" "$@"
 }
 
+# hl_nap SECS: pause SECS seconds with no process made: a read
+# with a timeout on a FIFO that no one writes. Inside user-mode-linux every
+# fork and exec costs tens of milliseconds of the host's CPU, so a polling
+# loop's `sleep` cost as much as the poll itself. The FIFO is made once per
+# shell (UML's devtmpfs has no /dev/fd for a process substitution).
+hl_nap() {
+	local fifo
+
+	if [[ -z $hl_nap_fd ]]; then
+		fifo=$(mktemp -u "${TMPDIR:-/tmp}/hl_nap.XXXXXX") || return 1
+		mkfifo -m 600 "$fifo" || return 1
+		exec {hl_nap_fd}<>"$fifo"
+		rm -f "$fifo"
+	fi
+	read -r -t "$1" -u "$hl_nap_fd" _ || true
+}
+
 # hl_wait_for_node PATH [SECS]: wait (bounded, default 10 s) for PATH.
 hl_wait_for_node() {
 	local path=$1 secs=${2:-10} i
 
 	for (( i = 0; i < secs * 20; i++ )); do
 		[[ -e $path ]] && return 0
-		sleep 0.05
+		hl_nap 0.05
 	done
 	[[ -e $path ]]
 }
@@ -106,7 +124,7 @@ hl_wait_for_gone() {
 
 	for (( i = 0; i < secs * 20; i++ )); do
 		[[ -e $path ]] || return 0
-		sleep 0.05
+		hl_nap 0.05
 	done
 	[[ ! -e $path ]]
 }
@@ -242,7 +260,7 @@ hl_start_daemon() {
 	for (( i = 0; i < 1800; i++ )); do
 		[[ -e /dev/$name && -S $sock ]] && return 0
 		kill -0 "$hl_daemon_pid" 2>/dev/null || break
-		sleep 0.05
+		hl_nap 0.05
 	done
 	echo "$hl_prog: the $mode daemon did not come up; its log:" >&2
 	tail -20 "$log" >&2
@@ -272,7 +290,7 @@ hl_stop_pid() {
 	kill "-$sig" "$pid" 2>/dev/null || true
 	for (( i = 0; i < grace * 20; i++ )); do
 		hl_running "$pid" || break
-		sleep 0.05
+		hl_nap 0.05
 	done
 	if hl_running "$pid"; then
 		echo "$hl_prog: daemon $pid ignored SIG$sig for $grace s, killing it" >&2

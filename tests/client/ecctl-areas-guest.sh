@@ -50,7 +50,7 @@ until_ok() {
 	shift
 	for ((i = 0; i < tries; i++)); do
 		"$@" >/dev/null 2>&1 && return 0
-		sleep 0.05
+		hl_nap 0.05
 	done
 	return 1
 }

@@ -71,7 +71,7 @@ wait_open_files() {
 
 	for ((i = 0; i < 100; i++)); do
 		[[ $(ctl status) == *open_files=$1* ]] && return 0
-		sleep 0.1
+		hl_nap 0.1
 	done
 	return 1
 }

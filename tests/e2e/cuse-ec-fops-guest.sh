@@ -27,7 +27,7 @@ wait_for_socket() {
 	for (( i = 0; i < 1200; i++ )); do
 		[[ -S $sock ]] && return 0
 		kill -0 "$e2e_daemon_pid" 2>/dev/null || return 1
-		sleep 0.05
+		hl_nap 0.05
 	done
 	return 1
 }

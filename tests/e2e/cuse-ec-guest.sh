@@ -35,7 +35,7 @@ wait_for() {
 
 	for (( i = 0; i < 100; i++ )); do
 		"$@" && return 0
-		sleep 0.05
+		hl_nap 0.05
 	done
 	"$@"
 }

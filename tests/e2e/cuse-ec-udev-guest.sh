@@ -35,7 +35,13 @@ ctl() {
 
 # stat_of KEY : one counter from `stats`.
 stat_of() {
-	ctl stats | tr ' ' '\n' | sed -n "s/^$1=//p"
+	local stats
+
+	stats=$(ctl stats) || return
+	# Parsed by bash: a pipeline's processes are slow inside UML (hl_nap).
+	if [[ " $stats " =~ [[:space:]]$1=([^[:space:]]*)[[:space:]] ]]; then
+		echo "${BASH_REMATCH[1]}"
+	fi
 }
 
 # wait_until DESC CMD... : run CMD until it succeeds (bounded by the
@@ -46,7 +52,7 @@ wait_until() {
 	shift
 	while ((SECONDS < end)); do
 		"$@" && return 0
-		sleep 0.05
+		hl_nap 0.05
 	done
 	"$@" && return 0
 	echo "still not true after 20 s: $desc" >&2
@@ -214,7 +220,7 @@ python3 "$out/holder.py" "$dev" >"$out/holder.out" 2>&1 &
 holder=$!
 for ((i = 0; i < 100; i++)); do
 	grep -q ready "$out/holder.out" 2>/dev/null && break
-	sleep 0.05
+	hl_nap 0.05
 done
 e2e_check "the holder's read is parked in the daemon" \
 	e2e_wait_stat "$daemon" "$sock" parked_reads 1
@@ -523,7 +529,7 @@ e2e_start_daemon "$daemon" -f --name="$name" --control="$sock" --no-udev
 e2e_wait_for_node "$dev" "$e2e_node_timeout" || e2e_fatal "no $dev (3)"
 e2e_check "no-udev: write remove uevent" synth remove "$uevent"
 settle
-sleep 0.3	# nothing to wait for: the point is that nothing happens
+hl_nap 0.3	# nothing to wait for: the point is that nothing happens
 e2e_check "no-udev: still plugged, nothing seen" \
 	bash -c "[[ \$(\"\$1\" --control=\"\$2\" --send=status) == 'ok plugged '* && \$3 == 0 ]]" \
 	_ "$daemon" "$sock" "$(stat_of uevents_seen)"

@@ -40,7 +40,7 @@ for mode in revocable refcount; do
 	e2e_wait_for_node "$dev" 60 || e2e_fatal "$dev did not appear under valgrind"
 	for (( i = 0; i < 600; i++ )); do
 		[[ -S $sock ]] && break
-		sleep 0.1
+		hl_nap 0.1
 	done
 	[[ -S $sock ]] || e2e_fatal "no control socket under valgrind"
 

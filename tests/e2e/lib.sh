@@ -271,16 +271,18 @@ e2e_wait_for_gone() {
 # in the daemon). The daemon says when, never a sleep; after SECS (default
 # 60, generous for valgrind under load) it says which condition failed.
 e2e_wait_stat() {
-	local daemon=$1 sock=$2 name=$3 min=$4 secs=${5:-60} end got=
+	local daemon=$1 sock=$2 name=$3 min=$4 secs=${5:-60} end got="" out=""
 
 	end=$(( SECONDS + secs ))
 	while :; do
 		# No answer yet (the socket is not up) is one more round.
-		got=$("$daemon" --control="$sock" --send=stats 2>/dev/null |
-			tr ' ' '\n' | sed -n "s/^$name=//p") || got=
-		[[ $got =~ ^[0-9]+$ ]] && (( got >= min )) && return 0
+		# Parsed by bash: no pipeline, one process a round (see hl_nap).
+		out=$("$daemon" --control="$sock" --send=stats 2>/dev/null) || out=
+		got=
+		[[ " $out " =~ [[:space:]]$name=([0-9]+)[[:space:]] ]] && got=${BASH_REMATCH[1]}
+		[[ -n $got ]] && (( got >= min )) && return 0
 		(( SECONDS < end )) || break
-		sleep 0.05
+		hl_nap 0.05
 	done
 	echo "e2e: the daemon did not report $name >= $min within $secs s (last: ${got:-none})" >&2
 	return 1
@@ -294,10 +296,9 @@ e2e_wait_trace() {
 
 	end=$(( SECONDS + secs ))
 	while :; do
-		"$daemon" --control="$sock" --send=trace 2>/dev/null | grep -E -- "$regex" >/dev/null &&
-			return 0
+		[[ $("$daemon" --control="$sock" --send=trace 2>/dev/null) =~ $regex ]] && return 0
 		(( SECONDS < end )) || break
-		sleep 0.05
+		hl_nap 0.05
 	done
 	echo "e2e: no trace event matching '$regex' within $secs s" >&2
 	return 1
@@ -340,11 +341,13 @@ e2e_report() {
 	local ok=$1 desc=$2
 
 	e2e_checks=$(( e2e_checks + 1 ))
+	# The seconds since the script started, as a TAP comment: where a
+	# slow run spent its time, read from its log.
 	if (( ok )); then
-		echo "ok $e2e_checks - $desc"
+		echo "ok $e2e_checks - $desc # ${SECONDS}s"
 	else
 		e2e_failures=$(( e2e_failures + 1 ))
-		echo "not ok $e2e_checks - $desc"
+		echo "not ok $e2e_checks - $desc # ${SECONDS}s"
 	fi
 }
 
@@ -383,7 +386,7 @@ e2e_wait_until() {
 	shift
 	for (( i = 0; i < secs * 20; i++ )); do
 		"$@" && return 0
-		sleep 0.05
+		hl_nap 0.05
 	done
 	"$@"
 }
