@@ -107,26 +107,38 @@ hl_nap() {
 	read -r -t "$1" -u "$hl_nap_fd" _ || true
 }
 
-# hl_wait_for_node PATH [SECS]: wait (bounded, default 10 s) for PATH.
-hl_wait_for_node() {
-	local path=$1 secs=${2:-10} i
+# hl_until SECS CMD...: run CMD until it succeeds, for up to SECS seconds
+# by the clock however slow each try is (a loaded machine slows a guest
+# many times over: a bound counted in tries would shrink with it). Every
+# wait of these scripts is a deadline for a failure, never a pause that a
+# passing run sits out, so they are generous.
+hl_until() {
+	local end=$(( SECONDS + $1 + 1 ))
 
-	for (( i = 0; i < secs * 20; i++ )); do
-		[[ -e $path ]] && return 0
+	shift
+	while :; do
+		"$@" && return 0
+		(( SECONDS < end )) || return 1
 		hl_nap 0.05
 	done
-	[[ -e $path ]]
 }
 
-# hl_wait_for_gone PATH [SECS]: wait (bounded, default 10 s) for PATH to go.
-hl_wait_for_gone() {
-	local path=$1 secs=${2:-10} i
+hl_exists() {
+	[[ -e $1 ]]
+}
 
-	for (( i = 0; i < secs * 20; i++ )); do
-		[[ -e $path ]] || return 0
-		hl_nap 0.05
-	done
-	[[ ! -e $path ]]
+hl_absent() {
+	[[ ! -e $1 ]]
+}
+
+# hl_wait_for_node PATH [SECS]: wait (bounded, default 60 s) for PATH.
+hl_wait_for_node() {
+	hl_until "${2:-60}" hl_exists "$1"
+}
+
+# hl_wait_for_gone PATH [SECS]: wait (bounded, default 60 s) for PATH to go.
+hl_wait_for_gone() {
+	hl_until "${2:-60}" hl_absent "$1"
 }
 
 # hl_run_where_cuse BUILD OUT TIMEOUT CMD...: run CMD right here when this
@@ -243,7 +255,7 @@ hl_valgrind_argv() {
 # valgrind memcheck unless VGLOG is "-") and wait for its node and control
 # socket; valgrind in UML can take tens of seconds to start.
 hl_start_daemon() {
-	local build=$1 name=$2 sock=$3 mode=$4 vglog=$5 log=$6 daemon i
+	local build=$1 name=$2 sock=$3 mode=$4 vglog=$5 log=$6 daemon end
 
 	daemon=$build/cuse_ec/cuse_ec
 	rm -f "$sock"
@@ -257,7 +269,8 @@ hl_start_daemon() {
 			--control="$sock" --log-level=warning 2>"$log" &
 	fi
 	hl_daemon_pid=$!
-	for (( i = 0; i < 1800; i++ )); do
+	end=$(( SECONDS + 91 ))
+	while (( SECONDS < end )); do
 		[[ -e /dev/$name && -S $sock ]] && return 0
 		kill -0 "$hl_daemon_pid" 2>/dev/null || break
 		hl_nap 0.05
@@ -283,12 +296,13 @@ hl_running() {
 # up to GRACE seconds for it to end, then SIGKILL it; return its exit status
 # (128+N when signal N ended it). hl_killed is 1 when the SIGKILL was needed.
 hl_stop_pid() {
-	local sig=$1 pid=$2 grace=$3 i status=0
+	local sig=$1 pid=$2 grace=$3 end status=0
 
 	hl_killed=0
 	# Already gone is fine: wait still reaps it and gives its status.
 	kill "-$sig" "$pid" 2>/dev/null || true
-	for (( i = 0; i < grace * 20; i++ )); do
+	end=$(( SECONDS + grace + 1 ))
+	while (( SECONDS < end )); do
 		hl_running "$pid" || break
 		hl_nap 0.05
 	done
@@ -301,7 +315,7 @@ hl_stop_pid() {
 	return "$status"
 }
 
-# hl_stop_daemon: SIGTERM the daemon, wait up to 20 s (valgrind writing its
+# hl_stop_daemon: SIGTERM the daemon, wait up to 60 s (valgrind writing its
 # summary is slow in UML), then KILL; return its exit status (137, and
 # hl_daemon_killed=1, when it had to be killed).
 hl_stop_daemon() {
@@ -309,7 +323,7 @@ hl_stop_daemon() {
 
 	hl_daemon_killed=0
 	[[ -n $hl_daemon_pid ]] || return 0
-	hl_stop_pid TERM "$hl_daemon_pid" 20 || status=$?
+	hl_stop_pid TERM "$hl_daemon_pid" 60 || status=$?
 	# shellcheck disable=SC2034 # read by the scripts that source this file
 	hl_daemon_killed=$hl_killed
 	hl_daemon_pid=

@@ -44,15 +44,16 @@ raw_refused() {
 		$out == *"($3)"* ]]' _ "$ecctl" "$name" "$want" "$@"
 }
 
-# until_ok TRIES CMD... : retry CMD (each try a full ecctl round trip) until it succeeds.
+# until_ok SECS CMD... : retry CMD (each try a full ecctl round trip) until
+# it succeeds, for up to SECS seconds by the clock.
 until_ok() {
-	local tries=$1 i
+	local secs=$1
 	shift
-	for ((i = 0; i < tries; i++)); do
-		"$@" >/dev/null 2>&1 && return 0
-		hl_nap 0.05
-	done
-	return 1
+	hl_until "$secs" quietly "$@"
+}
+
+quietly() {
+	"$@" >/dev/null 2>&1
 }
 
 ctl() {
@@ -135,12 +136,12 @@ raw_refused "FLASH_WRITE into the running RW image" ACCESS_DENIED 0x12 1 \
 	0000040004000000aabbccdd
 raw_is "FLASH_ERASE v1 async erase of block 1 is queued" '' 0x13 1 010000000010000000100000
 e2e_check "FLASH_ERASE GET_RESULT reports SUCCESS once done" \
-	until_ok 100 raw 0x13 1 02000000
+	until_ok 60 raw 0x13 1 02000000
 raw_refused "FLASH_ERASE unknown sub-command" INVALID_PARAM 0x13 1 07000000
 raw_is "FLASH_REGION_INFO RW" '0000040000000400$' 0x16 1 01000000
 
 # VBOOT_HASH: wait for the boot-time hash of RW, then hash the 8 bytes written.
-e2e_check "VBOOT_HASH boot hash of RW finishes" until_ok 200 raw_matches '01' 0x2a 0 00
+e2e_check "VBOOT_HASH boot hash of RW finishes" until_ok 60 raw_matches '01' 0x2a 0 00
 want=$(printf '\x11\x22\x33\x44\x55\x66\x77\x88' | sha256sum | cut -c1-64)
 raw_is "VBOOT_HASH RECALC is the SHA-256 of the bytes" "010020000000000008000000$want" \
 	0x2a 0 030000000000000008000000

@@ -65,15 +65,13 @@ ctl_says() {
 	[[ $reply == $2 ]] || { echo "# '$1' got: $reply"; return 1; }
 }
 
-# wait_open_files N : the daemon reports N open files (bounded, 10 s).
+# wait_open_files N : the daemon reports N open files (bounded, 60 s).
 wait_open_files() {
-	local i
+	hl_until 60 open_files_are "$1"
+}
 
-	for ((i = 0; i < 100; i++)); do
-		[[ $(ctl status) == *open_files=$1* ]] && return 0
-		hl_nap 0.1
-	done
-	return 1
+open_files_are() {
+	[[ $(ctl status) == *open_files=$1* ]]
 }
 
 # --- the default (laptop) profile ---
@@ -183,7 +181,7 @@ fi
 
 e2e_check_exit "daemon exits 0 on SIGTERM" 0 e2e_stop_daemon TERM
 # A node left behind is what the next check reports.
-e2e_wait_for_gone "/dev/$name" 10 || true
+e2e_wait_for_gone "/dev/$name" 60 || true
 ecctl_fails "node gone after the daemon exits" 1 'ENOENT' --name "$name" hello
 
 # --- the minimal profile: no direct memory map ---

@@ -48,8 +48,8 @@ cat "$run/decoy.err"
 e2e_start_daemon "$daemon" -f --mode=0640 --control="$run/ctl"
 first=$e2e_daemon_pid
 e2e_wait_for_node "$dev" "$e2e_node_timeout" || e2e_fatal "$dev did not appear"
-e2e_wait_until 10 e2e_ctl "$run/ctl" status >/dev/null || e2e_fatal "first daemon: no control socket"
-e2e_wait_until 10 test "$(stat -c %a "$dev")" = 640 || e2e_fatal "first daemon: mode not applied"
+e2e_wait_until 60 e2e_ctl "$run/ctl" status >/dev/null || e2e_fatal "first daemon: no control socket"
+e2e_wait_until 60 test "$(stat -c %a "$dev")" = 640 || e2e_fatal "first daemon: mode not applied"
 node_before=$(describe "$dev")
 sock_before=$(stat -c %i "$run/ctl")
 rule_before=$(cat "$rule" 2>/dev/null || echo none)
@@ -73,7 +73,7 @@ e2e_check_status "first daemon: exit 0" 0 $?
 # Its lock went with it: the name can be served again at once.
 e2e_start_daemon "$daemon" -f --control="$run/ctl"
 e2e_check "after the first: a new daemon serves the name" \
-	e2e_wait_until 10 e2e_ctl "$run/ctl" status
+	e2e_wait_until 60 e2e_ctl "$run/ctl" status
 e2e_stop_daemon TERM
 e2e_check_status "new daemon: exit 0" 0 $?
 

@@ -22,9 +22,9 @@ vglog=$run/valgrind.log
 
 # Wait (bounded) for the control socket of the daemon just started.
 wait_for_socket() {
-	local i
+	local end=$(( SECONDS + 61 ))
 
-	for (( i = 0; i < 1200; i++ )); do
+	while (( SECONDS < end )); do
 		[[ -S $sock ]] && return 0
 		kill -0 "$e2e_daemon_pid" 2>/dev/null || return 1
 		hl_nap 0.05
@@ -43,7 +43,7 @@ run_mode() {
 	wait_for_socket || e2e_fatal "$name: no control socket"
 	e2e_check "$name: every row of the table" "${e2e_client[@]}" "$fops" "$dev" "$sock" "$client_mode"
 	e2e_check_exit "$name: daemon exit" 0 e2e_stop_daemon
-	e2e_check "$name: $node gone with the daemon" e2e_wait_for_gone "$node" 10
+	e2e_check "$name: $node gone with the daemon" e2e_wait_for_gone "$node" 60
 }
 
 run_mode refcount refcount --lifecycle=refcount

@@ -16,8 +16,7 @@ dev=/dev/cros_ec
 
 e2e_start_daemon "$daemon" -f --control="$sock" --log-level=err
 e2e_wait_for_node "$dev" "$e2e_node_timeout" || e2e_fatal "$dev did not appear"
-for (( i = 0; i < 200; i++ )); do [[ -S $sock ]] && break; hl_nap 0.05; done
-[[ -S $sock ]] || e2e_fatal "no control socket $sock"
+hl_until 60 test -S "$sock" || e2e_fatal "no control socket $sock"
 
 # shellcheck disable=SC2086
 e2e_check "fuzz: every answer allowed by the ABI, HELLO afterwards" \

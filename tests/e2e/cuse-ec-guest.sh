@@ -31,13 +31,7 @@ fi
 
 # Wait (bounded) for a condition given as a command.
 wait_for() {
-	local i
-
-	for (( i = 0; i < 100; i++ )); do
-		"$@" && return 0
-		hl_nap 0.05
-	done
-	"$@"
+	hl_until 60 "$@"
 }
 
 node_mode_is() {

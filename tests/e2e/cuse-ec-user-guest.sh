@@ -17,7 +17,7 @@ dev=/dev/cros_ec
 uevent=/sys/class/cuse/cros_ec/uevent
 
 wait_for() {
-	e2e_wait_until 10 "$@"
+	e2e_wait_until 60 "$@"
 }
 
 ctl() {

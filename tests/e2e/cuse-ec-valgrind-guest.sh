@@ -38,10 +38,7 @@ for mode in revocable refcount; do
 	e2e_daemon_pid=$!
 	e2e_daemon_pids+=("$e2e_daemon_pid")
 	e2e_wait_for_node "$dev" 60 || e2e_fatal "$dev did not appear under valgrind"
-	for (( i = 0; i < 600; i++ )); do
-		[[ -S $sock ]] && break
-		hl_nap 0.1
-	done
+	hl_until 60 test -S "$sock" || true
 	[[ -S $sock ]] || e2e_fatal "no control socket under valgrind"
 
 	for cmd in version battery temps fans console "usbpd ports"; do
@@ -74,7 +71,7 @@ for mode in revocable refcount; do
 	{ grep -E "ERROR SUMMARY|definitely lost|in use at exit|All heap blocks" "$log" || true; } |
 		sed "s/^/$mode: /"
 	(( status == 0 )) || cat "$log"
-	e2e_wait_for_gone "$dev" 20 || e2e_fatal "$dev stayed after the daemon exited"
+	e2e_wait_for_gone "$dev" 60 || e2e_fatal "$dev stayed after the daemon exited"
 done
 
 rm -rf "$run"

@@ -18,7 +18,7 @@ e2e_wait_for_node "$node" "$e2e_node_timeout" ||
 e2e_check "$node is a character device" test -c "$node"
 e2e_check "client checks pass" "$e2e_bin/cuse_mini_client" "$node"
 e2e_check_exit "daemon exits 0 on SIGTERM" 0 e2e_stop_daemon TERM
-e2e_check "$node is removed when the daemon exits" e2e_wait_for_gone "$node" 10
+e2e_check "$node is removed when the daemon exits" e2e_wait_for_gone "$node" 60
 e2e_check "client fails cleanly once the device is gone" \
 	bash -c '! "$1" "$2" 2>/dev/null' _ "$e2e_bin/cuse_mini_client" "$node"
 e2e_done

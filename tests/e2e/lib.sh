@@ -110,7 +110,7 @@ e2e_checks=0
 e2e_failures=0
 e2e_daemon_pid=
 e2e_daemon_pids=()
-e2e_node_timeout=10
+e2e_node_timeout=60
 if [[ ${CUSE_EC_VALGRIND:-0} == 1 ]]; then
 	e2e_node_timeout=60
 fi
@@ -381,14 +381,7 @@ e2e_check_exit() {
 }
 
 e2e_wait_until() {
-	local secs=$1 i
-
-	shift
-	for (( i = 0; i < secs * 20; i++ )); do
-		"$@" && return 0
-		hl_nap 0.05
-	done
-	"$@"
+	hl_until "$@"
 }
 
 e2e_ctl() {
