@@ -12,6 +12,7 @@
  * Usage: revocable_bench [--quick]
  */
 #define _LGPL_SOURCE	/* inline liburcu read side, as ours is inline */
+#define REVOCABLE_INLINE	/* ours inline too; the calls are timed apart */
 #include "config.h"
 
 #include <pthread.h>
@@ -27,6 +28,7 @@
 
 enum bench_kind {
 	BENCH_REVOCABLE,
+	BENCH_REVOCABLE_CALLS,
 	BENCH_URCU,
 	BENCH_RWLOCK,
 	BENCH_REFCOUNT,
@@ -35,6 +37,7 @@ enum bench_kind {
 
 static const char *const bench_names[BENCH_KINDS] = {
 	"revocable try_access+release",
+	"  the same, exported calls",
 	"liburcu (memb) read lock+unlock",
 	"pthread_rwlock rdlock+unlock",
 	"atomic refcount get+put",
@@ -75,6 +78,8 @@ static double now_ns(void)
 
 /* Read side against liburcu-memb's read lock+unlock, CPU time per op. */
 #define URCU_RATIO_MAX 1.25
+/* The default read side (calls into the shared object) against the inline one. */
+#define CALLS_RATIO_MAX 2.0
 
 static void *bench_thread_fn(void *arg)
 {
@@ -100,6 +105,13 @@ static void *bench_thread_fn(void *arg)
 			for (i = 0; i < BATCH; i++) {
 				sink += (uintptr_t)revocable_try_access(rev);
 				revocable_release(rev);
+			}
+			break;
+		case BENCH_REVOCABLE_CALLS:
+			/* The parentheses call the functions, not the macros. */
+			for (i = 0; i < BATCH; i++) {
+				sink += (uintptr_t)(revocable_try_access)(rev);
+				(revocable_release)(rev);
 			}
 			break;
 		case BENCH_URCU:
@@ -331,6 +343,9 @@ int main(int argc, char **argv)
 	printf("  ours / liburcu, 2 threads:         %5.2fx  [target <= %.2fx: %s]\n",
 	       ns[BENCH_REVOCABLE][1] / ns[BENCH_URCU][1], URCU_RATIO_MAX,
 	       verdict(ns[BENCH_REVOCABLE][1] <= URCU_RATIO_MAX * ns[BENCH_URCU][1]));
+	printf("  exported calls / inline, 1 thread: %5.2fx  [target <= %.2fx: %s]\n",
+	       ns[BENCH_REVOCABLE_CALLS][0] / ns[BENCH_REVOCABLE][0], CALLS_RATIO_MAX,
+	       verdict(ns[BENCH_REVOCABLE_CALLS][0] <= CALLS_RATIO_MAX * ns[BENCH_REVOCABLE][0]));
 	/* Depends on what an uncontended rwlock costs on this CPU: no target. */
 	printf("  rwlock / ours, 1 thread:           %5.2fx\n",
 	       ns[BENCH_RWLOCK][0] / ns[BENCH_REVOCABLE][0]);

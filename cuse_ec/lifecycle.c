@@ -4,6 +4,14 @@
  */
 #include "config.h"
 
+/*
+ * Every file operation takes an access: the inline read side (the daemon
+ * is GPL-2.0-or-later, which may incorporate librevocable's LGPL inline
+ * code; revocable.h says why that matters) and the library it is built
+ * with come from the same tree.
+ */
+#define REVOCABLE_INLINE
+
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>

@@ -2,8 +2,8 @@
 /*
  * librevocable - the handle's read-side entry points: the exported
  * functions behind revocable_try_access() and friends, for callers built
- * with REVOCABLE_NO_INLINE (and for revocable_guard_exit() as a cleanup
- * attribute).  Each is the inline read side of revocable.h; the slow
+ * without REVOCABLE_INLINE, the default (and for revocable_guard_exit() as
+ * a cleanup attribute).  Each is the inline read side of revocable.h; the slow
  * paths they may take are in reader.c.
  *
  * The teaching lab's library (docs/design.md, "Teaching switch") does not

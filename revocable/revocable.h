@@ -8,10 +8,25 @@
  * has left its access.  See revocable(3) and docs/design.md.
  *
  * The structures are visible so that providers can be embedded and handles
- * can live on the stack, and so that the read side is inline (the same
- * calls also exist as exported functions: define REVOCABLE_NO_INLINE to
- * use those).  Fields starting with "priv_" and everything named
+ * can live on the stack.  Fields starting with "priv_" and everything named
  * revocable__* are private to the library.
+ *
+ * The read side (revocable_try_access(), revocable_release() and the
+ * guards) is a call into the shared object by default.  A program that
+ * defines REVOCABLE_INLINE before including this header gets it inline
+ * instead, as liburcu's _LGPL_SOURCE does: a few stores and loads, no
+ * call.  The inline code depends on the library's internals (the
+ * per-thread reader below and three functions), which the shared object
+ * exports under the symbol version REVOCABLE_INLINE_1, the inline
+ * protocol's version: a library whose internals change renames that node,
+ * so a program built with the old inline code fails to load against it
+ * instead of corrupting its readers, while programs using the calls keep
+ * working.  Licensing: the inline functions are LGPL-2.1-or-later code of
+ * more than the ten lines that LGPL-2.1 section 5 lets a program
+ * incorporate without conditions, so define REVOCABLE_INLINE only in code
+ * whose licence allows incorporating LGPL-2.1-or-later code (COPYING).
+ * REVOCABLE_NO_INLINE forces the calls even where REVOCABLE_INLINE is
+ * defined (the library's own sources define it).
  */
 #ifndef REVOCABLE_H
 #define REVOCABLE_H
@@ -118,7 +133,8 @@ struct revocable__reader {
 
 /*
  * The library's internals that the inline read side calls or reads; they
- * are exported (and versioned) only for that, and are not API.  The
+ * are exported only for that, under the version node REVOCABLE_INLINE_1
+ * (revocable.sym), and are not API.  The
  * thread's reader starts as a never-written sentinel whose SLOW_ONLY state
  * sends the first access to the slow path, which registers the thread.
  */
@@ -228,8 +244,9 @@ static inline void revocable__release_inline(struct revocable *rev)
 
 /*
  * The shared object is built with -fvisibility=hidden and a version script
- * (revocable.sym, node REVOCABLE_1): exactly what is declared between the
- * visibility pragmas of this header is exported, and a make check test
+ * (revocable.sym: the API in node REVOCABLE_1, the internals above in
+ * REVOCABLE_INLINE_1): exactly what is declared between the visibility
+ * pragmas of this header is exported, and a make check test
  * (tests/revocable/abi_symbols.sh) holds the three lists equal.
  */
 #pragma GCC visibility push(default)
@@ -265,7 +282,7 @@ void revocable_guard_exit(struct revocable_guard *guard);
 void revocable_barrier(void);
 #pragma GCC visibility pop
 
-#ifndef REVOCABLE_NO_INLINE
+#if defined(REVOCABLE_INLINE) && !defined(REVOCABLE_NO_INLINE)
 #define revocable_try_access(rev)	revocable__try_access_inline(rev)
 #define revocable_release(rev)		revocable__release_inline(rev)
 

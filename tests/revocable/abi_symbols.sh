@@ -4,8 +4,10 @@
 # librevocable's ABI, three ways: the dynamic symbols the shared object
 # defines, the global list of the version script, and what revocable.h
 # declares between its "#pragma GCC visibility push(default)" and "pop".
-# Fails on any difference, and on any exported symbol without the version
-# node REVOCABLE_1.
+# Fails on any difference, on an API symbol outside the version node
+# REVOCABLE_1 or an internal of the inline read side (revocable__*) outside
+# REVOCABLE_INLINE_1, and on an import of __tls_get_addr (the library's
+# thread-local variables are initial-exec: revocable/local.mk).
 set -euo pipefail
 
 srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -13,7 +15,8 @@ builddir=${top_builddir:-.}
 so=$builddir/revocable/.libs/librevocable.so
 script=$srcdir/revocable/revocable.sym
 header=$srcdir/revocable/revocable.h
-node=REVOCABLE_1
+api_node=REVOCABLE_1
+inline_node=REVOCABLE_INLINE_1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -21,16 +24,17 @@ command -v readelf >/dev/null || { echo "SKIP: readelf missing (binutils)"; exit
 [ -f "$so" ] || { echo "FAIL: $so not built"; exit 1; }
 
 # Defined dynamic symbols as name@@VERSION (unversioned ones bare); the
-# node's own ABS symbol is not an interface.
+# nodes' own ABS symbols are not interfaces.
 readelf --dyn-syms -W "$so" |
 	awk '$7 != "UND" && $8 != "" && $1 ~ /^[0-9]+:$/ { print $8 }' |
-	grep -v -x -e "$node" -e "$node@@$node" | sort -u > "$tmp/so.versioned"
+	grep -v -x -e "$api_node" -e "$api_node@@$api_node" \
+		-e "$inline_node" -e "$inline_node@@$inline_node" | sort -u > "$tmp/so.versioned"
 sed 's/@.*//' "$tmp/so.versioned" | sort -u > "$tmp/so"
 
-# The version script's global: list of node REVOCABLE_1.
+# The version script's global: lists of both nodes.
 sed -e 's|/\*.*\*/||g' -e '/\/\*/,/\*\//d' "$script" |
-	awk -v node="$node" '
-		$1 == node && $2 == "{" { in_node = 1; next }
+	awk -v api="$api_node" -v inl="$inline_node" '
+		($1 == api || $1 == inl) && $2 == "{" { in_node = 1; next }
 		in_node && /^}/ { in_node = 0 }
 		in_node && /^[ \t]*global:/ { global = 1; next }
 		in_node && /^[ \t]*local:/ { global = 0; next }
@@ -65,11 +69,19 @@ compare() {
 compare script so
 compare header so
 compare header script
-unversioned=$(grep -v "@@$node\$" "$tmp/so.versioned" || true)
-if [ -n "$unversioned" ]; then
-	echo "FAIL: exported without version $node: ${unversioned//$'\n'/ }"
+# Each symbol in its node: the internals of the inline read side in the
+# inline protocol's, everything else in the API's.
+misplaced=$(awk -F'@@' -v api="$api_node" -v inl="$inline_node" '
+	$1 ~ /^revocable__/ { if ($2 != inl) print $0 " (want " inl ")"; next }
+	{ if ($2 != api) print $0 " (want " api ")" }' "$tmp/so.versioned")
+if [ -n "$misplaced" ]; then
+	echo "FAIL: exported in the wrong version node: ${misplaced//$'\n'/; }"
+	status=1
+fi
+if readelf --dyn-syms -W "$so" | awk '$7 == "UND" { print $8 }' | grep -q '^__tls_get_addr'; then
+	echo "FAIL: $so imports __tls_get_addr (its thread-local variables are not initial-exec)"
 	status=1
 fi
 [ -s "$tmp/so" ] || { echo "FAIL: no exported symbol found in $so"; status=1; }
-[ $status -eq 0 ] && echo "PASS: $(wc -l < "$tmp/so") symbols, all $node, match revocable.sym and revocable.h"
+[ $status -eq 0 ] && echo "PASS: $(wc -l < "$tmp/so") symbols in $api_node and $inline_node, match revocable.sym and revocable.h; no __tls_get_addr"
 exit $status

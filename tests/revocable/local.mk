@@ -9,14 +9,18 @@
 dist_check_SCRIPTS += tests/revocable/abi_symbols.sh tests/revocable/man_pages.sh
 TESTS += tests/revocable/abi_symbols.sh tests/revocable/man_pages.sh
 
-# Unit tests (Check).  KUnit-shaped seed tests and the contract tests.
+# Unit tests (Check).  KUnit-shaped seed tests and the contract tests,
+# built with the opt-in inline read side (REVOCABLE_INLINE), where the
+# subtle steps are; the contract tests once more with the default read
+# side, the exported calls (test_revocable_contract_calls).
 revocable_test_cflags = $(AM_CFLAGS) $(URCU_CFLAGS) $(CHECK_CFLAGS)
 revocable_test_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/revocable \
-	-I$(top_srcdir)/tests/revocable
+	-I$(top_srcdir)/tests/revocable -DREVOCABLE_INLINE
 revocable_test_ldadd = revocable/librevocable.la $(CHECK_LIBS)
 
 check_PROGRAMS += tests/revocable/test_revocable_seed \
 	tests/revocable/test_revocable_contract \
+	tests/revocable/test_revocable_contract_calls \
 	tests/revocable/test_revocable_stress \
 	tests/revocable/test_revocable_nomem \
 	tests/revocable/test_revocable_slot_wait \
@@ -26,6 +30,7 @@ check_PROGRAMS += tests/revocable/test_revocable_seed \
 	tests/revocable/test_revocable_hooks
 TESTS += tests/revocable/test_revocable_seed \
 	tests/revocable/test_revocable_contract \
+	tests/revocable/test_revocable_contract_calls \
 	tests/revocable/test_revocable_stress \
 	tests/revocable/test_revocable_nomem \
 	tests/revocable/test_revocable_slot_wait \
@@ -44,6 +49,12 @@ tests_revocable_test_revocable_contract_SOURCES = tests/revocable/test_contract.
 tests_revocable_test_revocable_contract_CFLAGS = $(revocable_test_cflags)
 tests_revocable_test_revocable_contract_CPPFLAGS = $(revocable_test_cppflags)
 tests_revocable_test_revocable_contract_LDADD = $(revocable_test_ldadd)
+
+tests_revocable_test_revocable_contract_calls_SOURCES = tests/revocable/test_contract.c
+tests_revocable_test_revocable_contract_calls_CFLAGS = $(revocable_test_cflags)
+tests_revocable_test_revocable_contract_calls_CPPFLAGS = $(AM_CPPFLAGS) \
+	-I$(top_srcdir)/revocable -I$(top_srcdir)/tests/revocable
+tests_revocable_test_revocable_contract_calls_LDADD = $(revocable_test_ldadd)
 
 tests_revocable_test_revocable_stress_SOURCES = tests/revocable/test_stress.c
 tests_revocable_test_revocable_stress_CFLAGS = $(revocable_test_cflags)
@@ -72,6 +83,38 @@ tests_revocable_test_revocable_dlclose_CPPFLAGS = $(revocable_test_cppflags) \
 tests_revocable_test_revocable_dlclose_LDADD = $(CHECK_LIBS) -ldl
 EXTRA_tests_revocable_test_revocable_dlclose_DEPENDENCIES = \
 	revocable/librevocable.la
+
+# The inline protocol's version (revocable.sym): one small program built
+# with each read side, and the library of the next protocol - the same
+# sources, the version script with REVOCABLE_INLINE_1 renamed (derived, not
+# kept by hand) - which must refuse the inline program at load time.
+check_PROGRAMS += tests/revocable/inline_consumer_calls \
+	tests/revocable/inline_consumer_inline
+tests_revocable_inline_consumer_calls_SOURCES = tests/revocable/inline_consumer.c
+tests_revocable_inline_consumer_calls_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/revocable
+tests_revocable_inline_consumer_calls_CFLAGS = $(AM_CFLAGS) $(URCU_CFLAGS)
+tests_revocable_inline_consumer_calls_LDADD = revocable/librevocable.la
+tests_revocable_inline_consumer_calls_LDFLAGS = -no-install
+tests_revocable_inline_consumer_inline_SOURCES = tests/revocable/inline_consumer.c
+tests_revocable_inline_consumer_inline_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/revocable \
+	-DREVOCABLE_INLINE
+tests_revocable_inline_consumer_inline_CFLAGS = $(AM_CFLAGS) $(URCU_CFLAGS)
+tests_revocable_inline_consumer_inline_LDADD = revocable/librevocable.la
+tests_revocable_inline_consumer_inline_LDFLAGS = -no-install
+check_LTLIBRARIES += tests/revocable/librevocable_next.la
+tests_revocable_librevocable_next_la_SOURCES = $(revocable_librevocable_la_SOURCES)
+tests_revocable_librevocable_next_la_CPPFLAGS = $(revocable_librevocable_la_CPPFLAGS)
+tests_revocable_librevocable_next_la_CFLAGS = $(revocable_librevocable_la_CFLAGS)
+tests_revocable_librevocable_next_la_LDFLAGS = -rpath /nowhere -version-info 0:0:0 \
+	-Wl,--version-script=tests/revocable/next_protocol.sym
+EXTRA_tests_revocable_librevocable_next_la_DEPENDENCIES = tests/revocable/next_protocol.sym
+CLEANFILES += tests/revocable/next_protocol.sym
+tests/revocable/next_protocol.sym: revocable/revocable.sym
+	$(AM_V_GEN)$(MKDIR_P) tests/revocable && \
+	sed 's/REVOCABLE_INLINE_1/REVOCABLE_INLINE_2/g' $(srcdir)/revocable/revocable.sym > $@-t && \
+	grep -q REVOCABLE_INLINE_2 $@-t && mv $@-t $@
+dist_check_SCRIPTS += tests/revocable/inline_protocol.sh
+TESTS += tests/revocable/inline_protocol.sh
 
 # The protocol's Promela model, checked by spin (and its planted bugs).
 dist_check_SCRIPTS += tests/revocable/spin-model.test

@@ -769,6 +769,36 @@ START_TEST(test_nested_same_and_different)
 END_TEST
 
 /*
+ * The inline read side and the exported calls keep one bookkeeping: an
+ * access begun by either is ended by either (revocable(3), "Inline read
+ * side"); a revoke afterwards finds nothing left inside and returns.  The
+ * parenthesised names call the functions even where the macros are
+ * inline; in test_revocable_contract_calls both forms are calls.
+ */
+START_TEST(test_mixed_inline_and_calls)
+{
+	struct revocable_provider *pa = revocable_provider_alloc(RES_A);
+	struct revocable *a = revocable_alloc(pa);
+
+	ck_assert_ptr_eq(revocable_try_access(a), RES_A);
+	ck_assert_ptr_eq((revocable_try_access)(a), RES_A);
+	revocable_release(a);
+	(revocable_release)(a);
+	ck_assert_ptr_eq((revocable_try_access)(a), RES_A);
+	revocable_release(a);
+	ck_assert_ptr_eq(revocable_try_access(a), RES_A);
+	(revocable_release)(a);
+	ck_assert_int_eq(revocable_provider_revoke(pa), 1);
+	ck_assert_ptr_null(revocable_try_access(a));
+	revocable_release(a);
+	ck_assert_ptr_null((revocable_try_access)(a));
+	(revocable_release)(a);
+	revocable_free(a);
+	revocable_provider_free(pa);
+}
+END_TEST
+
+/*
  * Two accesses of one provider by one thread are not interchangeable: the
  * older may have seen the resource, the newer NULL.  Releasing one of them
  * must leave the revoke waiting for the other.
@@ -1062,6 +1092,7 @@ int main(void)
 	tcase_add_test(tc, test_scoped_macros);
 	tcase_add_test(tc, test_revoke_inside_access);
 	tcase_add_test(tc, test_nested_same_and_different);
+	tcase_add_test(tc, test_mixed_inline_and_calls);
 	tcase_add_test(tc, test_release_ends_newest_access);
 	tcase_add_test(tc, test_shared_handle_revoke_completes);
 	tcase_add_test(tc, test_attach_after_revoke);
