@@ -2,9 +2,9 @@
 /*
  * chardev.h - the /dev/cros_ec file operations, without any libfuse in them.
  *
- * This is the seam between the CUSE front end (cuse_main.c) and the EC: the
- * front end turns each CUSE request into one call here and turns the answer
- * back into a reply. Host tests drive the very same calls from many threads
+ * This is the seam between a front end (frontend.h: CUSE in frontend_cuse.c,
+ * the device socket in sock_frontend.c) and the EC: the front end turns
+ * each request into one call here and turns the answer back into a reply. Host tests drive the very same calls from many threads
  * with no kernel involved, which is how the sanitizers cover the daemon.
  *
  * Asynchronous completions (a parked blocking read, a poll wake-up) go back

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# The daemon: the CUSE frontend (cuse_ec binary), the chardev seam, the
-# lifecycle, the control socket, udev following and options. Everything
+# The daemon: its two front ends (CUSE in the cuse_ec binary, the device
+# socket in the library), the chardev seam, the lifecycle, the control
+# socket, udev following and options. Everything
 # with logic in it is a convenience library, so host tests link exactly the
 # code the daemon runs; they live in tests/cuse_ec/local.mk.
 
@@ -27,7 +28,9 @@ cuse_ec_libcuse_ec_daemon_la_SOURCES = \
 	cuse_ec/node.c \
 	cuse_ec/node_setup.c \
 	cuse_ec/shutdown.c \
-	cuse_ec/sock_frontend.c
+	cuse_ec/sock_frontend.c \
+	cuse_ec/frontend.c \
+	cuse_ec/frontend_sock.c
 noinst_HEADERS += \
 	cuse_ec/privdrop.h \
 	cuse_ec/path_wait.h \
@@ -35,6 +38,7 @@ noinst_HEADERS += \
 	cuse_ec/node_setup.h \
 	cuse_ec/shutdown.h \
 	cuse_ec/sock_frontend.h \
+	cuse_ec/frontend.h \
 	cuse_ec/session_files.h \
 	cuse_ec/chardev.h \
 	cuse_ec/chardev_internal.h \
@@ -56,7 +60,8 @@ cuse_ec_libcuse_ec_daemon_la_LIBADD = ctl/libctl.la devsock/libdevsock.la common
 	revocable/librevocable.la $(URCU_LIBS) $(UDEV_LIBS)
 
 sbin_PROGRAMS += cuse_ec/cuse_ec
-cuse_ec_cuse_ec_SOURCES = cuse_ec/cuse_main.c
+# The CUSE front end is the one part that needs libfuse (frontend.h).
+cuse_ec_cuse_ec_SOURCES = cuse_ec/cuse_main.c cuse_ec/frontend_cuse.c
 cuse_ec_cuse_ec_CPPFLAGS = $(daemon_cppflags)
 cuse_ec_cuse_ec_CFLAGS = $(AM_CFLAGS) $(FUSE3_CFLAGS) $(URCU_CFLAGS)
 cuse_ec_cuse_ec_LDADD = cuse_ec/libcuse_ec_daemon.la $(FUSE3_LIBS)
