@@ -315,3 +315,54 @@ long harness_hello(struct chardev_file *file)
 		return -EBADMSG;
 	return ret;
 }
+
+/* @deadline: CLOCK_REALTIME, HARNESS_DEADLINE_MS from now. */
+static void harness_deadline(struct timespec *deadline)
+{
+	clock_gettime(CLOCK_REALTIME, deadline);
+	deadline->tv_sec += HARNESS_DEADLINE_MS / 1000;
+}
+
+bool harness_gate_pass(struct harness_gate *gate)
+{
+	struct timespec deadline;
+	bool opened;
+
+	harness_deadline(&deadline);
+	pthread_mutex_lock(&gate->lock);
+	/* Arrivals after one gave up waiting were not together: no opening. */
+	if (++gate->arrived == gate->open_at && !gate->expired)
+		gate->opened = true;
+	pthread_cond_broadcast(&gate->cond);
+	while (!gate->opened &&
+	       pthread_cond_timedwait(&gate->cond, &gate->lock, &deadline) != ETIMEDOUT)
+		;
+	opened = gate->opened;
+	if (!opened)
+		gate->expired = true;
+	pthread_mutex_unlock(&gate->lock);
+	return opened;
+}
+
+bool harness_gate_wait_arrived(struct harness_gate *gate, int n)
+{
+	struct timespec deadline;
+	bool arrived;
+
+	harness_deadline(&deadline);
+	pthread_mutex_lock(&gate->lock);
+	while (gate->arrived < n &&
+	       pthread_cond_timedwait(&gate->cond, &gate->lock, &deadline) != ETIMEDOUT)
+		;
+	arrived = gate->arrived >= n;
+	pthread_mutex_unlock(&gate->lock);
+	return arrived;
+}
+
+void harness_gate_open(struct harness_gate *gate)
+{
+	pthread_mutex_lock(&gate->lock);
+	gate->opened = true;
+	pthread_cond_broadcast(&gate->cond);
+	pthread_mutex_unlock(&gate->lock);
+}

@@ -188,6 +188,55 @@ long do_xcmd(struct chardev_file *file, uint32_t command, uint32_t version,
  */
 bool harness_child_report(void (*fn)(void *arg), void *arg, char *report, size_t room);
 
+/**
+ * struct harness_gate - threads held where a test point runs them, until
+ * enough of them arrived or the test opens the gate: the order a test
+ * needs between threads, made rather than hoped for.
+ * @lock:    guards the rest
+ * @cond:    signalled at each arrival and at the opening
+ * @arrived: threads that reached the gate so far
+ * @open_at: the gate opens by itself once this many arrived (0: only
+ *           harness_gate_open() opens it)
+ * @opened:  the gate opened (not a deadline that ran out)
+ * @expired: a thread gave up waiting: later arrivals do not open the gate
+ *           (they were not there together with it)
+ */
+struct harness_gate {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int arrived;
+	int open_at;
+	bool opened;
+	bool expired;
+};
+
+#define HARNESS_GATE_INIT(n) \
+	{ PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, (n), false, false }
+
+/**
+ * harness_gate_pass() - arrive at @gate and wait until it opens; called
+ * by a test-point hook in the thread to hold. A gate that never opens lets
+ * the thread go after HARNESS_DEADLINE_MS, so a broken order fails the
+ * test on what it finds instead of hanging it.
+ * @gate: the gate
+ *
+ * Return: true if the gate opened.
+ */
+bool harness_gate_pass(struct harness_gate *gate);
+
+/**
+ * harness_gate_wait_arrived() - wait (up to HARNESS_DEADLINE_MS) until
+ * @n threads arrived at @gate.
+ * @gate: the gate
+ * @n:    arrivals wanted
+ *
+ * Return: true if they did.
+ */
+bool harness_gate_wait_arrived(struct harness_gate *gate, int n);
+
+/** harness_gate_open() - let every thread held at @gate go on, and any later one pass. */
+void harness_gate_open(struct harness_gate *gate);
+
 /* HAVE_ASAN: built with AddressSanitizer (tests that expect its reports). */
 #if defined(__SANITIZE_ADDRESS__)
 #define HAVE_ASAN 1

@@ -13,7 +13,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "cros_ec/ec_commands.h"
 #include "chardev.h"
@@ -130,44 +129,19 @@ START_TEST(test_cold_reboot_refcount)
 }
 END_TEST
 
-/**
- * struct inside_gate - holds one file's command at the EC's entry.
- * @lock:     guards the rest
- * @cond:     signalled when @inside or @released changes
- * @file:     the file whose command is held
- * @inside:   its command reached the entry (it holds its access)
- * @released: the test let it go on
- */
-struct inside_gate {
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
+/* A gate for one file's commands; every other command passes freely. */
+struct reboot_gate {
+	struct harness_gate gate;
 	struct chardev_file *file;
-	bool inside, released;
 };
-
-/* Wait (up to 30 s, then the test fails on what it finds) for @flag. */
-static void gate_wait(struct inside_gate *g, const bool *flag)
-{
-	struct timespec deadline;
-
-	clock_gettime(CLOCK_REALTIME, &deadline);
-	deadline.tv_sec += 30;
-	while (!*flag && pthread_cond_timedwait(&g->cond, &g->lock, &deadline) != ETIMEDOUT)
-		;
-}
 
 static void inside_gate_hook(void *arg, enum chardev_test_point point,
 			     struct chardev_file *file)
 {
-	struct inside_gate *g = arg;
+	struct reboot_gate *rg = arg;
 
-	if (point != CHARDEV_TEST_XCMD_ENTER || file != g->file)
-		return;
-	pthread_mutex_lock(&g->lock);
-	g->inside = true;
-	pthread_cond_broadcast(&g->cond);
-	gate_wait(g, &g->released);
-	pthread_mutex_unlock(&g->lock);
+	if (point == CHARDEV_TEST_XCMD_ENTER && file == rg->file)
+		harness_gate_pass(&rg->gate);
 }
 
 struct hello_arg {
@@ -192,28 +166,19 @@ START_TEST(test_cold_reboot_with_command_inside)
 {
 	struct chardev_ctx *ctx = harness_ctx(LIFECYCLE_REVOCABLE);
 	struct chardev_file *sender = harness_open(ctx), *busy = harness_open(ctx), *fresh;
-	struct inside_gate gate = { .lock = PTHREAD_MUTEX_INITIALIZER,
-				    .cond = PTHREAD_COND_INITIALIZER, .file = busy };
+	struct reboot_gate rg = { .gate = HARNESS_GATE_INIT(0), .file = busy };
 	struct hello_arg ha = { .file = busy };
-	bool inside;
 	pthread_t t;
 
-	chardev_set_test_point(ctx, inside_gate_hook, &gate);
+	chardev_set_test_point(ctx, inside_gate_hook, &rg);
 	ck_assert_int_eq(pthread_create(&t, NULL, hello_thread, &ha), 0);
-	pthread_mutex_lock(&gate.lock);
-	gate_wait(&gate, &gate.inside);
-	inside = gate.inside;
-	pthread_mutex_unlock(&gate.lock);
-	ck_assert_msg(inside, "the command never reached the EC");
+	ck_assert_msg(harness_gate_wait_arrived(&rg.gate, 1), "the command never reached the EC");
 	ck_assert_int_eq(reboot(sender, EC_REBOOT_COLD), EC_RES_SUCCESS);
 	ck_assert_uint_eq(STAT_NOW(ctx, ec_cold_reboots), 1);
 	ck_assert(chardev_is_plugged(ctx));
 	/* The revoke waits for the command still inside. */
 	ck_assert_uint_eq(STAT_NOW(ctx, revocations), 0);
-	pthread_mutex_lock(&gate.lock);
-	gate.released = true;
-	pthread_cond_broadcast(&gate.cond);
-	pthread_mutex_unlock(&gate.lock);
+	harness_gate_open(&rg.gate);
 	pthread_join(t, NULL);
 	chardev_set_test_point(ctx, NULL, NULL);
 	/* The command inside was answered: the revoke waited for it. */

@@ -12,14 +12,12 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "chardev.h"
@@ -377,56 +375,29 @@ START_TEST(test_stop_with_files_open)
 }
 END_TEST
 
-/**
- * struct meeting - two XCMDs that must be inside the EC together.
- * @lock:    guards the rest
- * @cond:    signalled at each arrival
- * @arrived: XCMDs that reached the test point
- * @met:     the second arrived while the first still waited there
- */
-struct meeting {
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	int arrived;
-	bool met;
-};
-
 /*
- * Each XCMD waits at its entry for the other (for up to 30 s, so a front
- * end that served them one after the other fails the test, not hangs it):
- * only two workers serving one file at once can both get here together.
+ * Each XCMD waits at the EC's entry for the other: only two workers
+ * serving one file at once can both get there (a front end that served
+ * them one after the other lets the first go after the harness's
+ * deadline, and the gate reports it never opened).
  */
 static void meeting_hook(void *arg, enum chardev_test_point point,
 			 struct chardev_file *file)
 {
-	struct meeting *m = arg;
-	struct timespec deadline;
-
 	(void)file;
-	if (point != CHARDEV_TEST_XCMD_ENTER)
-		return;
-	clock_gettime(CLOCK_REALTIME, &deadline);
-	deadline.tv_sec += 30;
-	pthread_mutex_lock(&m->lock);
-	if (++m->arrived == 2)
-		m->met = true;
-	pthread_cond_broadcast(&m->cond);
-	while (m->arrived < 2 &&
-	       pthread_cond_timedwait(&m->cond, &m->lock, &deadline) != ETIMEDOUT)
-		;
-	pthread_mutex_unlock(&m->lock);
+	if (point == CHARDEV_TEST_XCMD_ENTER)
+		harness_gate_pass(arg);
 }
 
 /* Two threads' ioctls on one file at once: a second worker serves the second. */
 START_TEST(test_concurrent_ioctls_one_file)
 {
-	struct meeting m = { .lock = PTHREAD_MUTEX_INITIALIZER,
-			     .cond = PTHREAD_COND_INITIALIZER };
+	struct harness_gate meeting = HARNESS_GATE_INIT(2);
 	struct devsock_hdr h;
 	int fd, i, replies = 0;
 
 	serve(LIFECYCLE_REVOCABLE);
-	chardev_set_test_point(srv.ctx, meeting_hook, &m);
+	chardev_set_test_point(srv.ctx, meeting_hook, &meeting);
 	fd = open_file();
 	for (i = 0; i < 2; i++) {
 		struct {
@@ -450,7 +421,7 @@ START_TEST(test_concurrent_ioctls_one_file)
 	close(fd);
 	unserve();
 	/* Both were inside the EC at once: the second met the first waiting. */
-	ck_assert_msg(m.met, "the two XCMDs were not inside the EC together");
+	ck_assert_msg(meeting.opened, "the two XCMDs were not inside the EC together");
 }
 END_TEST
 
