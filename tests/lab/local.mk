@@ -6,7 +6,7 @@
 noinst_PROGRAMS += tests/lab/uaf_lab_client
 # The client reads the daemon's order with the protocol's own definition
 # of the trace lines (ctl/ctl_trace.h).
-tests_lab_uaf_lab_client_SOURCES = tests/lab/uaf_lab_client.c
+tests_lab_uaf_lab_client_SOURCES = tests/lab/uaf_lab_client.c tests/lab/lab_ctl.c tests/lab/lab_ctl.h
 tests_lab_uaf_lab_client_CFLAGS = $(AM_CFLAGS)
 tests_lab_uaf_lab_client_LDADD = ctl/libctl.la common/libcommon.la
 
