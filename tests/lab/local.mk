@@ -40,3 +40,17 @@ tests_lab_cuse_ec_v3bug_CFLAGS = $(AM_CFLAGS) $(FUSE3_CFLAGS) $(URCU_CFLAGS) $(U
 tests_lab_cuse_ec_v3bug_LDADD = ctl/libctl.la devsock/libdevsock.la common/libcommon.la \
 	ec/libecmodel.la tests/revocable/librevocable_lab_v3bug.la \
 	$(URCU_LIBS) $(UDEV_LIBS) $(FUSE3_LIBS)
+
+# Exercise 5: attach after revoke, the merged series' way and
+# librevocable's, each run under valgrind by attach-after-revoke.test.
+# -no-install: a real binary, not a libtool wrapper, for valgrind to run.
+check_PROGRAMS += tests/lab/attach_after_revoke
+tests_lab_attach_after_revoke_SOURCES = tests/lab/attach_after_revoke.c
+tests_lab_attach_after_revoke_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/revocable
+# No sibling calls: the free'd stack keeps lab_v7_revoke() (a tail call
+# would leave only its caller).
+tests_lab_attach_after_revoke_CFLAGS = $(AM_CFLAGS) $(URCU_CFLAGS) -fno-optimize-sibling-calls
+tests_lab_attach_after_revoke_LDFLAGS = -no-install
+tests_lab_attach_after_revoke_LDADD = revocable/librevocable.la $(URCU_LIBS)
+dist_check_SCRIPTS += tests/lab/attach-after-revoke.test
+TESTS += tests/lab/attach-after-revoke.test
