@@ -59,26 +59,17 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ctl/ctl_stats.h"
-#include "ctl/ctl_trace.h"
 #include "cros_ec/cros_ec_dev.h"
 #include "cros_ec/ec_commands.h"
+#include "lab_ctl.h"
 
 /* How long the lab waits for a blocked reader to wake after the unplug. */
 #define LAB_READER_WAIT_MS 10000
-/*
- * How long it waits for the daemon to report a condition (a command inside
- * the EC, a parked read): generous, valgrind in user-mode-linux on a loaded
- * machine is slow, but a daemon that never reports it has a bug.
- */
-#define LAB_CONDITION_WAIT_MS 60000
 /*
  * Unplug/plug cycles after the replug (--replug): the old file asks again
  * at the end, to show whether its EC outlived them all.
  */
 #define LAB_REPLUG_CYCLES 10
-/* The trace holds at most this many events (the daemon's default). */
-#define LAB_TRACE_MAX CHARDEV_TRACE_DEFAULT_EVENTS
 
 /**
  * struct lab_inflight - the XCMD that is inside the EC when the unplug lands.
@@ -106,59 +97,6 @@ struct lab_reader {
 	pthread_cond_t cond;
 };
 
-/* errno as its name: the doc and the script match on "ENODEV", not text. */
-static const char *lab_errname(long ret)
-{
-	switch (-ret) {
-	case 0: return "ok";
-	case ENODEV: return "ENODEV";
-	case ENOTCONN: return "ENOTCONN";
-	case ECONNABORTED: return "ECONNABORTED";
-	case EBADMSG: return "wrong-answer";
-	case EIO: return "EIO";
-	case EINVAL: return "EINVAL";
-	case ENOENT: return "ENOENT";
-	case ETIMEDOUT: return "ETIMEDOUT";
-	default: return "other-error";
-	}
-}
-
-/*
- * One XCMD: @out_len bytes of @out sent, exactly @in_len answered into @in
- * with EC_RES_SUCCESS; 0, or -errno from the device, or -EBADMSG.
- */
-static long lab_xcmd(int fd, uint32_t command, const void *out, uint32_t out_len, void *in,
-		     uint32_t in_len)
-{
-	unsigned char buf[sizeof(struct cros_ec_command_v2) + 64] = { 0 };
-	struct cros_ec_command_v2 *cmd = (void *)buf;
-	long ret;
-
-	if (out_len > 64 || in_len > 64)
-		return -EINVAL;
-	cmd->command = command;
-	cmd->outsize = out_len;
-	cmd->insize = in_len;
-	memcpy(cmd->data, out, out_len);
-	ret = ioctl(fd, CROS_EC_DEV_IOCXCMD_V2, cmd);
-	if (ret < 0)
-		return -errno;
-	if (ret != in_len || cmd->result != EC_RES_SUCCESS)
-		return -EBADMSG;
-	memcpy(in, cmd->data, in_len);
-	return 0;
-}
-
-/* XCMD HELLO: 0 when the EC answered correctly, else -errno or -EBADMSG. */
-static long lab_hello(int fd)
-{
-	uint32_t in = 0x01020304, out;
-	long ret = lab_xcmd(fd, EC_CMD_HELLO, &in, sizeof(in), &out, sizeof(out));
-
-	if (ret)
-		return ret;
-	return out == in + EC_HELLO_MAGIC ? 0 : -EBADMSG;
-}
 
 /* READMEM of the "EC" signature in the memory map. */
 static long lab_readmem(int fd)
@@ -197,209 +135,6 @@ static long lab_hibernation_delay(int fd, uint32_t seconds)
 	return ret ? ret : r.hibernate_delay;
 }
 
-/**
- * lab_control_open() - send one control line, return the reply stream.
- * @sock:  the daemon's control socket
- * @line:  the command
- * @reply: the first reply line (newline stripped)
- * @len:   room in @reply
- *
- * Return: the connection (read further lines from it; fclose() it), or NULL
- * with @reply describing the failure.
- */
-static FILE *lab_control_open(const char *sock, const char *line, char *reply, size_t len)
-{
-	struct sockaddr_un addr = { .sun_family = AF_UNIX };
-	FILE *f;
-	int fd;
-
-	snprintf(reply, len, "cannot reach %s", sock);
-	if (strlen(sock) >= sizeof(addr.sun_path))
-		return NULL;
-	strcpy(addr.sun_path, sock);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return NULL;
-	if (connect(fd, (struct sockaddr *)&addr, sizeof(addr)) || dprintf(fd, "%s\n", line) < 0) {
-		close(fd);
-		return NULL;
-	}
-	f = fdopen(fd, "r");
-	if (!f) {
-		close(fd);
-		return NULL;
-	}
-	if (!fgets(reply, (int)len, f)) {
-		snprintf(reply, len, "no reply to '%s'", line);
-		fclose(f);
-		return NULL;
-	}
-	reply[strcspn(reply, "\n")] = '\0';
-	return f;
-}
-
-/* One control command with a one-line reply: 0 on "ok ...", else -EIO. */
-static int lab_control(const char *sock, const char *line, char *reply, size_t len)
-{
-	FILE *f = lab_control_open(sock, line, reply, len);
-
-	if (!f)
-		return -EIO;
-	fclose(f);
-	return strncmp(reply, "ok", 2) ? -EIO : 0;
-}
-
-/* The daemon's counters now. */
-static int lab_stats(const char *sock, struct chardev_stats *st)
-{
-	char reply[CHARDEV_STATS_TEXT_MAX + 8];
-
-	if (lab_control(sock, "stats", reply, sizeof(reply)))
-		return -EIO;
-	return chardev_stats_parse(reply, st) < 0 ? -EPROTO : 0;
-}
-
-/*
- * Wait until the daemon reports @name >= @min (polled over the control
- * socket: the daemon, not a sleep, says when). False, after saying which
- * condition failed, when it did not within LAB_CONDITION_WAIT_MS.
- */
-#define LAB_WAIT_STAT(sock, name, min)						\
-	lab_wait_stat((sock), #name, (min), offsetof(struct chardev_stats, name))
-
-static bool lab_wait_stat(const char *sock, const char *name, uint64_t min, size_t offset)
-{
-	struct chardev_stats st;
-	uint64_t value = 0;
-	int waited;
-
-	for (waited = 0; waited < LAB_CONDITION_WAIT_MS; waited += 2) {
-		if (!lab_stats(sock, &st)) {
-			memcpy(&value, (const char *)&st + offset, sizeof(value));
-			if (value >= min)
-				return true;
-		}
-		usleep(2000);
-	}
-	fprintf(stderr, "uaf_lab_client: the daemon did not report %s >= %llu within %d ms "
-		"(last: %llu)\n", name, (unsigned long long)min, LAB_CONDITION_WAIT_MS,
-		(unsigned long long)value);
-	return false;
-}
-
-/* The same, for a gauge coming back down to @max. */
-static bool lab_wait_stat_le(const char *sock, const char *name, uint64_t max, size_t offset)
-{
-	struct chardev_stats st;
-	uint64_t value = 0;
-	int waited;
-
-	for (waited = 0; waited < LAB_CONDITION_WAIT_MS; waited += 2) {
-		if (!lab_stats(sock, &st)) {
-			memcpy(&value, (const char *)&st + offset, sizeof(value));
-			if (value <= max)
-				return true;
-		}
-		usleep(2000);
-	}
-	fprintf(stderr, "uaf_lab_client: the daemon did not report %s <= %llu within %d ms\n",
-		name, (unsigned long long)max, LAB_CONDITION_WAIT_MS);
-	return false;
-}
-
-/**
- * struct lab_trace - the daemon's trace, as read by "trace".
- * @e:   the events, oldest first
- * @n:   how many
- * @raw: their text, for the evidence lines
- */
-struct lab_trace {
-	struct chardev_trace_entry e[LAB_TRACE_MAX];
-	size_t n;
-	char raw[LAB_TRACE_MAX][CHARDEV_TRACE_LINE_MAX + 2];
-};
-
-/* Read the whole trace; 0, or -errno with a message. */
-static int lab_read_trace(const char *sock, struct lab_trace *tr)
-{
-	char reply[256], line[CHARDEV_TRACE_LINE_MAX + 2];
-	unsigned long long events, i;
-	int ret = -EPROTO;
-	FILE *f;
-
-	tr->n = 0;
-	f = lab_control_open(sock, "trace", reply, sizeof(reply));
-	if (!f)
-		return -EIO;
-	if (sscanf(reply, "ok trace events=%llu", &events) != 1 || events > LAB_TRACE_MAX) {
-		fprintf(stderr, "uaf_lab_client: 'trace' -> '%s'\n", reply);
-		goto out;
-	}
-	for (i = 0; i < events; i++) {
-		if (!fgets(line, sizeof(line), f)) {
-			fprintf(stderr, "uaf_lab_client: trace cut after %llu of %llu events\n",
-				i, events);
-			goto out;
-		}
-		line[strcspn(line, "\n")] = '\0';
-		if (chardev_trace_parse(line, &tr->e[tr->n])) {
-			fprintf(stderr, "uaf_lab_client: not a trace event: '%s'\n", line);
-			goto out;
-		}
-		snprintf(tr->raw[tr->n], sizeof(tr->raw[0]), "%s", line);
-		tr->n++;
-	}
-	ret = 0;
-out:
-	fclose(f);
-	return ret;
-}
-
-/* Index of the last @ev (for @file unless 0) before @before, or -1. */
-static long lab_trace_last(const struct lab_trace *tr, enum chardev_trace_event ev,
-			   uint64_t file, uint64_t before)
-{
-	long i;
-
-	for (i = (long)tr->n - 1; i >= 0; i--) {
-		if (tr->e[i].event == ev && tr->e[i].seq < before &&
-		    (!file || tr->e[i].file == file))
-			return i;
-	}
-	return -1;
-}
-
-/* Index of the first @ev (for @file unless 0) after @after, or -1. */
-static long lab_trace_first(const struct lab_trace *tr, enum chardev_trace_event ev,
-			    uint64_t file, uint64_t after)
-{
-	size_t i;
-
-	for (i = 0; i < tr->n; i++) {
-		if (tr->e[i].event == ev && tr->e[i].seq > after &&
-		    (!file || tr->e[i].file == file))
-			return (long)i;
-	}
-	return -1;
-}
-
-/* The access-end of the access whose access-begin is @begin, or -1. */
-static long lab_trace_end_of(const struct lab_trace *tr, uint64_t begin)
-{
-	size_t i;
-
-	for (i = 0; i < tr->n; i++) {
-		if (tr->e[i].event == CHARDEV_TRACE_ACCESS_END && tr->e[i].a == (int64_t)begin)
-			return (long)i;
-	}
-	return -1;
-}
-
-static void lab_evidence(const struct lab_trace *tr, long i)
-{
-	if (i >= 0)
-		printf("evidence: %s\n", tr->raw[i]);
-}
 
 /*
  * What the trace says about the revoke and the command in flight:
@@ -679,8 +414,7 @@ int main(int argc, char **argv)
 		 * the EC over: from here on only the HELLO below is inside.
 		 */
 		if (!LAB_WAIT_STAT(sock, parked_reads, 1) ||
-		    !lab_wait_stat_le(sock, "inflight_accesses", 0,
-				      offsetof(struct chardev_stats, inflight_accesses)))
+		    !LAB_WAIT_STAT_LE(sock, inflight_accesses, 0))
 			goto out;
 	}
 
