@@ -33,7 +33,7 @@ EXTRA_DIST += $(lab_pictures:.svg=-trace.txt)
 # librevocable.  Built by make check and by scripts/uaf-lab (which names
 # it), never installed.
 check_PROGRAMS += tests/lab/cuse_ec_v3bug
-tests_lab_cuse_ec_v3bug_SOURCES = cuse_ec/cuse_main.c \
+tests_lab_cuse_ec_v3bug_SOURCES = $(cuse_ec_cuse_ec_SOURCES) \
 	$(cuse_ec_libcuse_ec_daemon_la_SOURCES)
 tests_lab_cuse_ec_v3bug_CPPFLAGS = $(daemon_cppflags) -DREVOCABLE_NO_INLINE
 tests_lab_cuse_ec_v3bug_CFLAGS = $(AM_CFLAGS) $(FUSE3_CFLAGS) $(URCU_CFLAGS) $(UDEV_CFLAGS)
