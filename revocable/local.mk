@@ -18,14 +18,9 @@ revocable_librevocable_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/revocable
 # Hidden by default: only what revocable.h declares between its visibility
 # pragmas is exported, and the version script gives each symbol its node,
 # REVOCABLE_1 or REVOCABLE_INLINE_1 (tests/revocable/abi_symbols.sh checks
-# all three agree).  The thread-local variables use the initial-exec model:
-# every access is one load off the thread pointer, where the default model
-# of a shared object calls __tls_get_addr() on every exported call (the
-# read side's fast path included).  A dlopen()ed copy takes its few bytes
-# from glibc's static TLS reserve (tests/revocable/test_revocable_dlclose
-# loads it so; abi_symbols.sh checks no __tls_get_addr is imported).
+# all three agree).
 revocable_librevocable_la_CFLAGS = $(AM_CFLAGS) $(URCU_CFLAGS) \
-	-fvisibility=hidden -ftls-model=initial-exec
+	-fvisibility=hidden
 # Interface version current:revision:age, libtool's rules, never the
 # package version.  0:0:0 is the first interface that was ever installable
 # (a versioned one).  On a release: any change to the code, revision+1;
