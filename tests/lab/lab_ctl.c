@@ -129,46 +129,37 @@ int lab_stats(const char *sock, struct chardev_stats *st)
 	return chardev_stats_parse(reply, st) < 0 ? -EPROTO : 0;
 }
 
+/* Poll the counter at @offset until it is >= @bound (or <= it, @at_most). */
+static bool lab_wait_stat_cmp(const char *sock, const char *name, uint64_t bound,
+			      size_t offset, bool at_most)
+{
+	struct chardev_stats st;
+	uint64_t value = 0;
+	int waited;
+
+	for (waited = 0; waited < LAB_CONDITION_WAIT_MS; waited += 2) {
+		if (!lab_stats(sock, &st)) {
+			memcpy(&value, (const char *)&st + offset, sizeof(value));
+			if (at_most ? value <= bound : value >= bound)
+				return true;
+		}
+		usleep(2000);
+	}
+	fprintf(stderr, "uaf_lab_client: the daemon did not report %s %s %llu within %d ms "
+		"(last: %llu)\n", name, at_most ? "<=" : ">=", (unsigned long long)bound,
+		LAB_CONDITION_WAIT_MS, (unsigned long long)value);
+	return false;
+}
+
 bool lab_wait_stat(const char *sock, const char *name, uint64_t min, size_t offset)
 {
-	struct chardev_stats st;
-	uint64_t value = 0;
-	int waited;
-
-	for (waited = 0; waited < LAB_CONDITION_WAIT_MS; waited += 2) {
-		if (!lab_stats(sock, &st)) {
-			memcpy(&value, (const char *)&st + offset, sizeof(value));
-			if (value >= min)
-				return true;
-		}
-		usleep(2000);
-	}
-	fprintf(stderr, "uaf_lab_client: the daemon did not report %s >= %llu within %d ms "
-		"(last: %llu)\n", name, (unsigned long long)min, LAB_CONDITION_WAIT_MS,
-		(unsigned long long)value);
-	return false;
+	return lab_wait_stat_cmp(sock, name, min, offset, false);
 }
 
-/* The same, for a gauge coming back down to @max. */
 bool lab_wait_stat_le(const char *sock, const char *name, uint64_t max, size_t offset)
 {
-	struct chardev_stats st;
-	uint64_t value = 0;
-	int waited;
-
-	for (waited = 0; waited < LAB_CONDITION_WAIT_MS; waited += 2) {
-		if (!lab_stats(sock, &st)) {
-			memcpy(&value, (const char *)&st + offset, sizeof(value));
-			if (value <= max)
-				return true;
-		}
-		usleep(2000);
-	}
-	fprintf(stderr, "uaf_lab_client: the daemon did not report %s <= %llu within %d ms\n",
-		name, (unsigned long long)max, LAB_CONDITION_WAIT_MS);
-	return false;
+	return lab_wait_stat_cmp(sock, name, max, offset, true);
 }
-
 
 /* Read the whole trace; 0, or -errno with a message. */
 int lab_read_trace(const char *sock, struct lab_trace *tr)
