@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -39,15 +40,16 @@ const char *devsock_type_name(unsigned int type)
 }
 
 /*
- * Wait until @fd is ready for @events; EINTR is the caller's to judge.
- * The system call itself, not libc's poll(): inside the preload library
- * poll() is the library's own, which would ask the daemon about @fd.
+ * Wait until @fd is ready for @events, with @mask (if not NULL) as the
+ * signal mask for the wait alone; EINTR is the caller's to judge. The
+ * system call itself, not libc's poll(): inside the preload library poll()
+ * is the library's own, which would ask the daemon about @fd.
  */
-static int devsock_wait(int fd, short events)
+static int devsock_wait(int fd, short events, const sigset_t *mask)
 {
 	struct pollfd pfd = { .fd = fd, .events = events };
 
-	return syscall(SYS_ppoll, &pfd, 1, NULL, NULL, 0) < 0 ? -errno : 0;
+	return syscall(SYS_ppoll, &pfd, 1, NULL, mask, _NSIG / 8) < 0 ? -errno : 0;
 }
 
 int devsock_send(int fd, const struct devsock_hdr *hdr, const void *data, size_t len)
@@ -71,13 +73,19 @@ int devsock_send(int fd, const struct devsock_hdr *hdr, const void *data, size_t
 			continue;
 		if (errno != EAGAIN)
 			return -errno;
-		ret = devsock_wait(fd, POLLOUT);
+		ret = devsock_wait(fd, POLLOUT, NULL);
 		if (ret && ret != -EINTR)
 			return ret;
 	}
 }
 
-int devsock_recv(int fd, struct devsock_hdr *hdr, void *data, size_t size, int nointr)
+/*
+ * With @mask the wait comes first, in ppoll() with @mask in place, and the
+ * record is then taken without blocking: a signal the caller blocked before
+ * it sent its request, and that came before the wait, still ends the wait.
+ */
+static int devsock_recv_how(int fd, struct devsock_hdr *hdr, void *data, size_t size,
+			    int nointr, const sigset_t *mask)
 {
 	struct iovec iov[2] = {
 		{ .iov_base = hdr, .iov_len = sizeof(*hdr) },
@@ -88,11 +96,18 @@ int devsock_recv(int fd, struct devsock_hdr *hdr, void *data, size_t size, int n
 	int ret;
 
 	for (;;) {
-		n = recvmsg(fd, &msg, 0);
+		if (mask) {
+			ret = devsock_wait(fd, POLLIN, mask);
+			if (ret)
+				return ret;
+		}
+		n = recvmsg(fd, &msg, mask ? MSG_DONTWAIT : 0);
 		if (n >= 0)
 			break;
 		if (errno == EAGAIN) {
-			ret = devsock_wait(fd, POLLIN);
+			if (mask)
+				continue;
+			ret = devsock_wait(fd, POLLIN, NULL);
 			if (!ret || (ret == -EINTR && nointr))
 				continue;
 			return ret;
@@ -112,4 +127,15 @@ int devsock_recv(int fd, struct devsock_hdr *hdr, void *data, size_t size, int n
 	if (!hdr->type || hdr->type >= DEVSOCK_TYPE_COUNT || hdr->len > DEVSOCK_DATA_MAX)
 		return -EPROTO;
 	return 1;
+}
+
+int devsock_recv(int fd, struct devsock_hdr *hdr, void *data, size_t size, int nointr)
+{
+	return devsock_recv_how(fd, hdr, data, size, nointr, NULL);
+}
+
+int devsock_recv_sigmask(int fd, struct devsock_hdr *hdr, void *data, size_t size,
+			 const sigset_t *mask)
+{
+	return devsock_recv_how(fd, hdr, data, size, 0, mask);
 }

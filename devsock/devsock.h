@@ -22,6 +22,7 @@
 #ifndef CUSE_EC_DEVSOCK_H
 #define CUSE_EC_DEVSOCK_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -118,6 +119,24 @@ int devsock_send(int fd, const struct devsock_hdr *hdr, const void *data, size_t
  * size, an unknown type or a length over DEVSOCK_DATA_MAX; or -errno.
  */
 int devsock_recv(int fd, struct devsock_hdr *hdr, void *data, size_t size, int nointr);
+
+/**
+ * devsock_recv_sigmask() - receive one whole message, waiting with a mask.
+ * @fd:   the connection
+ * @hdr:  the header received
+ * @data: room for the data
+ * @size: bytes of room
+ * @mask: the signal mask during the wait alone (ppoll()'s atomic swap)
+ *
+ * A caller that blocked signals before it sent its request and passes its
+ * own mask here loses none: a signal that came in between is delivered when
+ * the wait starts, and ends it. Like poll(), the wait ends with -EINTR after
+ * any handler, SA_RESTART or not.
+ *
+ * Return: as devsock_recv() with @nointr false.
+ */
+int devsock_recv_sigmask(int fd, struct devsock_hdr *hdr, void *data, size_t size,
+			 const sigset_t *mask);
 
 /**
  * devsock_type_name() - a type's name for messages and traces.

@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -301,11 +302,27 @@ static void shim_dispatch(struct shim_conn *c, const struct devsock_hdr *h)
 }
 
 /*
+ * Wake the requests that wait behind the receiver with a wake descriptor
+ * (interruptible ones): the condition variable cannot end their wait on a
+ * signal. Called with c->lock held.
+ */
+static void shim_wake_waiters(struct shim_conn *c)
+{
+	static const uint64_t one = 1;
+	struct shim_wait *w;
+
+	for (w = c->waits; w; w = w->next) {
+		if (w->wake_fd >= 0 && shim.real_write(w->wake_fd, &one, sizeof(one)) < 0)
+			continue;	/* the counter is full: it is readable anyway */
+	}
+}
+
+/*
  * Receive one message as the connection's receiver and dispatch it.
  * Called with c->lock held and the role free; returns with it held.
  * Return: 0, -EINTR (a signal, nothing received) or the connection's error.
  */
-int shim_receive_one(struct shim_conn *c, int fd, bool interruptible)
+int shim_receive_one(struct shim_conn *c, int fd, const sigset_t *intr_mask)
 {
 	struct devsock_hdr h;
 	int ret;
@@ -317,7 +334,10 @@ int shim_receive_one(struct shim_conn *c, int fd, bool interruptible)
 	}
 	c->receiving = true;
 	pthread_mutex_unlock(&c->lock);
-	ret = devsock_recv(fd, &h, c->rbuf, DEVSOCK_DATA_MAX, !interruptible);
+	if (intr_mask)
+		ret = devsock_recv_sigmask(fd, &h, c->rbuf, DEVSOCK_DATA_MAX, intr_mask);
+	else
+		ret = devsock_recv(fd, &h, c->rbuf, DEVSOCK_DATA_MAX, 1);
 	pthread_mutex_lock(&c->lock);
 	c->receiving = false;
 	if (ret == 1)
@@ -327,6 +347,7 @@ int shim_receive_one(struct shim_conn *c, int fd, bool interruptible)
 		c->dead_err = ret ? ret : -ENODEV;
 	}
 	pthread_cond_broadcast(&c->cond);
+	shim_wake_waiters(c);
 	return ret == 1 ? 0 : ret == -EINTR ? -EINTR : c->dead_err;
 }
 
@@ -338,25 +359,69 @@ static int shim_send(int fd, struct devsock_hdr *h, const void *data, size_t len
 }
 
 /*
+ * Wait, c->lock held, while another thread is the receiver, with @mask in
+ * place: -EINTR when a signal came (also one that came while it was
+ * blocked, since the request was sent), else 0 when the receiver has
+ * dispatched a message or left the role. Without a wake descriptor (none
+ * to be had) the wait is the condition variable's, which no signal ends.
+ */
+static int shim_wait_behind(struct shim_conn *c, struct shim_wait *w, const sigset_t *mask)
+{
+	struct pollfd pfd = { .events = POLLIN };
+	uint64_t count;
+	int ret;
+
+	if (w->wake_fd < 0)
+		w->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (w->wake_fd < 0) {
+		pthread_cond_wait(&c->cond, &c->lock);
+		return 0;
+	}
+	pfd.fd = w->wake_fd;
+	pthread_mutex_unlock(&c->lock);
+	ret = syscall(SYS_ppoll, &pfd, 1, NULL, mask, _NSIG / 8) < 0 ? -errno : 0;
+	if (!ret && shim.real_read(w->wake_fd, &count, sizeof(count)) < 0)
+		ret = 0;	/* woken by another wake's reader: look again */
+	pthread_mutex_lock(&c->lock);
+	return ret == -EINTR ? -EINTR : 0;
+}
+
+/*
  * Send @req and wait for its answer into @ans (data into @buf, @size).
  * @interruptible: a signal sends DEVSOCK_CANCEL for it (a read), and the
- * answer is still awaited: the daemon answers -EINTR or the data.
+ * answer is still awaited: the daemon answers -EINTR or the data. As
+ * through CUSE, where the kernel's wait for the answer is one system call,
+ * a signal anywhere from the send on ends the wait: signals are blocked
+ * before the send, and every wait puts the caller's mask back atomically
+ * (ppoll), so none can come between a check and the sleep. Then SA_RESTART
+ * does not restart the read either, as with CUSE (the kernel gets the
+ * daemon's -EINTR, not a restartable error).
  * Return: 0 with @ans filled, or -errno of the connection.
  */
 int shim_request(struct shim_conn *c, int fd, struct devsock_hdr *req, const void *data,
 			size_t len, struct devsock_hdr *ans, void *buf, size_t size,
 			size_t *got, bool interruptible)
 {
-	struct shim_wait w = { .size = size }, **p;
+	struct shim_wait w = { .size = size, .wake_fd = -1 }, **p;
 	struct devsock_hdr cancel = { .type = DEVSOCK_CANCEL };
+	sigset_t blocked, mask;
 	bool cancelled = false;
 	int ret = 0;
 
+	if (interruptible) {
+		/* Faults are the program's to see at once, never held back. */
+		sigfillset(&blocked);
+		sigdelset(&blocked, SIGSEGV);
+		sigdelset(&blocked, SIGBUS);
+		sigdelset(&blocked, SIGFPE);
+		sigdelset(&blocked, SIGILL);
+		pthread_sigmask(SIG_BLOCK, &blocked, &mask);
+	}
 	pthread_mutex_lock(&c->lock);
 	if (c->dead) {
 		ret = c->dead_err;
 		pthread_mutex_unlock(&c->lock);
-		return ret;
+		goto out;
 	}
 	w.seq = c->next_seq++;
 	if (!c->next_seq)
@@ -370,11 +435,16 @@ int shim_request(struct shim_conn *c, int fd, struct devsock_hdr *req, const voi
 
 	pthread_mutex_lock(&c->lock);
 	while (!ret && !w.done && !c->dead) {
-		if (c->receiving) {
+		bool intr = interruptible && !cancelled;
+
+		if (c->receiving && !intr) {
 			pthread_cond_wait(&c->cond, &c->lock);
 			continue;
 		}
-		ret = shim_receive_one(c, fd, interruptible && !cancelled);
+		if (c->receiving)
+			ret = shim_wait_behind(c, &w, &mask);
+		else
+			ret = shim_receive_one(c, fd, intr ? &mask : NULL);
 		if (ret == -EINTR) {
 			cancelled = true;
 			cancel.arg[0] = w.seq;
@@ -392,15 +462,21 @@ int shim_request(struct shim_conn *c, int fd, struct devsock_hdr *req, const voi
 		}
 	}
 	pthread_mutex_unlock(&c->lock);
+	if (w.wake_fd >= 0)
+		shim.real_close(w.wake_fd);
 	if (!ret && w.len)
 		memcpy(buf, w.data, w.len);
 	free(w.data);
-	if (ret)
-		return ret;
-	*ans = w.hdr;
-	if (got)
-		*got = w.len;
-	return 0;
+	if (!ret) {
+		*ans = w.hdr;
+		if (got)
+			*got = w.len;
+	}
+out:
+	/* A signal that ended the wait has had its handler; any later one now. */
+	if (interruptible)
+		pthread_sigmask(SIG_SETMASK, &mask, NULL);
+	return ret;
 }
 
 /* A lost connection reads as a device that went away. */

@@ -35,6 +35,9 @@
  * @data: the answer's data, a copy the receiving thread made (malloc'ed;
  *        the requester copies it out in its own thread and frees it)
  * @len:  data received (an answer with more than @size is -EIO)
+ * @wake_fd: an eventfd the receiver writes after each message, made when
+ *        an interruptible request waits behind another thread's receive;
+ *        -1 without
  * @next: in the connection's list
  */
 struct shim_wait {
@@ -44,6 +47,7 @@ struct shim_wait {
 	size_t size;
 	void *data;
 	size_t len;
+	int wake_fd;
 	struct shim_wait *next;
 };
 
@@ -125,8 +129,9 @@ struct shim_conn *shim_conn_of(int fd);
  * @buf:   room for the answer's data
  * @size:  bytes of room
  * @got:   the answer's data length, or NULL
- * @interruptible: a signal sends DEVSOCK_CANCEL for it; the answer is
- *         still awaited (the daemon then answers -EINTR, or the data)
+ * @interruptible: a signal from the send on (SA_RESTART or not) sends
+ *         DEVSOCK_CANCEL for it; the answer is still awaited (the daemon
+ *         then answers -EINTR, or the data)
  *
  * Return: 0 with @ans filled, or -errno of the connection.
  */
@@ -138,11 +143,12 @@ int shim_request(struct shim_conn *c, int fd, struct devsock_hdr *req, const voi
  * shim_receive_one() - receive and dispatch one message as the receiver.
  * @c:             the connection, its lock held and no receiver active
  * @fd:            a descriptor of it
- * @interruptible: return -EINTR when a signal comes before a message
+ * @intr_mask:     NULL, or the signal mask to wait with: then return
+ *                 -EINTR when a signal comes before a message
  *
  * Return: 0, -EINTR, or the connection's error (it is then dead).
  */
-int shim_receive_one(struct shim_conn *c, int fd, bool interruptible);
+int shim_receive_one(struct shim_conn *c, int fd, const sigset_t *intr_mask);
 
 /**
  * shim_fail() - set errno for a connection error and return -1.

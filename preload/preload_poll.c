@@ -48,11 +48,13 @@ static short shim_poll_query(struct shim_conn *c, int fd)
 static int shim_poll_pump(struct shim_conn *c, int fd)
 {
 	struct timespec until;
+	sigset_t mask;
 	int ret = 0;
 
 	pthread_mutex_lock(&c->lock);
 	if (!c->receiving && !c->dead) {
-		ret = shim_receive_one(c, fd, true);
+		pthread_sigmask(SIG_SETMASK, NULL, &mask);
+		ret = shim_receive_one(c, fd, &mask);
 		if (ret != -EINTR)
 			ret = 0;	/* a dead connection is reported by the query */
 	} else if (c->receiving) {

@@ -264,6 +264,38 @@ START_TEST(test_recv_interrupted)
 }
 END_TEST
 
+/*
+ * The mask form: a signal that came while the caller had it blocked (after
+ * its send, before its wait) ends the wait once the wait puts the mask
+ * back; a message already there is taken first; SA_RESTART changes nothing.
+ */
+START_TEST(test_recv_sigmask_pending_signal)
+{
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
+	struct devsock_hdr h = { .type = DEVSOCK_NOTIFY }, got;
+	sigset_t block, old;
+	char *data = malloc(DEVSOCK_DATA_MAX);
+	unsigned int before;
+
+	ck_assert_ptr_nonnull(data);
+	sigaction(SIGUSR1, &sa, NULL);
+	sigemptyset(&block);
+	sigaddset(&block, SIGUSR1);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	before = atomic_load(&signals_seen);
+	pthread_kill(pthread_self(), SIGUSR1);
+	ck_assert_uint_eq(atomic_load(&signals_seen), before);	/* pending */
+	ck_assert_int_eq(devsock_recv_sigmask(sv[1], &got, data, DEVSOCK_DATA_MAX, &old), -EINTR);
+	ck_assert_uint_eq(atomic_load(&signals_seen), before + 1);
+
+	ck_assert_int_eq(devsock_send(sv[0], &h, NULL, 0), 0);
+	ck_assert_int_eq(devsock_recv_sigmask(sv[1], &got, data, DEVSOCK_DATA_MAX, &old), 1);
+	ck_assert_uint_eq(got.type, DEVSOCK_NOTIFY);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	free(data);
+}
+END_TEST
+
 START_TEST(test_type_names)
 {
 	unsigned int t;
@@ -290,6 +322,7 @@ static Suite *devsock_suite(void)
 	tcase_add_test(tc, test_recv_clean_end);
 	tcase_add_test(tc, test_nonblocking_whole_messages);
 	tcase_add_test(tc, test_recv_interrupted);
+	tcase_add_test(tc, test_recv_sigmask_pending_signal);
 	tcase_add_test(tc, test_type_names);
 	suite_add_tcase(s, tc);
 	return s;

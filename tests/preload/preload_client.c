@@ -22,6 +22,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cros_ec/cros_ec_dev.h"
@@ -276,15 +277,47 @@ static void on_signal(int sig)
 }
 
 /*
- * A signal to a thread asleep in read(): EINTR when its handler has no
- * SA_RESTART, the read sleeps on when it has (a documented difference).
+ * Join @t within WAIT_MS: a read that a signal failed to end would hold the
+ * test for good, so it is reported and the program ends.
+ */
+static void join_reader(pthread_t t, const char *what)
+{
+	struct timespec until;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += WAIT_MS / 1000;
+	if (pthread_timedjoin_np(t, NULL, &until)) {
+		report(false, what, "the read still sleeps 20 s after the signal");
+		printf("%d of %d checks passed\n", checks - failures, checks);
+		exit(1);
+	}
+}
+
+/* Poll the daemon until @n reads are parked; false after WAIT_MS. */
+static bool wait_parked(long n)
+{
+	int i;
+
+	for (i = 0; i < WAIT_MS / 10; i++) {
+		if (parked_reads() == n)
+			return true;
+		usleep(10000);
+	}
+	return false;
+}
+
+/*
+ * A signal to a thread asleep in read() ends the read with EINTR, with or
+ * without SA_RESTART (as through CUSE: the kernel gets the daemon's EINTR).
+ * Also a read that waits while another thread of the process receives the
+ * file's answers: each read is woken by its own signal alone.
  */
 static void check_signals(void)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
-	struct reader_arg r;
-	pthread_t t;
-	int fd = open_dev(0), i, restart;
+	struct reader_arg r, r2;
+	pthread_t t, t2;
+	int fd = open_dev(0), restart;
 
 	if (fd < 0) {
 		report(false, "open for signals", strerror(errno));
@@ -296,22 +329,28 @@ static void check_signals(void)
 		sigaction(SIGUSR1, &sa, NULL);
 		r = (struct reader_arg){ .fd = fd, .n = -2 };
 		pthread_create(&t, NULL, reader_main, &r);
-		for (i = 0; i < WAIT_MS / 10 && parked_reads() != 1; i++)
-			usleep(10000);
+		wait_parked(1);
 		pthread_kill(t, SIGUSR1);
-		if (restart) {
-			/* Still asleep: only the event ends it. */
-			for (i = 0; i < 20 && parked_reads() == 1; i++)
-				usleep(10000);
-			ctl("inject power-button");
-		}
-		pthread_join(t, NULL);
-		if (restart)
-			report(r.n > 0, "SA_RESTART: the read sleeps on, then gets the event", NULL);
-		else
-			report(r.n == -1 && r.err == EINTR,
-			       "a signal without SA_RESTART: the read fails with EINTR", NULL);
+		join_reader(t, "a signal ends the read");
+		report(r.n == -1 && r.err == EINTR,
+		       restart ? "a signal with SA_RESTART: the read fails with EINTR too" :
+				 "a signal without SA_RESTART: the read fails with EINTR", NULL);
 	}
+	/* The first read receives for both; the second waits behind it. */
+	r = (struct reader_arg){ .fd = fd, .n = -2 };
+	r2 = (struct reader_arg){ .fd = fd, .n = -2 };
+	pthread_create(&t, NULL, reader_main, &r);
+	wait_parked(1);
+	pthread_create(&t2, NULL, reader_main, &r2);
+	report(wait_parked(2), "two reads parked on one file", NULL);
+	pthread_kill(t2, SIGUSR1);
+	join_reader(t2, "a signal ends the read that waits behind another");
+	report(r2.n == -1 && r2.err == EINTR,
+	       "a read waiting behind another thread's receive: EINTR on its signal", NULL);
+	report(wait_parked(1), "... while the other read sleeps on (one read parked)", NULL);
+	pthread_kill(t, SIGUSR1);
+	join_reader(t, "a signal ends the remaining read");
+	report(r.n == -1 && r.err == EINTR, "... until its own signal: EINTR", NULL);
 	close(fd);
 }
 
