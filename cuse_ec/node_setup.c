@@ -17,6 +17,7 @@
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <syslog.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/common.h"
@@ -28,6 +29,13 @@
 /* Seconds `udevadm control --reload` may wait for udevd's answer. */
 #define NODE_SETUP_RELOAD_TIMEOUT "5"
 #define NODE_SETUP_WAIT_MS 10000
+/*
+ * Times udevd is asked to look again at a node it set up with rules read
+ * before ours, and the pause before each retry: udevd 252 rereads changed
+ * rules files by itself on an event at most every 3 s.
+ */
+#define NODE_SETUP_RULE_RETRIES 3
+#define NODE_SETUP_RECHECK_MS 3500
 
 extern char **environ;
 
@@ -59,6 +67,7 @@ void node_setup_init(struct node_setup *ns, const char *name, node_setup_log_fn 
 		.udev_dir = "/run/udev",
 		.udevadm = "udevadm",
 		.wait_ms = NODE_SETUP_WAIT_MS,
+		.recheck_ms = NODE_SETUP_RECHECK_MS,
 		.log = log,
 		.log_arg = arg,
 	};
@@ -135,6 +144,8 @@ int node_rule_install(struct node_setup *ns)
 	snprintf(tmp, sizeof(tmp), "%s.tmp", ns->rule);
 	snprintf(ns->instance, sizeof(ns->instance), "%d.%" PRIu64, (int)getpid(),
 		 ns->started_usec);
+	/* The clock file times are taken from: an entry written later is newer. */
+	clock_gettime(CLOCK_REALTIME_COARSE, &ns->rule_written);
 	f = fopen(tmp, "we");
 	if (!f) {
 		ret = -errno;
@@ -211,34 +222,59 @@ static int ns_apply(struct node_setup *ns, const char *path)
 }
 
 /*
+ * Did udevd write the entry at @path after this daemon started? By its
+ * "I:" line (microseconds of CLOCK_MONOTONIC), or, for an entry that
+ * records no time (udevd writes an empty one for a device it records
+ * nothing about), by the file's time against the rule's.
+ */
+static bool ns_entry_is_new(struct node_setup *ns, const char *path, bool by_mtime)
+{
+	char value[64];
+	struct stat st;
+	uint64_t usec;
+	int ret;
+
+	ret = udev_follow_db_value(path, "I:", value, sizeof(value));
+	if (!ret)
+		return !parse_uint(value, "udev init time", 0, UINT64_MAX, &usec, NULL, 0) &&
+		       usec >= ns->started_usec;
+	if (ret != -ENODATA)
+		return false;
+	if (!by_mtime)
+		return true;
+	return !stat(path, &st) &&
+	       (st.st_mtim.tv_sec > ns->rule_written.tv_sec ||
+		(st.st_mtim.tv_sec == ns->rule_written.tv_sec &&
+		 st.st_mtim.tv_nsec >= ns->rule_written.tv_nsec));
+}
+
+/*
  * path_wait() test for udevd's entry of our node: written when udevd set
  * up this daemon's node, not another device that had the same number. The
  * kernel gives a new CUSE device the number of one just removed, and udevd
  * may be behind: the earlier device's entry can still be there, or even be
  * written only now, when udevd handles that device's late "add". Only our
  * runtime rule's instance names the node's daemon. Without that rule udevd
- * cannot know us: an entry then counts when udevd set it up ("I:",
- * microseconds of CLOCK_MONOTONIC) after this daemon started, or has no
- * such line (udevd writes an empty entry for a device it records nothing
- * about).
+ * cannot know us: an entry then counts when udevd set it up after this
+ * daemon started, or has no such line. With the rule, a new entry without
+ * the instance is ours set up by rules udevd read before ours
+ * (@ns->without_rule): node_setup_run() asks udevd to look again.
  */
 static bool ns_udevd_entry_is_ours(const char *path, void *arg)
 {
 	struct node_setup *ns = arg;
 	char value[64];
-	uint64_t usec;
 	int ret;
 
-	if (!ns->instance[0]) {
-		ret = udev_follow_db_value(path, "I:", value, sizeof(value));
-		if (ret == -ENODATA)
-			return true;
-		return !ret && !parse_uint(value, "udev init time", 0, UINT64_MAX, &usec, NULL, 0) &&
-		       usec >= ns->started_usec;
-	}
+	if (!ns->instance[0])
+		return ns_entry_is_new(ns, path, false);
 	ret = udev_follow_db_value(path, "E:" NODE_SETUP_INSTANCE_KEY "=", value, sizeof(value));
 	if (!ret && !strcmp(value, ns->instance))
 		return true;
+	if (ret == -ENODATA && ns_entry_is_new(ns, path, true)) {
+		ns->without_rule = true;
+		return true;
+	}
 	if (ret != -ENOENT && !ns->foreign_logged) {
 		ns->foreign_logged = true;
 		ns_log(ns, LOG_INFO, "%s is not %s/%s's (%s %s): another device had its number; "
@@ -248,6 +284,28 @@ static bool ns_udevd_entry_is_ours(const char *path, void *arg)
 	return false;
 }
 
+/* A "change" uevent for our device: udevd handles it with the rules it has now. */
+static int ns_udevd_look_again(struct node_setup *ns)
+{
+	char path[320];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s/uevent", ns->sysfs_dir, ns->name);
+	f = fopen(path, "we");
+	if (!f)
+		return -errno;
+	fputs("change\n", f);
+	return fclose(f) ? -errno : 0;
+}
+
+static void ns_pause_ms(int ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000 };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
 /*
  * udevd handles the node's first "add" on its own time: with rules it may
  * have read before ours was in place, after our own chmod. It records the
@@ -255,21 +313,49 @@ static bool ns_udevd_entry_is_ours(const char *path, void *arg)
  * node's entry exists our options are applied again and the last word is
  * ours. The database directory itself may not exist before udevd's first
  * entry: path_wait() then watches its parent until it does.
+ *
+ * udevd may also have set the node up without our rule although we asked
+ * it to read the rule before the node existed: systemd-udevd 252 drops a
+ * control message that arrives before it has turned on credentials for
+ * the connection ("Invalid sender uid 65534, ignoring message" in its
+ * debug log), and `udevadm control --reload` still exits 0. Then the node
+ * misses what only our rule gives (CUSE_EC=1, the shipped rule's group):
+ * udevd is asked again, and sent a "change" for the node to apply it.
  */
 static int ns_apply_after_udevd(struct node_setup *ns, const char *path, dev_t rdev)
 {
 	char data[256], entry[32];
-	int ret;
+	int ret, tries = 0;
 
 	if (!ns_udevd_runs(ns))
 		return 0;	/* no udevd: nobody else sets the node up */
 	snprintf(data, sizeof(data), "%s/data", ns->udev_dir);
 	snprintf(entry, sizeof(entry), "c%u:%u", major(rdev), minor(rdev));
-	ret = path_wait(data, entry, ns_udevd_entry_is_ours, ns, ns->wait_ms);
+	for (;;) {
+		ns->without_rule = false;
+		ret = path_wait(data, entry, ns_udevd_entry_is_ours, ns, ns->wait_ms);
+		if (ret || !ns->without_rule || tries == NODE_SETUP_RULE_RETRIES)
+			break;
+		if (tries++)
+			ns_pause_ms(ns->recheck_ms);
+		ns_log(ns, LOG_NOTICE, "udevd set up %s with rules read before ours; asking it "
+		       "to read them and look again (%d of %d)", path, tries,
+		       NODE_SETUP_RULE_RETRIES);
+		ns_udevd_reload(ns);
+		ret = ns_udevd_look_again(ns);
+		if (ret) {
+			ns_log(ns, LOG_WARNING, "%s/%s/uevent: %s", ns->sysfs_dir, ns->name,
+			       strerror(-ret));
+			break;
+		}
+	}
 	if (ret == -ETIMEDOUT)
 		ns_log(ns, LOG_WARNING, "udevd has not set up %s%s in %d ms; options applied "
 		       "again without it", path, ns->instance[0] ? " with the runtime rule" : "",
 		       ns->wait_ms);
+	else if (!ret && ns->without_rule)
+		ns_log(ns, LOG_WARNING, "udevd set up %s without the runtime rule; options "
+		       "applied again without it", path);
 	else if (ret)
 		ns_log(ns, LOG_WARNING, "waiting for udevd to set up %s: %s; options applied "
 		       "again without it", path, strerror(-ret));

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 /* The property our runtime rule gives the node: which daemon made it. */
 #define NODE_SETUP_INSTANCE_KEY "CUSE_EC_INSTANCE"
@@ -42,10 +43,14 @@ typedef void (*node_setup_log_fn)(void *arg, int level, const char *msg);
  * @udevadm:      the program run to make udevd read the rules again
  *                ("udevadm"), or NULL not to ask
  * @wait_ms:      how long to wait for the node, and then for udevd
+ * @recheck_ms:   the pause before asking udevd again to apply our rule
  * @log:          the messages' sink
  * @log_arg:      passed to @log
  * @rule:         set by node_rule_install(): the rule file written, or ""
  * @instance:     set by node_rule_install(): NODE_SETUP_INSTANCE_KEY's value
+ * @rule_written: set by node_rule_install(): CLOCK_REALTIME_COARSE (the
+ *                clock of file times) before the node can exist
+ * @without_rule: udevd's entry is our node's, set up without our rule
  *                in that rule ("PID.USEC", unique to this daemon), or ""
  * @foreign_logged: the message that udevd's entry is another device's was
  *                given (once is enough)
@@ -63,10 +68,13 @@ struct node_setup {
 	const char *udev_dir;
 	const char *udevadm;
 	int wait_ms;
+	int recheck_ms;
 	node_setup_log_fn log;
 	void *log_arg;
 	char rule[320];
 	char instance[48];
+	struct timespec rule_written;
+	bool without_rule;
 	bool foreign_logged;
 };
 
@@ -112,8 +120,11 @@ void node_rule_remove(struct node_setup *ns);
  * runs (its control socket answers), waits up to @ns->wait_ms more for
  * its database entry of that number to be ours: with our rule, the entry
  * carries our instance; without it, udevd set it up after @started_usec
- * (or records nothing). On a timeout the options are applied again anyway,
- * with a warning. Every failure is logged.
+ * (or records nothing). An entry udevd wrote for our node with rules read
+ * before ours (a lost reload request) gets a reload and a "change" uevent
+ * for the node, up to three times, @recheck_ms apart after the first. On a
+ * timeout the options are applied again anyway, with a warning. Every
+ * failure is logged.
  *
  * Return: 0 when the options were applied; -ENODEV when @dev_dir/@name is
  * not our device (the caller should stop serving); -ETIMEDOUT when the

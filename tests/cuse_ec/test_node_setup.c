@@ -13,6 +13,7 @@
 
 #include <check.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -369,6 +370,87 @@ START_TEST(test_entry_without_rule)
 }
 END_TEST
 
+/*
+ * udevd set our node up with rules read before ours (its reload request was
+ * lost): the entry is new but lacks our instance. The daemon asks udevd to
+ * look again (a "change" uevent) and applies its options once udevd has
+ * used our rule; a udevd that never does gets three tries, then a warning.
+ */
+static void scratch_answer_change(void *arg, int level, const char *msg)
+{
+	struct scratch *t = arg;
+	char entry[128];
+
+	scratch_log(arg, level, msg);
+	if (!t->on_foreign || !strstr(msg, "asking it to read them and look again"))
+		return;
+	snprintf(entry, sizeof(entry), "I:99\nE:CUSE_EC_INSTANCE=%s\n", t->ns.instance);
+	scratch_udevd_entry(t, entry);
+}
+
+START_TEST(test_entry_set_up_without_our_rule)
+{
+	static const char *const stale_entries[] = { "", "I:5000\nE:FOO=1\n" };
+	char path[128], text[64];
+	struct scratch t;
+	int udevd, answers;
+
+	for (answers = 0; answers < 2; answers++) {
+		scratch_make(&t, "240:7\n");
+		udevd = scratch_udevd(&t);
+		t.ns.log = scratch_answer_change;
+		t.ns.started_usec = 1000;
+		t.ns.recheck_ms = 10;
+		t.ns.wait_ms = answers ? 30000 : 200;
+		t.on_foreign = answers ? "" : NULL;
+		ck_assert_int_eq(node_rule_install(&t.ns), 0);
+		scratch_node(&t, 0600);
+		scratch_udevd_entry(&t, stale_entries[answers]);
+		ck_assert_int_eq(node_setup_run(&t.ns), 0);
+		ck_assert_uint_eq(scratch_node_mode(&t), 0640);
+		path_of(&t, "sys/cros_ec/uevent", path, sizeof(path));
+		read_file(path, text, sizeof(text));
+		ck_assert_str_eq(text, "change\n");
+		if (answers) {
+			ck_assert_msg(strstr(t.log, "(1 of 3)") && !strstr(t.log, "(2 of 3)") &&
+				      !strstr(t.log, "without the runtime rule"), "%s", t.log);
+		} else {
+			ck_assert_msg(strstr(t.log, "(3 of 3)") &&
+				      strstr(t.log, "set up") && strstr(t.log, "without the runtime rule; "
+				      "options applied again without it"), "%s", t.log);
+		}
+		node_rule_remove(&t.ns);
+		close(udevd);
+		scratch_remove(&t);
+	}
+}
+END_TEST
+
+/* An entry older than our rule, without our instance, is another device's. */
+START_TEST(test_old_entry_without_instance_waited_out)
+{
+	struct timespec old[2] = { { .tv_sec = 1000 }, { .tv_sec = 1000 } };
+	char path[128];
+	struct scratch t;
+	int udevd;
+
+	scratch_make(&t, "240:7\n");
+	udevd = scratch_udevd(&t);
+	t.ns.wait_ms = 100;
+	ck_assert_int_eq(node_rule_install(&t.ns), 0);
+	scratch_node(&t, 0600);
+	scratch_udevd_entry(&t, "");
+	snprintf(path, sizeof(path), "%s/udev/data/c%d:%d", t.top, NODE_MAJOR, NODE_MINOR);
+	ck_assert_int_eq(utimensat(AT_FDCWD, path, old, 0), 0);
+	ck_assert_int_eq(node_setup_run(&t.ns), 0);
+	ck_assert_msg(!strstr(t.log, "look again") && strstr(t.log, "has not set up"), "%s",
+		      t.log);
+	node_rule_remove(&t.ns);
+	close(udevd);
+	scratch_remove(&t);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("node_setup");
@@ -383,6 +465,8 @@ int main(void)
 	tcase_add_test(tc, test_node_never_appears);
 	tcase_add_test(tc, test_applied_again_after_udevd);
 	tcase_add_test(tc, test_entry_without_rule);
+	tcase_add_test(tc, test_entry_set_up_without_our_rule);
+	tcase_add_test(tc, test_old_entry_without_instance_waited_out);
 	suite_add_tcase(s, tc);
 	return check_run_suite(s);
 }
