@@ -36,6 +36,8 @@
  */
 #define NODE_SETUP_RULE_RETRIES 3
 #define NODE_SETUP_RECHECK_MS 3500
+/* How often a wait for udevd's entry looks again at udevd's queue. */
+#define NODE_SETUP_QUEUE_POLL_MS 200
 
 extern char **environ;
 
@@ -81,6 +83,15 @@ static bool ns_udevd_runs(struct node_setup *ns)
 
 	snprintf(control, sizeof(control), "%s/control", ns->udev_dir);
 	return !udev_follow_udevd_probe(control, &udevd);
+}
+
+/* udevd has events queued or running: it keeps /run/udev/queue meanwhile. */
+static bool ns_udevd_busy(struct node_setup *ns)
+{
+	char queue[256];
+
+	snprintf(queue, sizeof(queue), "%s/queue", ns->udev_dir);
+	return !access(queue, F_OK);
 }
 
 static void ns_udevd_reload(struct node_setup *ns)
@@ -269,9 +280,15 @@ static bool ns_udevd_entry_is_ours(const char *path, void *arg)
 	if (!ns->instance[0])
 		return ns_entry_is_new(ns, path, false);
 	ret = udev_follow_db_value(path, "E:" NODE_SETUP_INSTANCE_KEY "=", value, sizeof(value));
+	/* Once udevd was asked to look again, its "change" must be done too. */
 	if (!ret && !strcmp(value, ns->instance))
-		return true;
-	if (ret == -ENODATA && ns_entry_is_new(ns, path, true)) {
+		return !ns->asked_again || !ns_udevd_busy(ns);
+	/*
+	 * Only with udevd idle is a new entry without any instance our node's:
+	 * while events wait, it may be the previous device's, rewritten by a
+	 * late event of it after its daemon's rule went away.
+	 */
+	if (ret == -ENODATA && ns_entry_is_new(ns, path, true) && !ns_udevd_busy(ns)) {
 		ns->without_rule = true;
 		return true;
 	}
@@ -282,6 +299,26 @@ static bool ns_udevd_entry_is_ours(const char *path, void *arg)
 		       NODE_SETUP_INSTANCE_KEY, ret ? "unset" : value);
 	}
 	return false;
+}
+
+/*
+ * path_wait() for udevd's entry, looking again every so often: what
+ * decides also includes udevd's queue, whose end no event in data/ marks.
+ */
+static int ns_wait_entry(struct node_setup *ns, const char *data, const char *entry)
+{
+	int64_t deadline = (int64_t)(mono_now_ns() / 1000000) + ns->wait_ms, left;
+	int ret;
+
+	for (;;) {
+		left = deadline - (int64_t)(mono_now_ns() / 1000000);
+		if (left < 0)
+			left = 0;
+		ret = path_wait(data, entry, ns_udevd_entry_is_ours, ns,
+				left < NODE_SETUP_QUEUE_POLL_MS ? (int)left : NODE_SETUP_QUEUE_POLL_MS);
+		if (ret != -ETIMEDOUT || !left)
+			return ret;
+	}
 }
 
 /* A "change" uevent for our device: udevd handles it with the rules it has now. */
@@ -333,7 +370,7 @@ static int ns_apply_after_udevd(struct node_setup *ns, const char *path, dev_t r
 	snprintf(entry, sizeof(entry), "c%u:%u", major(rdev), minor(rdev));
 	for (;;) {
 		ns->without_rule = false;
-		ret = path_wait(data, entry, ns_udevd_entry_is_ours, ns, ns->wait_ms);
+		ret = ns_wait_entry(ns, data, entry);
 		if (ret || !ns->without_rule || tries == NODE_SETUP_RULE_RETRIES)
 			break;
 		if (tries++)
@@ -342,6 +379,7 @@ static int ns_apply_after_udevd(struct node_setup *ns, const char *path, dev_t r
 		       "to read them and look again (%d of %d)", path, tries,
 		       NODE_SETUP_RULE_RETRIES);
 		ns_udevd_reload(ns);
+		ns->asked_again = true;
 		ret = ns_udevd_look_again(ns);
 		if (ret) {
 			ns_log(ns, LOG_WARNING, "%s/%s/uevent: %s", ns->sysfs_dir, ns->name,

@@ -51,6 +51,8 @@ typedef void (*node_setup_log_fn)(void *arg, int level, const char *msg);
  * @rule_written: set by node_rule_install(): CLOCK_REALTIME_COARSE (the
  *                clock of file times) before the node can exist
  * @without_rule: udevd's entry is our node's, set up without our rule
+ * @asked_again:  udevd was sent a "change" for the node: an entry counts
+ *                only once udevd's queue is empty
  *                in that rule ("PID.USEC", unique to this daemon), or ""
  * @foreign_logged: the message that udevd's entry is another device's was
  *                given (once is enough)
@@ -75,6 +77,7 @@ struct node_setup {
 	char instance[48];
 	struct timespec rule_written;
 	bool without_rule;
+	bool asked_again;
 	bool foreign_logged;
 };
 

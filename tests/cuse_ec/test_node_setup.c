@@ -426,6 +426,34 @@ START_TEST(test_entry_set_up_without_our_rule)
 }
 END_TEST
 
+/*
+ * While udevd has events queued, a new entry without any instance may be the
+ * previous device's, rewritten by its late event: it is waited out, not
+ * taken for ours set up without our rule.
+ */
+START_TEST(test_entry_without_instance_while_udevd_busy)
+{
+	char path[128];
+	struct scratch t;
+	int udevd;
+
+	scratch_make(&t, "240:7\n");
+	udevd = scratch_udevd(&t);
+	t.ns.wait_ms = 500;
+	ck_assert_int_eq(node_rule_install(&t.ns), 0);
+	scratch_node(&t, 0600);
+	path_of(&t, "udev/queue", path, sizeof(path));
+	write_file(path, "");
+	scratch_udevd_entry(&t, "");
+	ck_assert_int_eq(node_setup_run(&t.ns), 0);
+	ck_assert_msg(!strstr(t.log, "look again") && strstr(t.log, "has not set up"), "%s",
+		      t.log);
+	node_rule_remove(&t.ns);
+	close(udevd);
+	scratch_remove(&t);
+}
+END_TEST
+
 /* An entry older than our rule, without our instance, is another device's. */
 START_TEST(test_old_entry_without_instance_waited_out)
 {
@@ -467,6 +495,7 @@ int main(void)
 	tcase_add_test(tc, test_entry_without_rule);
 	tcase_add_test(tc, test_entry_set_up_without_our_rule);
 	tcase_add_test(tc, test_old_entry_without_instance_waited_out);
+	tcase_add_test(tc, test_entry_without_instance_while_udevd_busy);
 	suite_add_tcase(s, tc);
 	return check_run_suite(s);
 }
