@@ -38,6 +38,8 @@
 #define NODE_SETUP_RECHECK_MS 3500
 /* How often a wait for udevd's entry looks again at udevd's queue. */
 #define NODE_SETUP_QUEUE_POLL_MS 200
+/* A wait for udevd goes on while udevd works, up to this many times wait_ms. */
+#define NODE_SETUP_BUSY_FACTOR 6
 
 extern char **environ;
 
@@ -304,14 +306,23 @@ static bool ns_udevd_entry_is_ours(const char *path, void *arg)
 /*
  * path_wait() for udevd's entry, looking again every so often: what
  * decides also includes udevd's queue, whose end no event in data/ marks.
+ * udevd handles one device's events in order, so ours may wait behind a
+ * previous device's slow ones (its rules' programs, a loaded machine):
+ * while udevd has events queued the wait goes on, @ns->wait_ms past the
+ * last time it had, and NODE_SETUP_BUSY_FACTOR times that at most.
  */
 static int ns_wait_entry(struct node_setup *ns, const char *data, const char *entry)
 {
-	int64_t deadline = (int64_t)(mono_now_ns() / 1000000) + ns->wait_ms, left;
+	int64_t now = (int64_t)(mono_now_ns() / 1000000), left;
+	int64_t deadline = now + ns->wait_ms;
+	int64_t cap = now + (int64_t)ns->wait_ms * NODE_SETUP_BUSY_FACTOR;
 	int ret;
 
 	for (;;) {
-		left = deadline - (int64_t)(mono_now_ns() / 1000000);
+		now = (int64_t)(mono_now_ns() / 1000000);
+		if (ns_udevd_busy(ns) && now + ns->wait_ms > deadline)
+			deadline = now + ns->wait_ms < cap ? now + ns->wait_ms : cap;
+		left = deadline - now;
 		if (left < 0)
 			left = 0;
 		ret = path_wait(data, entry, ns_udevd_entry_is_ours, ns,
@@ -388,9 +399,9 @@ static int ns_apply_after_udevd(struct node_setup *ns, const char *path, dev_t r
 		}
 	}
 	if (ret == -ETIMEDOUT)
-		ns_log(ns, LOG_WARNING, "udevd has not set up %s%s in %d ms; options applied "
-		       "again without it", path, ns->instance[0] ? " with the runtime rule" : "",
-		       ns->wait_ms);
+		ns_log(ns, LOG_WARNING, "udevd has not set up %s%s (%d ms after it was last "
+		       "busy); options applied again without it", path,
+		       ns->instance[0] ? " with the runtime rule" : "", ns->wait_ms);
 	else if (!ret && ns->without_rule)
 		ns_log(ns, LOG_WARNING, "udevd set up %s without the runtime rule; options "
 		       "applied again without it", path);

@@ -125,9 +125,11 @@ void node_rule_remove(struct node_setup *ns);
  * carries our instance; without it, udevd set it up after @started_usec
  * (or records nothing). An entry udevd wrote for our node with rules read
  * before ours (a lost reload request) gets a reload and a "change" uevent
- * for the node, up to three times, @recheck_ms apart after the first. On a
- * timeout the options are applied again anyway, with a warning. Every
- * failure is logged.
+ * for the node, up to three times, @recheck_ms apart after the first. The
+ * wait for the entry goes on while udevd has events queued, @wait_ms past
+ * the last time it had, six times @wait_ms at most. On a timeout the
+ * options are applied again anyway, with a warning. Every failure is
+ * logged.
  *
  * Return: 0 when the options were applied; -ENODEV when @dev_dir/@name is
  * not our device (the caller should stop serving); -ETIMEDOUT when the
