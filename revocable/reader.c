@@ -152,6 +152,8 @@ static bool refused_end(struct revocable__reader *rd,
 
 int revocable__membarrier(int cmd)
 {
+	if (cmd == MEMBARRIER_CMD_PRIVATE_EXPEDITED)
+		__atomic_fetch_add(&revocable__ctx.membarriers, 1, __ATOMIC_RELAXED);
 	return syscall(__NR_membarrier, cmd, 0, 0);
 }
 

@@ -86,6 +86,7 @@ struct revocable__async_link {
 struct revocable_context {
 	pthread_once_t once;
 	bool use_membarrier;
+	uint64_t membarriers;		/* PRIVATE_EXPEDITED issued, for tests */
 	bool have_key;
 	pthread_key_t key;		/* destructor unregisters the reader */
 

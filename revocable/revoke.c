@@ -81,10 +81,15 @@ static void order_against_readers(void)
 {
 #ifndef REVOCABLE__TSAN
 	cmm_smp_mb();
-	/* On failure a wake-up may be missed: the bounded sleep covers it. */
+#endif
+	/*
+	 * Also in a TSan build, whose own readers need no fence: a program
+	 * built without TSan may inline its read side against this library,
+	 * and its release relies on this barrier. On failure a wake-up may be
+	 * missed: the bounded sleep covers it.
+	 */
 	if (revocable__ctx.use_membarrier)
 		revocable__membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED);
-#endif
 }
 
 /*
@@ -238,6 +243,12 @@ static void publish_revocation(struct revocable_provider *rp)
 	__atomic_store_n(&rp->priv_res, NULL, __ATOMIC_SEQ_CST);
 #ifndef REVOCABLE__TSAN
 	cmm_smp_mb();
+#endif
+	/*
+	 * A TSan build's own readers are ordered by seq_cst alone, but a
+	 * program built without TSan may inline its read side against this
+	 * library: its slot store is ordered only by this barrier.
+	 */
 	if (!revocable__ctx.use_membarrier ||
 	    revocable__membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) == 0)
 		return;
@@ -249,7 +260,6 @@ static void publish_revocation(struct revocable_provider *rp)
 	/* Readers rely on this barrier; going on would be unsafe. */
 	perror("revocable: membarrier");
 	abort();
-#endif
 }
 
 /* Start a revocation: LIVE -> REVOKING and publish NULL.  Never blocks

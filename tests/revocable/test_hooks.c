@@ -185,6 +185,36 @@ START_TEST(test_fork_other_thread_counted_no_membarrier)
 }
 END_TEST
 
+/*
+ * Builds may be mixed: a program built without TSan may inline its read
+ * side against a TSan-built library, and that read side is ordered only by
+ * the revoker's sys_membarrier(). So every build issues it on a revoke,
+ * TSan's included (whose own readers would not need it).
+ */
+START_TEST(test_revoke_issues_membarrier_in_every_build)
+{
+	static int res;
+	struct revocable_provider *rp = revocable_provider_alloc(&res);
+	struct revocable *rev;
+	uint64_t before;
+
+	ck_assert_ptr_nonnull(rp);
+	rev = revocable_alloc(rp);
+	ck_assert_ptr_nonnull(rev);
+	ck_assert_ptr_eq(revocable_try_access(rev), &res);	/* registers this thread */
+	revocable_release(rev);
+	ck_assert_msg(revocable__ctx.use_membarrier,
+		      "this kernel offers no private expedited membarrier");
+	before = __atomic_load_n(&revocable__ctx.membarriers, __ATOMIC_RELAXED);
+	ck_assert_int_ge(revocable_provider_revoke(rp), 0);
+	ck_assert_msg(__atomic_load_n(&revocable__ctx.membarriers, __ATOMIC_RELAXED) > before,
+		      "the revoke published NULL without sys_membarrier()");
+	revocable_free(rev);
+	revocable_provider_free(rp);
+	revocable_barrier();
+}
+END_TEST
+
 /* ---- defect 9: registration ids wrapping (ILP32: after 2^32 threads) ---- */
 
 #define WRAP_READERS 3
@@ -399,6 +429,7 @@ int main(void)
 	tcase_add_test(tc, test_overflow_revoked_not_counted);
 	tcase_add_test(tc, test_fork_other_thread_nested_counted);
 	tcase_add_test(tc, test_fork_other_thread_counted_no_membarrier);
+	tcase_add_test(tc, test_revoke_issues_membarrier_in_every_build);
 	tcase_add_test(tc, test_reader_ids_wrap);
 	tcase_add_test(tc, test_unrelated_release_wakes_no_revoker);
 	suite_add_tcase(s, tc);
