@@ -117,8 +117,9 @@ struct rec_facts {
 	bool have_chip;
 	struct ec_info_protocol proto;
 	bool have_proto;
-	struct ec_response_flash_info flash;
+	struct ec_response_flash_info_1 flash;
 	bool have_flash;
+	bool have_flash_v1;		/* @flash's write_ideal_size and flags too */
 	bool memmap_direct;
 };
 
@@ -136,8 +137,9 @@ static void ask_everything(struct ec_client *c, struct rec_facts *f)
 	struct ec_info_fans fans;
 	struct ec_info_uptime up;
 	struct ec_info_pd_power pw;
-	uint32_t hello, mask, result;
+	uint32_t hello, mask, flash_mask = 0, result;
 	unsigned int ports = 0, port, cmd;
+	int n;
 
 	f->memmap_direct = ec_client_has_direct_memmap(c);
 	ec_client_hello(c, 0xa0b0c0d0u, &hello);
@@ -146,8 +148,18 @@ static void ask_everything(struct ec_client *c, struct rec_facts *f)
 	f->have_proto = !ec_client_protoinfo(c, &f->proto);
 	ec_client_xcmd(c, EC_CMD_GET_FEATURES, 0, NULL, 0, buf, 8, &result);
 	ec_client_xcmd(c, EC_CMD_GET_BOARD_VERSION, 0, NULL, 0, buf, 2, &result);
-	for (cmd = 0; cmd <= 0x3ff; cmd++)
-		ec_client_cmd_versions(c, (uint16_t)cmd, &mask);
+	/*
+	 * ectool asks v1 for every command (v0 where v1 fails), ecctl v0 up
+	 * to 0xff: both ways, so an overlay answers either client.
+	 */
+	for (cmd = 0; cmd <= 0x3ff; cmd++) {
+		if (!ec_client_cmd_versions_ver(c, (uint16_t)cmd, 1, &mask) &&
+		    cmd == EC_CMD_FLASH_INFO)
+			flash_mask = mask;
+		if (cmd <= 0xff && !ec_client_cmd_versions_ver(c, (uint16_t)cmd, 0, &mask) &&
+		    cmd == EC_CMD_FLASH_INFO && !flash_mask)
+			flash_mask = mask;
+	}
 	ec_client_battery(c, &bat);
 	ec_client_temps(c, &temps);
 	ec_client_fans(c, &fans);
@@ -156,9 +168,19 @@ static void ask_everything(struct ec_client *c, struct rec_facts *f)
 	if (!ec_client_usbpd_ports(c, &ports))
 		for (port = 0; port < ports && port < 8; port++)
 			ec_client_usbpd_power(c, (uint8_t)port, &pw);
-	f->have_flash = ec_client_xcmd(c, EC_CMD_FLASH_INFO, 0, NULL, 0, &f->flash,
-				       sizeof(f->flash), &result) == (int)sizeof(f->flash) &&
-			result == EC_RES_SUCCESS;
+	/* FLASH_INFO v1 (ectool's flashinfo asks it) where the EC has it, else v0. */
+	if (flash_mask & EC_VER_MASK(1)) {
+		n = ec_client_xcmd(c, EC_CMD_FLASH_INFO, 1, NULL, 0, &f->flash,
+				   sizeof(f->flash), &result);
+		f->have_flash_v1 = n == (int)sizeof(f->flash) && result == EC_RES_SUCCESS;
+	}
+	if (!f->have_flash_v1) {
+		n = ec_client_xcmd(c, EC_CMD_FLASH_INFO, 0, NULL, 0, &f->flash,
+				   sizeof(struct ec_response_flash_info), &result);
+		f->have_flash = n == (int)sizeof(struct ec_response_flash_info) &&
+				result == EC_RES_SUCCESS;
+	}
+	f->have_flash |= f->have_flash_v1;
 	if (f->memmap_direct)
 		ec_client_readmem(c, 0, sizeof(map), map);
 }
@@ -217,6 +239,11 @@ static int write_profile(const char *path, const char *dev, const struct rec_fac
 			"\nerase_block = %" PRIu32 "\nprotect_block = %" PRIu32 "\n",
 			f->flash.flash_size, f->flash.write_block_size, f->flash.erase_block_size,
 			f->flash.protect_block_size);
+	/* The flags a profile carries (0..3): ERASE_TO_0 and SELECT_REQUIRED. */
+	if (f->have_flash && f->flash.flash_size && f->have_flash_v1)
+		fprintf(out, "write_ideal = %" PRIu32 "\nflags = %" PRIu32 "\n",
+			f->flash.write_ideal_size,
+			f->flash.flags & (EC_FLASH_INFO_ERASE_TO_0 | EC_FLASH_INFO_SELECT_REQUIRED));
 	return fclose(out) == EOF ? -EIO : 0;
 }
 

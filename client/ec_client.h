@@ -334,6 +334,20 @@ int ec_client_hello(struct ec_client *c, uint32_t in_data, uint32_t *out);
  */
 int ec_client_cmd_versions(struct ec_client *c, uint16_t command, uint32_t *mask);
 
+/**
+ * ec_client_cmd_versions_ver() - ec_client_cmd_versions() asked with a
+ * given version of GET_CMD_VERSIONS (ectool asks v1 first for every
+ * command, then v0 where v1 failed).
+ * @c:       the client
+ * @command: host command number (v0 carries its low 8 bits only)
+ * @version: 0 or 1
+ * @mask:    as ec_client_cmd_versions()
+ *
+ * Return: 0, -EINVAL for another @version, -errno or EC_CLIENT_EC_ERR().
+ */
+int ec_client_cmd_versions_ver(struct ec_client *c, uint16_t command, uint8_t version,
+			       uint32_t *mask);
+
 /** struct ec_info_protocol - GET_PROTOCOL_INFO, decoded. */
 struct ec_info_protocol {
 	uint32_t protocol_versions;

@@ -125,12 +125,24 @@ int ec_client_hello(struct ec_client *c, uint32_t in_data, uint32_t *out)
 
 int ec_client_cmd_versions(struct ec_client *c, uint16_t command, uint32_t *mask)
 {
+	/*
+	 * v0 carries an 8-bit command number; larger ones need v1. ectool
+	 * itself asks v1 for every command and v0 only where v1 failed
+	 * (misc_util.cc); cuse_ec-record asks both ways.
+	 */
+	return ec_client_cmd_versions_ver(c, command, command > 0xff ? 1 : 0, mask);
+}
+
+int ec_client_cmd_versions_ver(struct ec_client *c, uint16_t command, uint8_t version,
+			       uint32_t *mask)
+{
 	struct ec_response_get_cmd_versions resp;
 	uint32_t result;
 	int ret;
 
-	/* v0 carries an 8-bit command number; larger ones need v1, as in ectool. */
-	if (command > 0xff) {
+	if (version > 1)
+		return -EINVAL;
+	if (version == 1) {
 		struct ec_params_get_cmd_versions_v1 req = { .cmd = command };
 
 		ret = ec_client_xcmd(c, EC_CMD_GET_CMD_VERSIONS, 1, &req, sizeof(req),

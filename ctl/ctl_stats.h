@@ -51,7 +51,8 @@
 	X(state_loads, "--state files loaded (verb \"load\", every plug)")	\
 	X(state_refused, "--state files a load refused")			\
 	X(faults_injected, "host commands a fault rule shaped (see \"fault\")")	\
-	X(replay_hits, "host commands and READMEMs --replay answered")	\
+	X(replay_hits, "host commands and READMEMs a --replay record matched")	\
+	X(replay_loose_hits, "host commands --replay-match=order answered")	\
 	X(replay_misses, "requests the --replay recording lacked")		\
 	X(records_written, "records --record wrote")				\
 	X(record_write_errors, "records --record failed to write")		\

@@ -645,7 +645,8 @@ void chardev_stats(struct chardev_ctx *ctx, struct chardev_stats *out)
 #undef CHARDEV_STAT_COPY
 	/* The replay counts its own answers, across every EC it served. */
 	if (ctx->config.replay)
-		ec_replay_counts(ctx->config.replay, &out->replay_hits, &out->replay_misses);
+		ec_replay_counts(ctx->config.replay, &out->replay_hits, &out->replay_loose_hits,
+				 &out->replay_misses);
 }
 
 void chardev_stat_inc(struct chardev_ctx *ctx, enum chardev_stat stat)

@@ -47,6 +47,7 @@ enum {
 	OPT_RECORD_FORMAT,
 	OPT_REPLAY,
 	OPT_REPLAY_MISS,
+	OPT_REPLAY_MATCH,
 	OPT_STATE,
 };
 
@@ -155,6 +156,11 @@ static const struct cuse_ec_option_desc cuse_ec_option_descs[] = {
 	       "what answers a request the recording lacks:\n"
 	       "model (the profile's EC, default) or invalid\n"
 	       "(INVALID_COMMAND)"),
+	OPTION(OPT_REPLAY_MATCH, "replay-match", required_argument, "HOW",
+	       "bytes (default: command, version and request\n"
+	       "bytes) or order (failing bytes, the next unused\n"
+	       "record of the command, version and length: for\n"
+	       "clients such as ectool that send stray bytes)"),
 	OPTION(OPT_STATE, "state", required_argument, "FILE",
 	       "the EC's state file: loaded at start (if it exists)\n"
 	       "and at every plug, saved at every unplug and at exit;\n"
@@ -377,7 +383,7 @@ int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
 	struct option longopts[CUSE_EC_N_OPTIONS + 1];
 	char shortopts[2 * CUSE_EC_N_OPTIONS + 2];
 	char why[PARSE_ERR_MAX];
-	bool record_format_set = false, replay_miss_set = false;
+	bool record_format_set = false, replay_miss_set = false, replay_match_set = false;
 	uint64_t v;
 	int c;
 
@@ -489,6 +495,14 @@ int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
 				return -EINVAL;
 			}
 			replay_miss_set = true;
+			break;
+		case OPT_REPLAY_MATCH:
+			if (ec_replay_match_parse(optarg, &opts->replay_match)) {
+				fprintf(err, "%s: invalid --replay-match '%.40s': bytes or order\n",
+					prog, optarg);
+				return -EINVAL;
+			}
+			replay_match_set = true;
 			break;
 		case OPT_SHUTDOWN_TIMEOUT:
 			if (parse_uint(optarg, "--shutdown-timeout", 0, 3600, &v, why, sizeof(why))) {
@@ -637,6 +651,10 @@ int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
 		opts->record_format = ec_rec_format_for_path(opts->record);
 	if (replay_miss_set && !opts->replay) {
 		fprintf(err, "%s: --replay-miss is for --replay's recording\n", prog);
+		return -EINVAL;
+	}
+	if (replay_match_set && !opts->replay) {
+		fprintf(err, "%s: --replay-match is for --replay's recording\n", prog);
 		return -EINVAL;
 	}
 	if (opts->record && opts->replay && !strcmp(opts->record, opts->replay)) {

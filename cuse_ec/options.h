@@ -58,6 +58,7 @@
  * @record_format: its format (--record-format, else from its name)
  * @replay:     --replay: the recording the EC answers from first, NULL for none
  * @replay_miss: --replay-miss: what answers a request the recording lacks
+ * @replay_match: --replay-match: how host commands find their records
  * @state:      --state: the EC's state file (cuse_ec-state(5)), NULL for none
  */
 struct cuse_ec_options {
@@ -94,6 +95,7 @@ struct cuse_ec_options {
 	enum ec_rec_format record_format;
 	const char *replay;
 	enum ec_replay_miss replay_miss;
+	enum ec_replay_match replay_match;
 	const char *state;
 };
 

@@ -26,7 +26,8 @@ int session_files_open(const struct cuse_ec_options *opts, struct session_files 
 			fprintf(err, "cuse_ec: --replay %s\n", why);
 			return ret;
 		}
-		ret = ec_replay_create(sf->recording, opts->replay_miss, &sf->replay);
+		ret = ec_replay_create(sf->recording, opts->replay_miss, opts->replay_match,
+				       &sf->replay);
 		if (ret) {
 			fprintf(err, "cuse_ec: --replay: %s\n", strerror(-ret));
 			goto err_recording;

@@ -256,25 +256,59 @@ int ec_replay_miss_parse(const char *name, enum ec_replay_miss *out);
  */
 const char *ec_replay_miss_name(enum ec_replay_miss miss);
 
+/**
+ * enum ec_replay_match - how a replay matches a host command's request.
+ * @EC_REPLAY_MATCH_BYTES: command, version and request bytes, exactly
+ * @EC_REPLAY_MATCH_ORDER: exactly first; failing that, the first record not
+ *                         used yet with the command, version and request
+ *                         length (for clients that leave request bytes
+ *                         uninitialised, as ectool does)
+ */
+enum ec_replay_match {
+	EC_REPLAY_MATCH_BYTES,
+	EC_REPLAY_MATCH_ORDER,
+};
+
+/**
+ * ec_replay_match_parse() - a matching by name: "bytes" or "order".
+ * @name: the name
+ * @out:  the matching
+ *
+ * Return: 0, or -EINVAL for another name.
+ */
+int ec_replay_match_parse(const char *name, enum ec_replay_match *out);
+
+/**
+ * ec_replay_match_name() - a matching's name.
+ * @match: the matching
+ *
+ * Return: "bytes" or "order" ("?" out of range).
+ */
+const char *ec_replay_match_name(enum ec_replay_match match);
+
 struct ec_replay;
 
 /**
  * ec_replay_create() - a replay of @rec's XCMD and READMEM records.
- * @rec:  the recording; it must outlive the replay
- * @miss: the policy for requests @rec lacks
- * @out:  the replay
+ * @rec:   the recording; it must outlive the replay
+ * @miss:  the policy for requests @rec lacks
+ * @match: how host commands find their records
+ * @out:   the replay
  *
  * An XCMD request matches a record with its command, version and request
  * bytes (a record without its request bytes: any request of the same
  * length). Identical requests take the matching records in recorded order;
- * after the last, the last answer repeats. A READMEM matches offset and
- * byte count the same way; failing that, a plain read (not a string)
- * within the bytes of a recorded plain read is answered from them.
+ * after the last, the last answer repeats. With EC_REPLAY_MATCH_ORDER, a
+ * request no record matches so takes the first record not used yet with
+ * its command, version and request length; only when there is none does
+ * @miss apply. A READMEM matches offset and byte count the same way;
+ * failing that, a plain read (not a string) within the bytes of a recorded
+ * plain read is answered from them.
  *
  * Return: 0, -EINVAL, -ENOMEM.
  */
 int ec_replay_create(const struct ec_recording *rec, enum ec_replay_miss miss,
-		     struct ec_replay **out);
+		     enum ec_replay_match match, struct ec_replay **out);
 
 /**
  * ec_replay_destroy() - free a replay; NULL is ignored.
@@ -284,11 +318,14 @@ void ec_replay_destroy(struct ec_replay *replay);
 
 /**
  * ec_replay_counts() - requests answered from the recording and not.
- * @replay: the replay
- * @hits:   if not NULL, requests a record answered
- * @misses: if not NULL, requests the recording lacked
+ * @replay:     the replay
+ * @hits:       if not NULL, requests a record matching exactly answered
+ * @loose_hits: if not NULL, host commands EC_REPLAY_MATCH_ORDER answered
+ *              from a record of other request bytes (not in @hits)
+ * @misses:     if not NULL, requests the recording lacked
  */
-void ec_replay_counts(struct ec_replay *replay, uint64_t *hits, uint64_t *misses);
+void ec_replay_counts(struct ec_replay *replay, uint64_t *hits, uint64_t *loose_hits,
+		      uint64_t *misses);
 
 /**
  * ec_set_replay() - the replay the EC consults before its model at every

@@ -10,6 +10,12 @@
  * take their records in recorded order, so a value that changed during the
  * session (a battery draining) changes again on replay; after the last, the
  * last answer repeats, as an EC left alone keeps answering the same.
+ *
+ * EC_REPLAY_MATCH_ORDER loosens XCMD matching for clients that send
+ * uninitialised bytes (ectool's unused request fields): a host command no
+ * record matches exactly takes the first record not used yet with its
+ * command, version and request length, as a umockdev record (which kept
+ * no request bytes) always matches.
  */
 #include "config.h"
 
@@ -24,8 +30,9 @@ struct ec_replay {
 	pthread_mutex_t lock;		/* a leaf: taken inside an EC's lock */
 	const struct ec_recording *rec;
 	enum ec_replay_miss miss;
+	enum ec_replay_match match;
 	bool *used;			/* one per record: answered already */
-	uint64_t hits, misses;
+	uint64_t hits, loose_hits, misses;
 };
 
 static const char *const ec_replay_miss_names[] = {
@@ -55,12 +62,40 @@ const char *ec_replay_miss_name(enum ec_replay_miss miss)
 	return ec_replay_miss_names[miss];
 }
 
+static const char *const ec_replay_match_names[] = {
+	[EC_REPLAY_MATCH_BYTES] = "bytes",
+	[EC_REPLAY_MATCH_ORDER] = "order",
+};
+
+int ec_replay_match_parse(const char *name, enum ec_replay_match *out)
+{
+	size_t i;
+
+	if (!name || !out)
+		return -EINVAL;
+	for (i = 0; i < sizeof(ec_replay_match_names) / sizeof(ec_replay_match_names[0]); i++) {
+		if (!strcmp(name, ec_replay_match_names[i])) {
+			*out = (enum ec_replay_match)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+const char *ec_replay_match_name(enum ec_replay_match match)
+{
+	if ((size_t)match >= sizeof(ec_replay_match_names) / sizeof(ec_replay_match_names[0]))
+		return "?";
+	return ec_replay_match_names[match];
+}
+
 int ec_replay_create(const struct ec_recording *rec, enum ec_replay_miss miss,
-		     struct ec_replay **out)
+		     enum ec_replay_match match, struct ec_replay **out)
 {
 	struct ec_replay *replay;
 
-	if (!rec || !out || (miss != EC_REPLAY_MISS_MODEL && miss != EC_REPLAY_MISS_INVALID))
+	if (!rec || !out || (miss != EC_REPLAY_MISS_MODEL && miss != EC_REPLAY_MISS_INVALID) ||
+	    (match != EC_REPLAY_MATCH_BYTES && match != EC_REPLAY_MATCH_ORDER))
 		return -EINVAL;
 	replay = calloc(1, sizeof(*replay));
 	if (!replay)
@@ -73,6 +108,7 @@ int ec_replay_create(const struct ec_recording *rec, enum ec_replay_miss miss,
 	}
 	replay->rec = rec;
 	replay->miss = miss;
+	replay->match = match;
 	*out = replay;
 	return 0;
 }
@@ -86,11 +122,14 @@ void ec_replay_destroy(struct ec_replay *replay)
 	free(replay);
 }
 
-void ec_replay_counts(struct ec_replay *replay, uint64_t *hits, uint64_t *misses)
+void ec_replay_counts(struct ec_replay *replay, uint64_t *hits, uint64_t *loose_hits,
+		      uint64_t *misses)
 {
 	pthread_mutex_lock(&replay->lock);
 	if (hits)
 		*hits = replay->hits;
+	if (loose_hits)
+		*loose_hits = replay->loose_hits;
 	if (misses)
 		*misses = replay->misses;
 	pthread_mutex_unlock(&replay->lock);
@@ -143,6 +182,29 @@ static const struct ec_rec *ec_replay_pick(struct ec_replay *replay, uint32_t a,
 }
 
 /*
+ * EC_REPLAY_MATCH_ORDER: a host command no record matched exactly takes the
+ * first record not used yet with its command, version and request length,
+ * whatever its request bytes. Called with the replay's lock held.
+ * Return: the record, or NULL.
+ */
+static const struct ec_rec *ec_replay_pick_loose(struct ec_replay *replay, uint32_t command,
+						 uint32_t version, size_t req_len)
+{
+	const struct ec_rec *r;
+	size_t i, n = ec_recording_count(replay->rec);
+
+	for (i = 0; i < n; i++) {
+		r = ec_recording_get(replay->rec, i);
+		if (replay->used[i] || r->kind != EC_REC_XCMD || r->command != command ||
+		    r->version != version || r->out_size != req_len)
+			continue;
+		replay->used[i] = true;
+		return r;
+	}
+	return NULL;
+}
+
+/*
  * A READMEM no record asked exactly: the last record of a plain read (not
  * a string) whose bytes cover the range, such as a recorder's one read of
  * the whole map. Return: the record, or NULL.
@@ -176,6 +238,9 @@ bool ec_replay_xcmd(struct ec_replay *replay, uint32_t command, uint32_t version
 	r = ec_replay_pick(replay, command, version, req, req_len, false);
 	if (r)
 		replay->hits++;
+	else if (replay->match == EC_REPLAY_MATCH_ORDER &&
+		 (r = ec_replay_pick_loose(replay, command, version, req_len)))
+		replay->loose_hits++;
 	else
 		replay->misses++;
 	if (!r) {

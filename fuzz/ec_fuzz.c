@@ -361,8 +361,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ec_create(prof, &clock, &ec) || ec_fault_plan_create(size ? data[0] : 0, &ctx.faults))
 		abort();
 	ec_set_fault_plan(ec, ctx.faults);
-	/* A recording the input parsed as answers first (the model the rest). */
-	if (rec && !ec_replay_create(rec, EC_REPLAY_MISS_MODEL, &replay))
+	/*
+	 * A recording the input parsed as answers first (the model the rest),
+	 * matched by order as well as by bytes when the first byte's bit 3 says.
+	 */
+	if (rec && !ec_replay_create(rec, EC_REPLAY_MISS_MODEL,
+				     size && (data[0] & 8) ? EC_REPLAY_MATCH_ORDER :
+							     EC_REPLAY_MATCH_BYTES, &replay))
 		ec_set_replay(ec, replay);
 	ec_profile_free(prof);
 	ec_event_queue_init(&listener.q);

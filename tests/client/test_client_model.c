@@ -316,6 +316,12 @@ START_TEST(model_hello_typed)
 	ck_assert_uint_eq(mask, 0);
 	ck_assert_int_eq(ec_client_cmd_versions(c, EC_CMD_HELLO, &mask), 0);
 	ck_assert_uint_eq(mask & 1, 1);
+	/* Asked as ectool asks (v1 for a command <= 0xff) and v0: the same. */
+	ck_assert_int_eq(ec_client_cmd_versions_ver(c, EC_CMD_FLASH_INFO, 1, &mask), 0);
+	ck_assert_uint_eq(mask, EC_VER_MASK(0) | EC_VER_MASK(1));
+	ck_assert_int_eq(ec_client_cmd_versions_ver(c, EC_CMD_FLASH_INFO, 0, &mask), 0);
+	ck_assert_uint_eq(mask, EC_VER_MASK(0) | EC_VER_MASK(1));
+	ck_assert_int_eq(ec_client_cmd_versions_ver(c, EC_CMD_FLASH_INFO, 2, &mask), -EINVAL);
 	ec_client_close(c);
 }
 END_TEST

@@ -228,7 +228,8 @@ START_TEST(test_replay_over_the_profile)
 
 	ck_assert_int_eq(ec_recording_create(&rec), 0);
 	ck_assert_int_eq(ec_recording_add(rec, &hello), 0);
-	ck_assert_int_eq(ec_replay_create(rec, EC_REPLAY_MISS_INVALID, &replay), 0);
+	ck_assert_int_eq(ec_replay_create(rec, EC_REPLAY_MISS_INVALID, EC_REPLAY_MATCH_BYTES,
+					  &replay), 0);
 	ctx = ctx_with(NULL, replay, &lc);
 	file = harness_open(ctx);
 	ck_assert_int_eq(do_xcmd(file, EC_CMD_HELLO, 0, req, 4, resp, 4, &result), 4);
@@ -252,6 +253,46 @@ START_TEST(test_replay_over_the_profile)
 }
 END_TEST
 
+/* A loose match reaches the daemon's stats as replay_loose_hits, apart. */
+START_TEST(test_replay_loose_hits_counted)
+{
+	static const uint8_t req[4] = { 1, 2, 3, 4 }, stray[4] = { 1, 2, 3, 0x99 },
+			     answer[4] = { 0xde, 0xad, 0xbe, 0xef };
+	const struct ec_rec hello = { .kind = EC_REC_XCMD, .command = EC_CMD_HELLO,
+				      .out_size = 4, .in_size = 4, .ret = 4, .req_known = true,
+				      .req = req, .data_len = 4, .data = answer };
+	struct ec_recording *rec;
+	struct ec_replay *replay;
+	struct chardev_ctx *ctx;
+	struct chardev_file *file;
+	struct chardev_stats st;
+	char text[CHARDEV_STATS_TEXT_MAX];
+	uint8_t resp[4];
+	uint32_t result;
+
+	ck_assert_int_eq(ec_recording_create(&rec), 0);
+	ck_assert_int_eq(ec_recording_add(rec, &hello), 0);
+	ck_assert_int_eq(ec_replay_create(rec, EC_REPLAY_MISS_INVALID, EC_REPLAY_MATCH_ORDER,
+					  &replay), 0);
+	ctx = ctx_with(NULL, replay, &lc);
+	file = harness_open(ctx);
+	ck_assert_int_eq(do_xcmd(file, EC_CMD_HELLO, 0, stray, 4, resp, 4, &result), 4);
+	ck_assert_mem_eq(resp, answer, 4);
+	ck_assert_int_eq(do_xcmd(file, EC_CMD_HELLO, 0, req, 4, resp, 4, &result), 4);
+	chardev_stats(ctx, &st);
+	ck_assert_uint_eq(st.replay_hits, 1);
+	ck_assert_uint_eq(st.replay_loose_hits, 1);
+	ck_assert_uint_eq(st.replay_misses, 0);
+	chardev_stats_format(&st, text, sizeof(text));
+	ck_assert_msg(strstr(text, " replay_hits=1 replay_loose_hits=1 replay_misses=0 "), "%s",
+		      text);
+	chardev_release(file);
+	harness_ctx_free(ctx);
+	ec_replay_destroy(replay);
+	ec_recording_destroy(rec);
+}
+END_TEST
+
 static Suite *record_suite(void)
 {
 	Suite *s = suite_create("chardev_record");
@@ -262,6 +303,7 @@ static Suite *record_suite(void)
 	tcase_add_test(tc, test_several_files_one_order);
 	tcase_add_test(tc, test_write_errors_counted_logged_once);
 	tcase_add_test(tc, test_replay_over_the_profile);
+	tcase_add_test(tc, test_replay_loose_hits_counted);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -812,6 +812,11 @@ START_TEST(test_options_defaults_and_good)
 	ck_assert_int_eq(o.replay_miss, EC_REPLAY_MISS_MODEL);
 	ck_assert_int_eq(parse(&o, NULL, 3, "--replay=s.rec", "--replay-miss=invalid"), 0);
 	ck_assert_int_eq(o.replay_miss, EC_REPLAY_MISS_INVALID);
+	ck_assert_int_eq(o.replay_match, EC_REPLAY_MATCH_BYTES);
+	ck_assert_int_eq(parse(&o, NULL, 3, "--replay=s.rec", "--replay-match=order"), 0);
+	ck_assert_int_eq(o.replay_match, EC_REPLAY_MATCH_ORDER);
+	ck_assert_int_eq(parse(&o, NULL, 3, "--replay=s.rec", "--replay-match=bytes"), 0);
+	ck_assert_int_eq(o.replay_match, EC_REPLAY_MATCH_BYTES);
 
 	ck_assert_int_eq(parse(&o, &text, 2, "--help"), CUSE_EC_OPTIONS_EXIT);
 	ck_assert_ptr_nonnull(strstr(text, "--lifecycle"));
@@ -849,6 +854,9 @@ START_TEST(test_options_bad)
 		{ "--record-format=native", NULL },
 		{ "--replay-miss=skip", "--replay=x" }, { "--replay-miss=", "--replay=x" },
 		{ "--replay-miss=model", NULL }, { "--record=x", "--replay=x" },
+		{ "--replay-match=loose", "--replay=x" }, { "--replay-match=", "--replay=x" },
+		{ "--replay-match=Order", "--replay=x" }, { "--replay-match", "--replay=x" },
+		{ "--replay-match=order", NULL },
 		{ "--state=", NULL }, { "--state", NULL },
 	};
 	struct cuse_ec_options o;

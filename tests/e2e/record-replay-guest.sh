@@ -119,14 +119,22 @@ serve "$live"
 e2e_check "cuse_ec-record records the device" \
 	"$recorder" --dev="/dev/$live" --overlay="$dir/overlay.rec" --profile-out="$dir/rec.profile"
 # Answers that do not move with time: the live device and the replay agree.
+# "raw 8 1 0100": ectool's GET_CMD_VERSIONS v1 for a command <= 0xff;
+# "raw 0x10 1": its FLASH_INFO v1 (flashinfo's WriteIdealSize).
 session_cmds=(hello version chipinfo protoinfo "cmdversions 1" "cmdversions 0x97" "usbpd ports"
-	"usbpd power" panicinfo)
+	"usbpd power" panicinfo "raw 8 1 0100" "raw 0x10 1")
 session "$live" >"$dir/live.out"
 e2e_check_exit "recorded daemon stops cleanly" 0 e2e_stop_daemon
 e2e_check "the recorder's profile loads" "$daemon" --check-profile="$dir/rec.profile"
 e2e_check "the profile has the board, its versions, chip and flash" bash -c \
 	'grep -qx "board = laptop" "$1" && grep -qx "version_ro = laptop_v2.0.1234-ro" "$1" &&
 	 grep -qx "vendor = nuvoton" "$1" && grep -qx "size = 524288" "$1"' _ "$dir/rec.profile"
+e2e_check "the profile has FLASH_INFO v1's write_ideal and flags" bash -c \
+	'grep -qx "write_ideal = 256" "$1" && grep -qx "flags = 0" "$1"' _ "$dir/rec.profile"
+e2e_check "the overlay has GET_CMD_VERSIONS v1 and v0 of a command <= 0xff, FLASH_INFO v1" \
+	bash -c 'grep -q " xcmd cmd=0x0008 ver=1 out=2 .* req=0100 " "$1" &&
+	 grep -q " xcmd cmd=0x0008 ver=0 out=1 .* req=01 " "$1" &&
+	 grep -q " xcmd cmd=0x0010 ver=1 out=0 in=24 result=0 ret=24 " "$1"' _ "$dir/overlay.rec"
 play=rr_over_$$_$RANDOM
 serve "$play" --profile="$other_profile" --replay="$dir/overlay.rec" --replay-miss=model
 session "$play" >"$dir/over.out"

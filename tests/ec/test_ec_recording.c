@@ -3,7 +3,8 @@
  * test_ec_recording.c - recordings (ec_recording.c, ec_recording_umockdev.c)
  * and their replay (ec_replay.c): both formats read and written, a
  * umockdev file through read and write byte for byte, every refusal of
- * either parser, the matching rules and both miss policies.
+ * either parser, the matching rules (exact, and by order) and both miss
+ * policies.
  */
 #include <check.h>
 #include <errno.h>
@@ -361,7 +362,9 @@ START_TEST(test_names_and_load)
 {
 	enum ec_rec_format fmt;
 	enum ec_replay_miss miss;
+	enum ec_replay_match match;
 	struct ec_recording *rec = NULL;
+	struct ec_replay *replay;
 	char path[] = "/tmp/test_ec_recording.XXXXXX", err[512];
 	const struct ec_rec too_big = { .kind = EC_REC_EVENT, .data_len = EC_REC_DATA_MAX + 1,
 					.data = hello_req };
@@ -382,11 +385,24 @@ START_TEST(test_names_and_load)
 	ck_assert_int_eq(miss, EC_REPLAY_MISS_INVALID);
 	ck_assert_int_eq(ec_replay_miss_parse("Model", &miss), -EINVAL);
 	ck_assert_str_eq(ec_replay_miss_name(EC_REPLAY_MISS_INVALID), "invalid");
+	ck_assert_int_eq(ec_replay_match_parse("bytes", &match), 0);
+	ck_assert_int_eq(match, EC_REPLAY_MATCH_BYTES);
+	ck_assert_int_eq(ec_replay_match_parse("order", &match), 0);
+	ck_assert_int_eq(match, EC_REPLAY_MATCH_ORDER);
+	ck_assert_int_eq(ec_replay_match_parse("Order", &match), -EINVAL);
+	ck_assert_int_eq(ec_replay_match_parse("", &match), -EINVAL);
+	ck_assert_int_eq(ec_replay_match_parse(NULL, &match), -EINVAL);
+	ck_assert_str_eq(ec_replay_match_name(EC_REPLAY_MATCH_ORDER), "order");
+	ck_assert_str_eq(ec_replay_match_name((enum ec_replay_match)7), "?");
 
 	ck_assert_int_eq(ec_recording_create(&rec), 0);
 	ck_assert_int_eq(ec_recording_add(rec, &too_big), -EINVAL);
 	ck_assert_int_eq(ec_recording_add(rec, &bad_kind), -EINVAL);
 	ck_assert_int_eq(ec_recording_set_device(rec, "/dev/a b"), -EINVAL);
+	ck_assert_int_eq(ec_replay_create(rec, EC_REPLAY_MISS_MODEL, (enum ec_replay_match)2,
+					  &replay), -EINVAL);
+	ck_assert_int_eq(ec_replay_create(rec, (enum ec_replay_miss)2, EC_REPLAY_MATCH_BYTES,
+					  &replay), -EINVAL);
 	ck_assert_int_eq(ec_rec_write(EC_REC_FORMAT_UMOCKDEV,
 				      &(struct ec_rec){ .kind = EC_REC_PLUG }, stdout), 0);
 	ec_recording_destroy(rec);
@@ -442,7 +458,8 @@ START_TEST(test_replay_matching)
 	ck_assert_int_eq(ec_recording_create(&rec), 0);
 	for (i = 0; i < sizeof(recs) / sizeof(recs[0]); i++)
 		ck_assert_int_eq(ec_recording_add(rec, &recs[i]), 0);
-	ck_assert_int_eq(ec_replay_create(rec, EC_REPLAY_MISS_MODEL, &replay), 0);
+	ck_assert_int_eq(ec_replay_create(rec, EC_REPLAY_MISS_MODEL, EC_REPLAY_MATCH_BYTES,
+					  &replay), 0);
 	ec_set_replay(ec, replay);
 
 	/* Identical requests: recorded order, then the last answer repeats. */
@@ -458,7 +475,7 @@ START_TEST(test_replay_matching)
 	/* The recorded EC result comes back too. */
 	ck_assert_int_eq(xcmd(ec, EC_CMD_GET_VERSION, 0, NULL, 0, resp, 8, &status), 0);
 	ck_assert_uint_eq(status, EC_RES_ACCESS_DENIED);
-	ec_replay_counts(replay, &hits, &misses);
+	ec_replay_counts(replay, &hits, NULL, &misses);
 	ck_assert_uint_eq(hits, 5);
 	ck_assert_uint_eq(misses, 0);
 
@@ -468,7 +485,7 @@ START_TEST(test_replay_matching)
 	ck_assert_uint_eq(le32(resp), 9 + EC_HELLO_MAGIC);
 	ck_assert_int_eq(xcmd(ec, EC_CMD_HELLO, 1, hello_req, 4, resp, 4, &status), 0);
 	ck_assert_uint_eq(status, EC_RES_INVALID_VERSION);
-	ec_replay_counts(replay, &hits, &misses);
+	ec_replay_counts(replay, &hits, NULL, &misses);
 	ck_assert_uint_eq(misses, 2);
 
 	/* READMEM: offset and count match; another offset is the model's. */
@@ -479,10 +496,10 @@ START_TEST(test_replay_matching)
 	ck_assert_int_eq(ec_read_memmap(ec, 0x21, 1, mem), 1);
 	ck_assert_uint_eq(mem[0], 'C');
 	/* Outside it, or a string: the model's (the laptop maps directly). */
-	ec_replay_counts(replay, &hits, &misses);
+	ec_replay_counts(replay, &hits, NULL, &misses);
 	ck_assert_int_eq(ec_read_memmap(ec, 0x21, 2, mem), 2);
 	ck_assert_int_gt(ec_read_memmap(ec, 0x20, 0, mem), 0);
-	ec_replay_counts(replay, NULL, &misses);
+	ec_replay_counts(replay, NULL, NULL, &misses);
 	ck_assert_uint_eq(misses, 4);
 
 	ec_set_replay(ec, NULL);
@@ -506,7 +523,8 @@ START_TEST(test_replay_miss_invalid_and_umockdev)
 
 	fake_clock_init(&fc);
 	ec = make_ec_file(NULL, &fc);
-	ck_assert_int_eq(ec_replay_create(rec, EC_REPLAY_MISS_INVALID, &replay), 0);
+	ck_assert_int_eq(ec_replay_create(rec, EC_REPLAY_MISS_INVALID, EC_REPLAY_MATCH_BYTES,
+					  &replay), 0);
 	ec_set_replay(ec, replay);
 	/* A umockdev record kept no request: any 4-byte FP_MODE v0 matches. */
 	ck_assert_int_eq(xcmd(ec, 0x0402, 0, req, 4, resp, 4, &status), 4);
@@ -521,13 +539,132 @@ START_TEST(test_replay_miss_invalid_and_umockdev)
 	ck_assert_int_eq(xcmd(ec, EC_CMD_HELLO, 0, req, 4, resp, 4, &status), 0);
 	ck_assert_uint_eq(status, EC_RES_INVALID_COMMAND);
 	ck_assert_int_eq(ec_read_memmap(ec, 0, 4, mem), -ENOTTY);
-	ec_replay_counts(replay, &hits, &misses);
+	ec_replay_counts(replay, &hits, NULL, &misses);
 	ck_assert_uint_eq(hits, 2);
 	ck_assert_uint_eq(misses, 3);
 	ec_destroy(ec);
 	ec_replay_destroy(replay);
 	ec_recording_destroy(rec);
 	free(text);
+}
+END_TEST
+
+/* HELLO records of three request bytes, and a replay of them matching HOW. */
+static const uint8_t req_a[4] = { 0xa1 }, req_b[4] = { 0xb1 }, req_c[4] = { 0xc1 };
+static const uint8_t ans_a[4] = { 0xaa }, ans_b[4] = { 0xbb }, ans_c[4] = { 0xcc };
+
+static struct ec_recording *three_hellos(void)
+{
+	const struct ec_rec recs[] = {
+		{ .kind = EC_REC_XCMD, .command = EC_CMD_HELLO, .out_size = 4, .in_size = 4,
+		  .ret = 4, .req_known = true, .req = req_a, .data_len = 4, .data = ans_a },
+		{ .kind = EC_REC_XCMD, .command = EC_CMD_HELLO, .out_size = 4, .in_size = 4,
+		  .ret = 4, .req_known = true, .req = req_b, .data_len = 4, .data = ans_b },
+		{ .kind = EC_REC_XCMD, .command = EC_CMD_HELLO, .out_size = 4, .in_size = 4,
+		  .ret = 4, .req_known = true, .req = req_c, .data_len = 4, .data = ans_c },
+	};
+	struct ec_recording *rec;
+	size_t i;
+
+	ck_assert_int_eq(ec_recording_create(&rec), 0);
+	for (i = 0; i < sizeof(recs) / sizeof(recs[0]); i++)
+		ck_assert_int_eq(ec_recording_add(rec, &recs[i]), 0);
+	return rec;
+}
+
+/*
+ * --replay-match=order: an exact match first, even past an unused record;
+ * then the unused records of the command, version and length in recorded
+ * order, whatever their bytes; then the miss policy. Counted apart.
+ */
+START_TEST(test_replay_match_order)
+{
+	static const uint8_t stray1[4] = { 0xa1, 0, 0x2b, 0x88 }, stray2[4] = { 0x77 },
+			     stray3[4] = { 0x55 };
+	struct ec_recording *rec = three_hellos();
+	struct ec_replay *replay;
+	uint64_t hits, loose, misses;
+	uint8_t resp[4];
+	uint32_t status;
+	struct ec *ec;
+
+	fake_clock_init(&fc);
+	ec = make_ec_file(NULL, &fc);
+	ck_assert_int_eq(ec_replay_create(rec, EC_REPLAY_MISS_MODEL, EC_REPLAY_MATCH_ORDER,
+					  &replay), 0);
+	ec_set_replay(ec, replay);
+	/* Exact: req_b's record, though req_a's comes first and is unused. */
+	ck_assert_int_eq(xcmd(ec, EC_CMD_HELLO, 0, req_b, 4, resp, 4, &status), 4);
+	ck_assert_uint_eq(resp[0], 0xbb);
+	/* No exact match: the first unused record (a's), then the next (c's). */
+	ck_assert_int_eq(xcmd(ec, EC_CMD_HELLO, 0, stray1, 4, resp, 4, &status), 4);
+	ck_assert_uint_eq(status, EC_RES_SUCCESS);
+	ck_assert_uint_eq(resp[0], 0xaa);
+	ck_assert_int_eq(xcmd(ec, EC_CMD_HELLO, 0, stray2, 4, resp, 4, &status), 4);
+	ck_assert_uint_eq(resp[0], 0xcc);
+	ec_replay_counts(replay, &hits, &loose, &misses);
+	ck_assert_uint_eq(hits, 1);
+	ck_assert_uint_eq(loose, 2);
+	ck_assert_uint_eq(misses, 0);
+	/* Every record used: the miss policy (here the model) answers. */
+	ck_assert_int_eq(xcmd(ec, EC_CMD_HELLO, 0, stray3, 4, resp, 4, &status), 4);
+	ck_assert_uint_eq(le32(resp), 0x55 + EC_HELLO_MAGIC);
+	/* An exact request still gets its record, used or not. */
+	ck_assert_int_eq(xcmd(ec, EC_CMD_HELLO, 0, req_a, 4, resp, 4, &status), 4);
+	ck_assert_uint_eq(resp[0], 0xaa);
+	/* Another length or version is never a loose match. */
+	ck_assert_int_eq(xcmd(ec, EC_CMD_HELLO, 1, stray3, 4, resp, 4, &status), 0);
+	ck_assert_uint_eq(status, EC_RES_INVALID_VERSION);
+	ec_replay_counts(replay, &hits, &loose, &misses);
+	ck_assert_uint_eq(hits, 2);
+	ck_assert_uint_eq(loose, 2);
+	ck_assert_uint_eq(misses, 2);
+	ec_destroy(ec);
+	ec_replay_destroy(replay);
+
+	/* Length: a fresh replay, a 2-byte HELLO finds no 4-byte record. */
+	ec = make_ec_file(NULL, &fc);
+	ck_assert_int_eq(ec_replay_create(rec, EC_REPLAY_MISS_INVALID, EC_REPLAY_MATCH_ORDER,
+					  &replay), 0);
+	ec_set_replay(ec, replay);
+	ck_assert_int_eq(xcmd(ec, EC_CMD_HELLO, 0, stray1, 2, resp, 4, &status), 0);
+	ck_assert_uint_eq(status, EC_RES_INVALID_COMMAND);
+	ec_replay_counts(replay, &hits, &loose, &misses);
+	ck_assert_uint_eq(loose, 0);
+	ck_assert_uint_eq(misses, 1);
+	ec_destroy(ec);
+	ec_replay_destroy(replay);
+	ec_recording_destroy(rec);
+}
+END_TEST
+
+/* --replay-match=bytes (the default) never answers from another request's record. */
+START_TEST(test_replay_match_bytes_never_loose)
+{
+	static const uint8_t stray[4] = { 0xa1, 0, 0x2b, 0x88 };
+	struct ec_recording *rec = three_hellos();
+	struct ec_replay *replay;
+	uint64_t hits, loose, misses;
+	uint8_t resp[4];
+	uint32_t status;
+	struct ec *ec;
+
+	fake_clock_init(&fc);
+	ec = make_ec_file(NULL, &fc);
+	ck_assert_int_eq(ec_replay_create(rec, EC_REPLAY_MISS_MODEL, EC_REPLAY_MATCH_BYTES,
+					  &replay), 0);
+	ec_set_replay(ec, replay);
+	ck_assert_int_eq(xcmd(ec, EC_CMD_HELLO, 0, stray, 4, resp, 4, &status), 4);
+	ck_assert_uint_eq(le32(resp), 0x882b00a1u + EC_HELLO_MAGIC);
+	ck_assert_int_eq(xcmd(ec, EC_CMD_HELLO, 0, req_c, 4, resp, 4, &status), 4);
+	ck_assert_uint_eq(resp[0], 0xcc);
+	ec_replay_counts(replay, &hits, &loose, &misses);
+	ck_assert_uint_eq(hits, 1);
+	ck_assert_uint_eq(loose, 0);
+	ck_assert_uint_eq(misses, 1);
+	ec_destroy(ec);
+	ec_replay_destroy(replay);
+	ec_recording_destroy(rec);
 }
 END_TEST
 
@@ -545,6 +682,8 @@ static Suite *recording_suite(void)
 	tcase_add_test(tc, test_names_and_load);
 	tcase_add_test(tc, test_replay_matching);
 	tcase_add_test(tc, test_replay_miss_invalid_and_umockdev);
+	tcase_add_test(tc, test_replay_match_order);
+	tcase_add_test(tc, test_replay_match_bytes_never_loose);
 	suite_add_tcase(s, tc);
 	return s;
 }
