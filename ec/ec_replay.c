@@ -40,19 +40,28 @@ static const char *const ec_replay_miss_names[] = {
 	[EC_REPLAY_MISS_INVALID] = "invalid",
 };
 
-int ec_replay_miss_parse(const char *name, enum ec_replay_miss *out)
+/* The index of @name in @names (@n entries), or -EINVAL. */
+static int ec_replay_name_index(const char *const *names, size_t n, const char *name)
 {
 	size_t i;
 
-	if (!name || !out)
-		return -EINVAL;
-	for (i = 0; i < sizeof(ec_replay_miss_names) / sizeof(ec_replay_miss_names[0]); i++) {
-		if (!strcmp(name, ec_replay_miss_names[i])) {
-			*out = (enum ec_replay_miss)i;
-			return 0;
-		}
+	for (i = 0; name && i < n; i++) {
+		if (!strcmp(name, names[i]))
+			return (int)i;
 	}
 	return -EINVAL;
+}
+
+#define EC_REPLAY_NAMES(names) (names), sizeof(names) / sizeof((names)[0])
+
+int ec_replay_miss_parse(const char *name, enum ec_replay_miss *out)
+{
+	int i = ec_replay_name_index(EC_REPLAY_NAMES(ec_replay_miss_names), name);
+
+	if (i < 0 || !out)
+		return -EINVAL;
+	*out = (enum ec_replay_miss)i;
+	return 0;
 }
 
 const char *ec_replay_miss_name(enum ec_replay_miss miss)
@@ -69,17 +78,12 @@ static const char *const ec_replay_match_names[] = {
 
 int ec_replay_match_parse(const char *name, enum ec_replay_match *out)
 {
-	size_t i;
+	int i = ec_replay_name_index(EC_REPLAY_NAMES(ec_replay_match_names), name);
 
-	if (!name || !out)
+	if (i < 0 || !out)
 		return -EINVAL;
-	for (i = 0; i < sizeof(ec_replay_match_names) / sizeof(ec_replay_match_names[0]); i++) {
-		if (!strcmp(name, ec_replay_match_names[i])) {
-			*out = (enum ec_replay_match)i;
-			return 0;
-		}
-	}
-	return -EINVAL;
+	*out = (enum ec_replay_match)i;
+	return 0;
 }
 
 const char *ec_replay_match_name(enum ec_replay_match match)
