@@ -46,6 +46,8 @@
 	X(revoke_waited_accesses, "accesses the last revoke waited for")	\
 	X(last_revoke_wait_ns, "how long the last revoke waited (ns)")	\
 	X(zombie_accesses, "file accesses that reached an unplugged EC")	\
+	X(live_ecs, "EC instances allocated now (a gauge)")			\
+	X(live_ec_bytes, "heap bytes those ECs held when plugged (a gauge)")	\
 	X(ec_cold_reboots, "cold EC resets replayed as an unplug and a plug")	\
 	X(state_saves, "--state files saved (verb \"save\", every unplug)")	\
 	X(state_loads, "--state files loaded (verb \"load\", every plug)")	\

@@ -45,6 +45,15 @@ static void chardev_on_zombie(void *arg)
 		    (unsigned long long)n);
 }
 
+/* Every path that frees an EC the chardev plugged ends here (lifecycle.c). */
+static void chardev_on_ec_destroyed(void *arg, size_t ec_bytes)
+{
+	struct chardev_ctx *ctx = arg;
+
+	STAT_SUB(ctx, live_ec_bytes, ec_bytes);
+	STAT_DEC(ctx, live_ecs);
+}
+
 int chardev_unplug_wakeups_parse(const char *name, enum chardev_unplug_wakeups *out)
 {
 	if (!name)
@@ -241,6 +250,11 @@ static int chardev_state_restore(struct chardev_ctx *ctx, struct ec *ec)
 
 int chardev_plug(struct chardev_ctx *ctx)
 {
+	const struct lifecycle_hooks hooks = {
+		.on_zombie = chardev_on_zombie,
+		.on_ec_destroyed = chardev_on_ec_destroyed,
+		.arg = ctx,
+	};
 	struct lifecycle *lc;
 	struct ec *ec;
 	int ret;
@@ -253,11 +267,14 @@ int chardev_plug(struct chardev_ctx *ctx)
 			ec_destroy(ec);
 	}
 	if (!ret)
-		ret = lifecycle_create(ctx->config.mode, ec, chardev_on_zombie, ctx, &lc);
+		ret = lifecycle_create(ctx->config.mode, ec, &hooks, &lc);
 	if (ret) {
 		TRACE(ctx, PLUG, 0, 0, ret, 0);
 		return ret;
 	}
+	/* Counted before anything can free it (the -EBUSY put below can). */
+	STAT_ADD(ctx, live_ec_bytes, lifecycle_ec_bytes(lc));
+	STAT_INC(ctx, live_ecs);
 
 	pthread_mutex_lock(&ctx->lock);
 	/*

@@ -226,6 +226,8 @@ struct chardev_access {
 
 #define STAT_INC(ctx, name) atomic_fetch_add(&(ctx)->stats[CHARDEV_STAT_##name], 1)
 #define STAT_DEC(ctx, name) atomic_fetch_sub(&(ctx)->stats[CHARDEV_STAT_##name], 1)
+#define STAT_ADD(ctx, name, n) atomic_fetch_add(&(ctx)->stats[CHARDEV_STAT_##name], (n))
+#define STAT_SUB(ctx, name, n) atomic_fetch_sub(&(ctx)->stats[CHARDEV_STAT_##name], (n))
 #define STAT_GET(ctx, name) atomic_load(&(ctx)->stats[CHARDEV_STAT_##name])
 #define STAT_SET(ctx, name, v) atomic_store(&(ctx)->stats[CHARDEV_STAT_##name], (v))
 

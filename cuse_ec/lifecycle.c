@@ -106,8 +106,9 @@ struct lifecycle_fenced {
  * @ops:        the mode's steps
  * @refs:       references on this struct (owner, each file handle, ...)
  * @unplugged:  set once by the first unplug
- * @on_zombie:  called per file access after unplug that reached the EC
- * @zombie_arg: passed to @on_zombie
+ * @hooks:      the creator's callbacks; set only once the mode took the EC
+ *              over, so a failed create reports no destroy
+ * @ec_bytes:   the EC's footprint when taken over (lifecycle_ec_bytes())
  * @rev:        revocable mode's state
  * @held:       refcount and unsafe modes' state
  * @fenced:     fenced mode's state
@@ -116,8 +117,8 @@ struct lifecycle {
 	const struct lifecycle_ops *ops;
 	atomic_uint refs;
 	atomic_bool unplugged;
-	void (*on_zombie)(void *arg);
-	void *zombie_arg;
+	struct lifecycle_hooks hooks;
+	size_t ec_bytes;
 	union {
 		struct lifecycle_revocable rev;
 		struct lifecycle_held held;
@@ -140,12 +141,30 @@ struct lifecycle_ref {
 	};
 };
 
+/*
+ * Every path that frees an EC the mode took over comes here, so the
+ * creator's count of live ECs misses none of them (a mode's own failure to
+ * take it over frees it with ec_destroy() directly: it was never counted).
+ */
+static void lifecycle_ec_free(struct lifecycle *lc, struct ec *ec)
+{
+	if (!ec)
+		return;
+	ec_destroy(ec);
+	if (lc->hooks.on_ec_destroyed)
+		lc->hooks.on_ec_destroyed(lc->hooks.arg, lc->ec_bytes);
+}
+
 /* ---- revocable: the EC is a provider, each file a consumer ---- */
 
-/* Runs once, after revoke and after the last reader left. */
+/*
+ * Runs once, after revoke and after the last reader left: inside the
+ * revoke (a synchronous one, the async one's library thread, or the one
+ * rev_mode_put() makes), while @lc is still referenced.
+ */
 static void lifecycle_destroy_revoked_ec(void *res, void *arg)
 {
-	ec_destroy(res);
+	lifecycle_ec_free(arg, res);
 }
 
 static int rev_mode_init(struct lifecycle *lc, struct ec *ec)
@@ -159,7 +178,7 @@ static int rev_mode_init(struct lifecycle *lc, struct ec *ec)
 		return -ENOMEM;
 	}
 	/* From here on the provider owns the EC: its release frees it. */
-	ret = revocable_provider_set_release(st->rp, lifecycle_destroy_revoked_ec, NULL);
+	ret = revocable_provider_set_release(st->rp, lifecycle_destroy_revoked_ec, lc);
 	if (ret)
 		goto err_rp;
 	st->owner_rev = revocable_alloc(st->rp);
@@ -288,7 +307,7 @@ static int held_init(struct lifecycle *lc, struct ec *ec)
 static void held_ec_put(struct lifecycle *lc)
 {
 	if (atomic_fetch_sub(&lc->held.ec_refs, 1) == 1) {
-		ec_destroy(lc->held.ec);
+		lifecycle_ec_free(lc, lc->held.ec);
 		lc->held.ec = NULL;
 	}
 }
@@ -301,7 +320,7 @@ static void refcount_gone(struct lifecycle *lc)
 
 static void unsafe_gone(struct lifecycle *lc)
 {
-	ec_destroy(lc->held.ec);	/* files' raw copies now dangle */
+	lifecycle_ec_free(lc, lc->held.ec);	/* files' raw copies now dangle */
 }
 
 static void held_put(struct lifecycle *lc, void (*gone)(struct lifecycle *lc))
@@ -338,8 +357,8 @@ static struct ec *refcount_access(struct lifecycle_ref *ref)
 	struct lifecycle *lc = ref->lc;
 
 	/* The file's reference keeps the EC allocated: it "works". */
-	if (atomic_load(&lc->unplugged) && lc->on_zombie)
-		lc->on_zombie(lc->zombie_arg);
+	if (atomic_load(&lc->unplugged) && lc->hooks.on_zombie)
+		lc->hooks.on_zombie(lc->hooks.arg);
 	return lc->held.ec;
 }
 
@@ -469,7 +488,7 @@ static int fenced_init(struct lifecycle *lc, struct ec *ec)
 static void fenced_put(struct lifecycle *lc)
 {
 	/* No file and no access is left: nobody can be inside. */
-	ec_destroy(lc->fenced.ec);
+	lifecycle_ec_free(lc, lc->fenced.ec);
 	pthread_rwlock_destroy(&lc->fenced.sem);
 }
 
@@ -517,7 +536,7 @@ static void fenced_remove(struct lifecycle *lc)
 	ec = lc->fenced.ec;
 	lc->fenced.ec = NULL;
 	pthread_rwlock_unlock(&lc->fenced.sem);
-	ec_destroy(ec);
+	lifecycle_ec_free(lc, ec);
 }
 
 static int fenced_unplug(struct lifecycle *lc)
@@ -653,8 +672,7 @@ const char *lifecycle_mode_list(char *buf, size_t len)
 }
 
 int lifecycle_create(enum lifecycle_mode mode, struct ec *ec,
-		     void (*on_zombie)(void *arg), void *zombie_arg,
-		     struct lifecycle **out)
+		     const struct lifecycle_hooks *hooks, struct lifecycle **out)
 {
 	struct lifecycle *lc;
 	int ret;
@@ -671,15 +689,22 @@ int lifecycle_create(enum lifecycle_mode mode, struct ec *ec,
 	lc->ops = lifecycle_modes[mode];
 	atomic_init(&lc->refs, 1);
 	atomic_init(&lc->unplugged, false);
-	lc->on_zombie = on_zombie;
-	lc->zombie_arg = zombie_arg;
+	/* A fresh EC: nobody else reaches it, its figure is the profile's. */
+	lc->ec_bytes = ec_memory_footprint(ec);
 	ret = lc->ops->init(lc, ec);
 	if (ret) {
 		free(lc);
 		return ret;
 	}
+	if (hooks)
+		lc->hooks = *hooks;
 	*out = lc;
 	return 0;
+}
+
+size_t lifecycle_ec_bytes(const struct lifecycle *lc)
+{
+	return lc->ec_bytes;
 }
 
 void lifecycle_get(struct lifecycle *lc)

@@ -78,20 +78,48 @@ unsigned int lifecycle_mode_count(void);
 const char *lifecycle_mode_list(char *buf, size_t len);
 
 /**
+ * struct lifecycle_hooks - what the holder tells its creator.
+ * @on_zombie:       called on every file access after unplug that still
+ *                   reached the EC (refcount mode: the teaching "zombie")
+ * @on_ec_destroyed: called once, right after the EC the holder took over is
+ *                   freed, on whichever path frees it (an unplug, the last
+ *                   file's close, the last reference), in that path's thread,
+ *                   with lifecycle_ec_bytes(); not when lifecycle_create()
+ *                   fails (then the EC was never the holder's)
+ * @arg:             passed to both
+ *
+ * Either callback may be NULL.
+ */
+struct lifecycle_hooks {
+	void (*on_zombie)(void *arg);
+	void (*on_ec_destroyed)(void *arg, size_t ec_bytes);
+	void *arg;
+};
+
+/**
  * lifecycle_create() - wrap a fresh EC instance in a holder.
  * @mode:   how files hold the EC
  * @ec:     the EC; the holder owns it from now on (also on failure)
- * @on_zombie: called on every file access after unplug that still reached
- *          the EC (refcount mode: the teaching "zombie"); may be NULL
- * @zombie_arg: passed to @on_zombie
+ * @hooks:  callbacks (copied), or NULL for none
  * @out:    the holder, with one reference owned by the caller
  *
  * Return: 0, -EINVAL for a mode that is not one of enum lifecycle_mode, or
  * -ENOMEM.
  */
 int lifecycle_create(enum lifecycle_mode mode, struct ec *ec,
-		     void (*on_zombie)(void *arg), void *zombie_arg,
-		     struct lifecycle **out);
+		     const struct lifecycle_hooks *hooks, struct lifecycle **out);
+
+/**
+ * lifecycle_ec_bytes() - the heap bytes of the holder's EC when it was
+ * taken over (ec_memory_footprint() of the fresh EC): the figure
+ * @on_ec_destroyed reports, so a count of live bytes adds and subtracts the
+ * same amount even though the EC's own footprint grows as the host writes
+ * its flash.
+ * @lc: holder
+ *
+ * Return: bytes.
+ */
+size_t lifecycle_ec_bytes(const struct lifecycle *lc);
 
 /**
  * lifecycle_get() - take a reference on the holder (not on the EC).

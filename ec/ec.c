@@ -259,8 +259,13 @@ void ec_destroy(struct ec *ec)
 
 size_t ec_memory_footprint(struct ec *ec)
 {
-	return sizeof(*ec) + ec->req_room + 2 * ec->resp_room +
-	       ec_subsystems_footprint(ec);
+	size_t bytes;
+
+	/* The flash and fingerprint state grow under the lock's commands. */
+	pthread_mutex_lock(&ec->lock);
+	bytes = sizeof(*ec) + ec->req_room + 2 * ec->resp_room + ec_subsystems_footprint(ec);
+	pthread_mutex_unlock(&ec->lock);
+	return bytes;
 }
 
 /**

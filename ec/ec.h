@@ -575,6 +575,18 @@ void ec_set_latency_ns(struct ec *ec, uint64_t ns);
 uint32_t ec_cold_resets(struct ec *ec);
 
 /**
+ * ec_memory_footprint() - heap bytes owned by @ec now: the struct, its
+ * command buffers and what its subsystems allocated (the flash's written
+ * blocks, the fingerprint frame and templates). Listeners own their event
+ * queues. Takes the EC's lock; a fresh EC's figure depends on its profile
+ * alone.
+ * @ec: the EC
+ *
+ * Return: bytes.
+ */
+size_t ec_memory_footprint(struct ec *ec);
+
+/**
  * ec_kb_backlight_percent() - the keyboard backlight's level, as the host
  * last set it (it is off after every EC boot).
  * Return: 0..100 percent, or -ENODEV when the board has no backlight.

@@ -22,15 +22,6 @@ struct ec;
 int ec_set_load(struct ec *ec, uint32_t percent);
 
 /**
- * ec_memory_footprint() - heap bytes owned by @ec (the EC, its buffers and
- * its flash; listeners own their event queues).
- * @ec: the EC
- *
- * Return: bytes.
- */
-size_t ec_memory_footprint(struct ec *ec);
-
-/**
  * ec_host_command_count() - how many host commands the EC's subsystems
  * declare (passthrough offsets not counted).
  *

@@ -716,7 +716,7 @@ START_TEST(test_lifecycle_revocable)
 	struct lifecycle *lc;
 	struct ec *ec;
 
-	ck_assert_int_eq(lifecycle_create(LIFECYCLE_REVOCABLE, new_ec(), NULL, NULL, &lc), 0);
+	ck_assert_int_eq(lifecycle_create(LIFECYCLE_REVOCABLE, new_ec(), NULL, &lc), 0);
 	ck_assert_int_eq(lifecycle_mode_of(lc), LIFECYCLE_REVOCABLE);
 	ck_assert_int_eq(lifecycle_attach(lc, &ref), 0);
 	ec = lifecycle_access(ref);
@@ -749,9 +749,9 @@ START_TEST(test_lifecycle_refcount_and_unsafe)
 	struct lifecycle_ref *ref;
 	struct lifecycle *lc;
 	int zombies = 0;
+	const struct lifecycle_hooks hooks = { .on_zombie = zombie_count, .arg = &zombies };
 
-	ck_assert_int_eq(lifecycle_create(LIFECYCLE_REFCOUNT, new_ec(), zombie_count, &zombies,
-					  &lc), 0);
+	ck_assert_int_eq(lifecycle_create(LIFECYCLE_REFCOUNT, new_ec(), &hooks, &lc), 0);
 	ck_assert_int_eq(lifecycle_attach(lc, &ref), 0);
 	ck_assert_ptr_nonnull(lifecycle_access(ref));
 	lifecycle_release(ref);
@@ -771,7 +771,7 @@ START_TEST(test_lifecycle_refcount_and_unsafe)
 	lifecycle_release(ref);
 	lifecycle_detach(ref);	/* last reference: EC freed (LSan checks) */
 
-	ck_assert_int_eq(lifecycle_create(LIFECYCLE_UNSAFE, new_ec(), NULL, NULL, &lc), 0);
+	ck_assert_int_eq(lifecycle_create(LIFECYCLE_UNSAFE, new_ec(), NULL, &lc), 0);
 	ck_assert_int_eq(lifecycle_attach(lc, &ref), 0);
 	ck_assert_ptr_nonnull(lifecycle_access(ref));
 	lifecycle_release(ref);
@@ -785,9 +785,9 @@ START_TEST(test_lifecycle_refcount_and_unsafe)
 	lifecycle_put(lc);
 
 	/* A bad mode is refused, and the EC handed over is still freed. */
-	ck_assert_int_eq(lifecycle_create((enum lifecycle_mode)7, new_ec(), NULL, NULL, &lc),
+	ck_assert_int_eq(lifecycle_create((enum lifecycle_mode)7, new_ec(), NULL, &lc),
 			 -EINVAL);
-	ck_assert_int_eq(lifecycle_create(LIFECYCLE_REVOCABLE, NULL, NULL, NULL, &lc), -EINVAL);
+	ck_assert_int_eq(lifecycle_create(LIFECYCLE_REVOCABLE, NULL, NULL, &lc), -EINVAL);
 }
 END_TEST
 
@@ -804,7 +804,7 @@ START_TEST(test_lifecycle_async_all_modes)
 
 	for (mode = 0; mode < lifecycle_mode_count(); mode++) {
 		done = 0;
-		ck_assert_int_eq(lifecycle_create(mode, new_ec(), NULL, NULL, &lc), 0);
+		ck_assert_int_eq(lifecycle_create(mode, new_ec(), NULL, &lc), 0);
 		ck_assert_int_eq(lifecycle_unplug_async(lc, async_done, &done), 1);
 		while (!__atomic_load_n(&done, __ATOMIC_SEQ_CST))
 			usleep(1000);
@@ -813,7 +813,7 @@ START_TEST(test_lifecycle_async_all_modes)
 		lifecycle_put(lc);
 	}
 	/* One past the table is no mode: refused, the EC freed (ASan would see a leak). */
-	ck_assert_int_eq(lifecycle_create(mode, new_ec(), NULL, NULL, &lc), -EINVAL);
+	ck_assert_int_eq(lifecycle_create(mode, new_ec(), NULL, &lc), -EINVAL);
 }
 END_TEST
 

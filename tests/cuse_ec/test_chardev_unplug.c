@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cros_ec/cros_ec_dev.h"
 #include "cros_ec/ec_commands.h"
@@ -293,6 +294,121 @@ START_TEST(test_notifier_after_unplug)
 }
 END_TEST
 
+/* As many replugs as uaf-lab's step 2 makes (its replug_cycles). */
+#define LIVE_REPLUGS 10
+
+/* An error text when live_ecs/live_ec_bytes are not @n ECs of @one bytes. */
+static const char *live_ecs_differ(struct chardev_ctx *ctx, uint64_t n, uint64_t one,
+				   const char *when)
+{
+	static char err[256];
+	struct chardev_stats st;
+
+	chardev_stats(ctx, &st);
+	if (st.live_ecs == n && st.live_ec_bytes == n * one)
+		return NULL;
+	snprintf(err, sizeof(err), "%s: live_ecs=%llu live_ec_bytes=%llu, want %llu and %llu",
+		 when, (unsigned long long)st.live_ecs, (unsigned long long)st.live_ec_bytes,
+		 (unsigned long long)n, (unsigned long long)(n * one));
+	return err;
+}
+
+static void live_unplug_done(void *arg, int result)
+{
+	__atomic_store_n((int *)arg, result ? result : 1, __ATOMIC_SEQ_CST);
+}
+
+/* The control socket's unplug: asynchronous, its completion reported. */
+static const char *live_unplug_async(struct chardev_ctx *ctx)
+{
+	int done = 0, waited;
+
+	if (chardev_unplug_async(ctx, live_unplug_done, &done))
+		return "chardev_unplug_async() failed";
+	for (waited = 0; waited < 30000; waited++) {
+		if (__atomic_load_n(&done, __ATOMIC_SEQ_CST))
+			return done == 1 ? NULL : "the async unplug failed";
+		usleep(1000);
+	}
+	return "the async unplug did not report its completion within 30 s";
+}
+
+/*
+ * An old file open across LIVE_REPLUGS replugs (every other one
+ * asynchronous, as the control socket's), then closed, unless @close_old is
+ * false; a plug refused with -EBUSY on the way. Every path that frees an EC
+ * must be counted: a missed one leaves a live EC behind in some mode.
+ */
+static const char *live_ecs_scenario(enum lifecycle_mode mode, bool close_old)
+{
+	struct chardev_ctx *ctx = harness_ctx(mode);
+	uint64_t one, pinned = mode == LIFECYCLE_REFCOUNT;
+	struct chardev_stats st;
+	struct chardev_file *old;
+	const char *err;
+	int i;
+
+	chardev_stats(ctx, &st);
+	one = st.live_ec_bytes;
+	if (st.live_ecs != 1 || one < 4096)
+		return "a plugged context does not count its one EC";
+	/* The refused plug's EC was counted and freed at once. */
+	if (chardev_plug(ctx) != -EBUSY)
+		return "a second plug was not refused";
+	if ((err = live_ecs_differ(ctx, 1, one, "after a refused plug")))
+		return err;
+	if (chardev_open(ctx, &old) || harness_hello(old) != 4)
+		return "the old file does not work before the replugs";
+	for (i = 0; i < LIVE_REPLUGS; i++) {
+		err = i % 2 ? live_unplug_async(ctx) : chardev_unplug(ctx) ? "unplug failed" : NULL;
+		if (err || chardev_plug(ctx))
+			return err ? err : "plug failed";
+	}
+	/* Refcount: the old file keeps its EC, of the same size (same profile). */
+	if ((err = live_ecs_differ(ctx, 1 + pinned, one, "replugs, the old file open")))
+		return err;
+	/* Unsafe: the close itself is the use-after-free (step 1's lesson). */
+	if (!close_old)
+		return NULL;
+	chardev_release(old);
+	if ((err = live_ecs_differ(ctx, 1, one, "the old file closed")))
+		return err;
+	if (chardev_unplug(ctx))
+		return "the last unplug failed";
+	if ((err = live_ecs_differ(ctx, 0, one, "the last EC unplugged")))
+		return err;
+	harness_ctx_free(ctx);
+	return NULL;
+}
+
+static void live_ecs_unsafe_child(void *arg)
+{
+	const char *err = live_ecs_scenario(LIFECYCLE_UNSAFE, false);
+
+	(void)arg;
+	if (err) {
+		fprintf(stderr, "%s\n", err);
+		_exit(1);
+	}
+}
+
+START_TEST(test_live_ecs_across_replugs)
+{
+	enum lifecycle_mode mode = (enum lifecycle_mode)_i;
+	static char report[65536];
+	const char *err;
+
+	if (mode != LIFECYCLE_UNSAFE) {
+		err = live_ecs_scenario(mode, true);
+		ck_assert_msg(!err, "%s mode: %s", lifecycle_mode_name(mode), err);
+		return;
+	}
+	/* The old file is left open: the child exits without touching it. */
+	ck_assert_msg(harness_child_report(live_ecs_unsafe_child, NULL, report, sizeof(report)),
+		      "unsafe mode: %s", report);
+}
+END_TEST
+
 #ifdef HAVE_ASAN
 enum unsafe_site { SITE_NONE, SITE_RELEASE, SITE_VERSION, SITE_XCMD, SITE_READMEM };
 
@@ -373,6 +489,7 @@ static Suite *chardev_unplug_suite(void)
 	tcase_add_test(tc, test_unplug_wakeups_parse);
 	tcase_add_test(tc, test_refcount_file_state_is_no_zombie);
 	tcase_add_loop_test(tc, test_notifier_after_unplug, 0, 2);
+	tcase_add_loop_test(tc, test_live_ecs_across_replugs, 0, (int)lifecycle_mode_count());
 #ifdef HAVE_ASAN
 	tcase_add_test(tc, test_unsafe_file_only_rows_are_clean);
 	tcase_add_loop_test(tc, test_unsafe_uaf_at_the_driver_sites, 0,

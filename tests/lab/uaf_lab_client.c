@@ -36,7 +36,10 @@
  * dead EC: AC still present, the setting taken and lost. Then the EC is
  * unplugged and plugged LAB_REPLUG_CYCLES more times and the old file reads
  * the AC flag once more: refcount's first EC is still there, pinned by the
- * one file that holds it.
+ * one file that holds it. The daemon's live_ecs and live_ec_bytes say how
+ * much it pins (replug_live_ecs, replug_pinned_bytes: the bytes beyond the
+ * plugged EC's, one_ec_bytes, read at the start with one EC plugged); the
+ * old file is then closed and the figures read again (closed_*).
  *
  * Exit status: 0 when the sequence ran (whatever the outcomes), 1 when it
  * could not be set up, 2 on bad usage.
@@ -278,8 +281,25 @@ static const char *lab_ac_name(long ac)
  * pulled, and the old @old_fd asked the same questions as the new file.
  * Reports replug_* lines; 0, or -EIO when the daemon refused a step.
  */
-static int lab_replug(const char *dev, const char *sock, int old_fd)
+/*
+ * What the unplugged ECs still allocated cost, as "PREFIX_live_ecs=N" and
+ * "PREFIX_pinned_bytes=B": the daemon's figures less the plugged EC's
+ * @one_ec bytes (every EC of the daemon's profile counts the same).
+ */
+static int lab_report_live(const char *sock, const char *prefix, uint64_t one_ec)
 {
+	struct chardev_stats st;
+
+	if (lab_stats(sock, &st) || st.live_ec_bytes < one_ec)
+		return -EIO;
+	printf("%s_live_ecs=%llu\n", prefix, (unsigned long long)st.live_ecs);
+	printf("%s_pinned_bytes=%llu\n", prefix, (unsigned long long)(st.live_ec_bytes - one_ec));
+	return 0;
+}
+
+static int lab_replug(const char *dev, const char *sock, int *old_fdp, uint64_t one_ec)
+{
+	int old_fd = *old_fdp;
 	char reply[256];
 	long ret;
 	int fd, i;
@@ -323,6 +343,13 @@ static int lab_replug(const char *dev, const char *sock, int old_fd)
 	}
 	printf("replug_cycles=%d\n", LAB_REPLUG_CYCLES);
 	printf("replug_cycles_old_file_ac=%s\n", lab_ac_name(lab_read_ac(old_fd)));
+	if (lab_report_live(sock, "replug", one_ec))
+		return -EIO;
+	/* The daemon frees a pinned EC once it has seen the file's release. */
+	close(old_fd);
+	*old_fdp = -1;
+	if (!LAB_WAIT_STAT_LE(sock, live_ecs, 1) || lab_report_live(sock, "closed", one_ec))
+		return -EIO;
 	return 0;
 }
 
@@ -363,6 +390,7 @@ int main(int argc, char **argv)
 	const char *dev, *sock;
 	char line[64], reply[CHARDEV_STATS_TEXT_MAX + 8];
 	long latency_ms = 1000, ret;
+	uint64_t one_ec_bytes;
 	bool want_reader = false, want_replug = false, reader_started = false;
 	bool inflight_started = false;
 	pthread_t inflight_thread, reader_thread;
@@ -399,6 +427,13 @@ int main(int argc, char **argv)
 	}
 	ret = lab_hello(in.fd);
 	printf("before_unplug_hello=%s\n", lab_errname(ret));
+	/* One EC plugged: what one EC of the daemon's profile holds. */
+	if (lab_stats(sock, &st) || st.live_ecs != 1) {
+		fprintf(stderr, "uaf_lab_client: no stats, or not one live EC at the start\n");
+		goto out;
+	}
+	one_ec_bytes = st.live_ec_bytes;
+	printf("one_ec_bytes=%llu\n", (unsigned long long)one_ec_bytes);
 	if (want_reader) {
 		rd.fd = open(dev, O_RDWR | O_CLOEXEC);
 		if (rd.fd < 0 ||
@@ -467,7 +502,7 @@ int main(int argc, char **argv)
 		for (size_t k = 0; k < tr->n; k++)
 			printf("trace: %s\n", tr->raw[k]);
 	}
-	if (want_replug && lab_replug(dev, sock, in.fd)) {
+	if (want_replug && lab_replug(dev, sock, &in.fd, one_ec_bytes)) {
 		fflush(stdout);
 		goto out;
 	}
@@ -477,7 +512,8 @@ out:
 	if (inflight_started)
 		pthread_join(inflight_thread, NULL);
 	free(tr);
-	close(in.fd);
+	if (in.fd >= 0)
+		close(in.fd);
 	if (reader_started) {
 		/*
 		 * A reader that never woke (refcount/unsafe) is abandoned with
