@@ -346,14 +346,6 @@ static int ns_udevd_look_again(struct node_setup *ns)
 	return fclose(f) ? -errno : 0;
 }
 
-static void ns_pause_ms(int ms)
-{
-	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000 };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
 /*
  * udevd handles the node's first "add" on its own time: with rules it may
  * have read before ours was in place, after our own chmod. It records the
@@ -385,7 +377,7 @@ static int ns_apply_after_udevd(struct node_setup *ns, const char *path, dev_t r
 		if (ret || !ns->without_rule || tries == NODE_SETUP_RULE_RETRIES)
 			break;
 		if (tries++)
-			ns_pause_ms(ns->recheck_ms);
+			mono_sleep_ns((uint64_t)ns->recheck_ms * 1000000);
 		ns_log(ns, LOG_NOTICE, "udevd set up %s with rules read before ours; asking it "
 		       "to read them and look again (%d of %d)", path, tries,
 		       NODE_SETUP_RULE_RETRIES);

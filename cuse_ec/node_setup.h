@@ -48,12 +48,12 @@ typedef void (*node_setup_log_fn)(void *arg, int level, const char *msg);
  * @log_arg:      passed to @log
  * @rule:         set by node_rule_install(): the rule file written, or ""
  * @instance:     set by node_rule_install(): NODE_SETUP_INSTANCE_KEY's value
+ *                in that rule ("PID.USEC", unique to this daemon), or ""
  * @rule_written: set by node_rule_install(): CLOCK_REALTIME_COARSE (the
  *                clock of file times) before the node can exist
  * @without_rule: udevd's entry is our node's, set up without our rule
  * @asked_again:  udevd was sent a "change" for the node: an entry counts
  *                only once udevd's queue is empty
- *                in that rule ("PID.USEC", unique to this daemon), or ""
  * @foreign_logged: the message that udevd's entry is another device's was
  *                given (once is enough)
  *

@@ -146,13 +146,19 @@ void ec_set_replay(struct ec *ec, struct ec_replay *replay)
 	pthread_mutex_unlock(&ec->lock);
 }
 
+/* A host command's record for @command, @version and a request of @req_len bytes. */
+static bool ec_replay_xcmd_shape_matches(const struct ec_rec *r, uint32_t command,
+					 uint32_t version, size_t req_len)
+{
+	return r->kind == EC_REC_XCMD && r->command == command && r->version == version &&
+	       r->out_size == req_len;
+}
+
 static bool ec_replay_xcmd_matches(const struct ec_rec *r, uint32_t command, uint32_t version,
 				   const void *req, size_t req_len)
 {
-	if (r->kind != EC_REC_XCMD || r->command != command || r->version != version ||
-	    r->out_size != req_len)
-		return false;
-	return !r->req_known || !req_len || !memcmp(r->req, req, req_len);
+	return ec_replay_xcmd_shape_matches(r, command, version, req_len) &&
+	       (!r->req_known || !req_len || !memcmp(r->req, req, req_len));
 }
 
 static bool ec_replay_readmem_matches(const struct ec_rec *r, uint32_t offset, uint32_t bytes)
@@ -199,8 +205,7 @@ static const struct ec_rec *ec_replay_pick_loose(struct ec_replay *replay, uint3
 
 	for (i = 0; i < n; i++) {
 		r = ec_recording_get(replay->rec, i);
-		if (replay->used[i] || r->kind != EC_REC_XCMD || r->command != command ||
-		    r->version != version || r->out_size != req_len)
+		if (replay->used[i] || !ec_replay_xcmd_shape_matches(r, command, version, req_len))
 			continue;
 		replay->used[i] = true;
 		return r;

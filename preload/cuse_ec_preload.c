@@ -311,9 +311,10 @@ static void shim_wake_waiters(struct shim_conn *c)
 	static const uint64_t one = 1;
 	struct shim_wait *w;
 
+	/* A failed write finds the counter full: it is readable anyway. */
 	for (w = c->waits; w; w = w->next) {
-		if (w->wake_fd >= 0 && shim.real_write(w->wake_fd, &one, sizeof(one)) < 0)
-			continue;	/* the counter is full: it is readable anyway */
+		if (w->wake_fd >= 0)
+			(void)shim.real_write(w->wake_fd, &one, sizeof(one));
 	}
 }
 
@@ -379,7 +380,7 @@ static int shim_wait_behind(struct shim_conn *c, struct shim_wait *w, const sigs
 	}
 	pfd.fd = w->wake_fd;
 	pthread_mutex_unlock(&c->lock);
-	ret = syscall(SYS_ppoll, &pfd, 1, NULL, mask, _NSIG / 8) < 0 ? -errno : 0;
+	ret = shim.real_ppoll(&pfd, 1, NULL, mask) < 0 ? -errno : 0;
 	if (!ret && shim.real_read(w->wake_fd, &count, sizeof(count)) < 0)
 		ret = 0;	/* woken by another wake's reader: look again */
 	pthread_mutex_lock(&c->lock);
