@@ -52,7 +52,10 @@ for prog in "$calls" "$inline"; do
 done
 
 # The next protocol's library where the loader looks first.
-readelf --dyn-syms -W "$next" | grep -q '@@REVOCABLE_INLINE_2' ||
+# Read whole before the match: `grep -q` ends at the first line, and under
+# pipefail readelf's SIGPIPE then failed the check now and then.
+syms=$(readelf --dyn-syms -W "$next")
+[[ $syms == *@@REVOCABLE_INLINE_2* ]] ||
 	fail "$next does not define the node REVOCABLE_INLINE_2"
 cp "$next" "$tmp/librevocable.so.0"
 out=$(LD_LIBRARY_PATH=$tmp "$calls" 2>&1) ||
