@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
+#include "../check_run.h"
+
 struct kunit {
 	int unused;
 };
@@ -52,18 +54,13 @@ struct kunit_suite {
 	{								\
 		Suite *s = suite_create((suite).name);			\
 		TCase *tc = tcase_create("kunit");			\
-		SRunner *sr;						\
-		int n = 0, failed;					\
+		int n = 0;						\
 									\
 		while ((suite).test_cases[n].run_case)			\
 			n++;						\
 		tcase_add_loop_test(tc, kunit_shim_run_case, 0, n);	\
 		suite_add_tcase(s, tc);					\
-		sr = srunner_create(s);					\
-		srunner_run_all(sr, CK_VERBOSE);			\
-		failed = srunner_ntests_failed(sr);			\
-		srunner_free(sr);					\
-		return failed ? EXIT_FAILURE : EXIT_SUCCESS;		\
+		return check_run_suite(s);				\
 	}
 
 #endif /* KUNIT_SHIM_H */

@@ -1111,5 +1111,5 @@ int main(void)
 	tcase_add_test(fallback, test_isolation);
 	tcase_add_test(fallback, test_thread_exit);
 	suite_add_tcase(s, fallback);
-	return run_suite(s);
+	return check_run_suite(s);
 }

@@ -312,5 +312,5 @@ int main(void)
 	tcase_add_test(tc, test_signal_at_every_fast_path_step);
 #endif
 	suite_add_tcase(s, tc);
-	return run_suite(s);
+	return check_run_suite(s);
 }

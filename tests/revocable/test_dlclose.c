@@ -142,5 +142,5 @@ int main(void)
 	tcase_add_test(tc, test_thread_exit_after_dlclose);
 	tcase_add_test(tc, test_library_threads_gone_after_dlclose);
 	suite_add_tcase(s, tc);
-	return run_suite(s);
+	return check_run_suite_forked(s);
 }

@@ -433,5 +433,5 @@ int main(void)
 	tcase_add_test(tc, test_reader_ids_wrap);
 	tcase_add_test(tc, test_unrelated_release_wakes_no_revoker);
 	suite_add_tcase(s, tc);
-	return run_suite(s);
+	return check_run_suite_forked(s);
 }

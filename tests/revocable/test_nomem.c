@@ -380,5 +380,5 @@ int main(void)
 	tcase_add_test(tc, test_scan_nomem_waits_unlocked);
 	tcase_add_test(tc, test_scan_nomem_many_passes);
 	suite_add_tcase(s, tc);
-	return run_suite(s);
+	return check_run_suite(s);
 }

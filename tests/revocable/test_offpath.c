@@ -579,5 +579,5 @@ int main(void)
 	tcase_add_test(tc, test_report_free_handle_in_use);
 	tcase_add_test(tc, test_report_revoke_in_own_release);
 	suite_add_tcase(s, tc);
-	return run_suite(s);
+	return check_run_suite_forked(s);
 }

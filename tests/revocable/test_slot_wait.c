@@ -98,5 +98,5 @@ int main(void)
 	tcase_add_test(tc, test_inline_slot);
 	tcase_add_test(tc, test_nested_slot);
 	suite_add_tcase(s, tc);
-	return run_suite(s);
+	return check_run_suite(s);
 }

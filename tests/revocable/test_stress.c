@@ -272,5 +272,5 @@ int main(void)
 	tcase_add_test(tc, test_stress_revoke_reprovide);
 	tcase_add_test(tc, test_stress_no_membarrier);
 	suite_add_tcase(s, tc);
-	return run_suite(s);
+	return check_run_suite(s);
 }

@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "../check_run.h"
+
 static inline int64_t now_ms(void)
 {
 	struct timespec ts;
@@ -54,18 +56,6 @@ static inline void join_within(pthread_t tid, long ms, const char *what)
 	ret = pthread_timedjoin_np(tid, NULL, &deadline);
 	ck_assert_msg(ret == 0, "%s did not finish within %ld ms (hang)",
 		      what, ms);
-}
-
-/* Run every test of @s; non-zero if any failed (the exit status). */
-static inline int run_suite(Suite *s)
-{
-	SRunner *sr = srunner_create(s);
-	int failed;
-
-	srunner_run_all(sr, CK_VERBOSE);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
 }
 
 #endif /* REVOCABLE_TEST_UTIL_H */
