@@ -27,8 +27,10 @@ pause_ms=${3:-10}
 pairs=${4:-15}
 target=0.95
 [[ $ops =~ ^[1-9][0-9]*$ ]] || { echo "OPS must be a positive number, not '$ops'" >&2; exit 2; }
-[[ $pause_ms =~ ^[0-9]+$ ]] && (( pause_ms <= 1000 )) ||
-	{ echo "PAUSE_MS must be 0..1000, not '$pause_ms'" >&2; exit 2; }
+if ! [[ $pause_ms =~ ^[0-9]+$ ]] || (( pause_ms > 1000 )); then
+	echo "PAUSE_MS must be 0..1000, not '$pause_ms'" >&2
+	exit 2
+fi
 [[ $pairs =~ ^[1-9][0-9]?$ ]] || { echo "PAIRS must be 1..99, not '$pairs'" >&2; exit 2; }
 
 # shellcheck source=scripts/hotplug-lib.sh
@@ -55,8 +57,10 @@ trap cleanup EXIT
 	--device=cros_ec:"$profiles/laptop.profile" \
 	--device=cros_fp:"$profiles/fingerprint.profile" &
 daemon_pid=$!
-hl_wait_for_node "$run/cros_fp" 20 && hl_until 20 hl_exists "$run/ctl" ||
-	{ echo "the daemon did not start" >&2; exit 1; }
+if ! hl_wait_for_node "$run/cros_fp" 20 || ! hl_until 20 hl_exists "$run/ctl"; then
+	echo "the daemon did not start" >&2
+	exit 1
+fi
 
 echo "== cros_ec XCMD HELLO through the preload library, one client thread, $ops ops a round;"
 echo "   $pairs pairs of rounds: cros_fp quiet / cros_fp unplugged and plugged in a loop (pause $pause_ms ms)"
