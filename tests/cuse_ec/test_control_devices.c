@@ -307,6 +307,17 @@ START_TEST(test_server_devices_bad)
 	ck_assert_ptr_null(srv);
 	ck_assert_int_ne(access(path, F_OK), 0);
 
+	/* One named device (a daemon of one node): "@" its own name reaches it. */
+	devs[0] = (struct control_device){ .name = "cros_pd", .ctx = ctx };
+	ck_assert_int_eq(control_server_start_devices(devs, 1, path, &srv), 0);
+	ck_assert_int_eq(ctl_open(&conn, path), 0);
+	EXPECT_PREFIX(&conn, "@cros_pd status", "ok plugged");
+	EXPECT_HAS(&conn, "status", " device=cros_pd");
+	EXPECT_HAS(&conn, "info", " devices=cros_pd");
+	EXPECT_PREFIX(&conn, "@cros_ec status", "error no device 'cros_ec' (devices: cros_pd)");
+	ctl_close(&conn);
+	control_server_stop(srv);
+
 	/* One unnamed device (control_server_start()): no name reaches it. */
 	ck_assert_int_eq(control_server_start(ctx, path, &srv), 0);
 	ck_assert_int_eq(ctl_open(&conn, path), 0);
