@@ -70,6 +70,8 @@ static void shim_resolve(void)
 	shim.real_ioctl = dlsym(RTLD_NEXT, "ioctl");
 	shim.real_poll = dlsym(RTLD_NEXT, "poll");
 	shim.real_ppoll = dlsym(RTLD_NEXT, "ppoll");
+	shim.real_select = dlsym(RTLD_NEXT, "select");
+	shim.real_pselect = dlsym(RTLD_NEXT, "pselect");
 	shim.real_dup = dlsym(RTLD_NEXT, "dup");
 	shim.real_dup2 = dlsym(RTLD_NEXT, "dup2");
 	shim.real_dup3 = dlsym(RTLD_NEXT, "dup3");

@@ -2,7 +2,7 @@
 /*
  * preload.h - what the preload library's files share (not installed): the
  * connection table and the request exchange of cuse_ec_preload.c, which
- * preload_poll.c uses for poll() and ppoll().
+ * preload_poll.c uses for poll(), ppoll(), select() and pselect().
  */
 #ifndef CUSE_EC_PRELOAD_H
 #define CUSE_EC_PRELOAD_H
@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/select.h>
 #include <sys/types.h>
 #include <time.h>
 
@@ -97,6 +98,9 @@ struct shim_state {
 	int (*real_ioctl)(int, unsigned long, ...);
 	int (*real_poll)(struct pollfd *, nfds_t, int);
 	int (*real_ppoll)(struct pollfd *, nfds_t, const struct timespec *, const sigset_t *);
+	int (*real_select)(int, fd_set *, fd_set *, fd_set *, struct timeval *);
+	int (*real_pselect)(int, fd_set *, fd_set *, fd_set *, const struct timespec *,
+			    const sigset_t *);
 	int (*real_dup)(int);
 	int (*real_dup2)(int, int);
 	int (*real_dup3)(int, int, int);

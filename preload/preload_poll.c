@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * preload_poll.c - poll() and ppoll() over sets that hold device files.
+ * preload_poll.c - poll(), ppoll(), select() and pselect() over sets that
+ * hold device files.
  *
  * A device file's readiness is the daemon's answer to DEVSOCK_POLL, not
  * the socket's: the daemon sends DEVSOCK_NOTIFY when it may have changed.
@@ -9,6 +10,8 @@
  * descriptors and on the device files' sockets; a message on a socket is
  * received (it may be a notification, or another thread's answer, which
  * is handed on) and the device files are asked again once notified.
+ * select() and pselect() are that poll over the descriptors their sets
+ * name, with the kernel's mapping from poll bits to set bits.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -16,6 +19,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/select.h>
 #include <time.h>
 
 #include "devsock/devsock.h"
@@ -225,4 +229,168 @@ SHIM_EXPORT int __ppoll_chk(struct pollfd *fds, nfds_t n, const struct timespec 
 	if (fdslen / sizeof(*fds) < n)
 		abort();
 	return ppoll(fds, n, tmo, sigmask);
+}
+
+/* What the kernel's select() takes as ready for each set (fs/select.c). */
+#define SHIM_SEL_IN	(POLLIN | POLLRDNORM | POLLRDBAND | POLLHUP | POLLERR)
+#define SHIM_SEL_OUT	(POLLOUT | POLLWRNORM | POLLWRBAND | POLLERR)
+#define SHIM_SEL_EX	POLLPRI
+#define SHIM_LONG_BITS	(8 * sizeof(unsigned long))
+
+/*
+ * An fd_set is an array of longs whatever its declared size: a caller with
+ * more than FD_SETSIZE descriptors passes a larger one, as to the kernel.
+ */
+static bool shim_fd_isset(const fd_set *set, int fd)
+{
+	const unsigned long *bits = (const unsigned long *)set;
+
+	return set && (bits[fd / SHIM_LONG_BITS] >> (fd % SHIM_LONG_BITS)) & 1;
+}
+
+static void shim_fd_assign(fd_set *set, int fd, bool on)
+{
+	unsigned long *bits = (unsigned long *)set, bit = 1ul << (fd % SHIM_LONG_BITS);
+
+	if (!set)
+		return;
+	if (on)
+		bits[fd / SHIM_LONG_BITS] |= bit;
+	else
+		bits[fd / SHIM_LONG_BITS] &= ~bit;
+}
+
+/* Whether any descriptor the sets name is a device file. */
+static bool shim_select_is_ours(int nfds, fd_set *rd, fd_set *wr, fd_set *ex)
+{
+	int fd;
+
+	shim_init();
+	for (fd = 0; fd < nfds && fd < SHIM_FDS; fd++)
+		if ((shim_fd_isset(rd, fd) || shim_fd_isset(wr, fd) || shim_fd_isset(ex, fd)) &&
+		    shim_conn_of(fd))
+			return true;
+	return false;
+}
+
+/*
+ * select() as poll(): one pollfd per descriptor the sets name, and the
+ * answer written back as the kernel writes it (every bit below @nfds
+ * cleared, then the ready ones set; the count is of set bits, so a
+ * descriptor ready in two sets counts twice). A descriptor that is not
+ * open fails the call with EBADF.
+ */
+static int shim_select(int nfds, fd_set *rd, fd_set *wr, fd_set *ex, int timeout_ms,
+		       const sigset_t *sigmask)
+{
+	struct shim_conn **conns = NULL;
+	struct pollfd *pfd = NULL;
+	int fd, ready = -1;
+	nfds_t n = 0, i;
+
+	for (fd = 0; fd < nfds; fd++)
+		n += shim_fd_isset(rd, fd) || shim_fd_isset(wr, fd) || shim_fd_isset(ex, fd);
+	pfd = calloc(n, sizeof(*pfd));
+	conns = calloc(n, sizeof(*conns));
+	if (!pfd || !conns) {
+		errno = ENOMEM;
+		goto out;
+	}
+	for (fd = 0, i = 0; fd < nfds; fd++) {
+		short events = (shim_fd_isset(rd, fd) ? POLLIN : 0) |
+			       (shim_fd_isset(wr, fd) ? POLLOUT : 0) |
+			       (shim_fd_isset(ex, fd) ? POLLPRI : 0);
+
+		if (!events)
+			continue;
+		pfd[i] = (struct pollfd){ .fd = fd, .events = events };
+		conns[i++] = shim_conn_of(fd);
+	}
+	if (shim_poll(pfd, n, timeout_ms, sigmask, conns) < 0)
+		goto out;
+	for (i = 0; i < n; i++) {
+		if (pfd[i].revents & POLLNVAL) {
+			errno = EBADF;
+			goto out;
+		}
+	}
+	ready = 0;
+	for (fd = 0; fd < nfds; fd++) {
+		shim_fd_assign(rd, fd, false);
+		shim_fd_assign(wr, fd, false);
+		shim_fd_assign(ex, fd, false);
+	}
+	for (i = 0; i < n; i++) {
+		short ev = pfd[i].events, rev = pfd[i].revents;
+		bool in = (ev & POLLIN) && (rev & SHIM_SEL_IN);
+		bool out = (ev & POLLOUT) && (rev & SHIM_SEL_OUT);
+		bool exc = (ev & POLLPRI) && (rev & SHIM_SEL_EX);
+
+		shim_fd_assign(rd, pfd[i].fd, in);
+		shim_fd_assign(wr, pfd[i].fd, out);
+		shim_fd_assign(ex, pfd[i].fd, exc);
+		ready += in + out + exc;
+	}
+out:
+	free(pfd);
+	free(conns);
+	return ready;
+}
+
+/* A timeout in ms for shim_poll(), capped as ppoll()'s; -1 when invalid. */
+static int shim_timeout_ms(time_t sec, long nsec)
+{
+	if (sec < 0 || nsec < 0 || nsec >= 1000000000L)
+		return -1;
+	if (sec > 86400)
+		return 86400000;
+	return (int)(sec * 1000 + (nsec + 999999) / 1000000);
+}
+
+SHIM_EXPORT int select(int nfds, fd_set *rd, fd_set *wr, fd_set *ex, struct timeval *tmo)
+{
+	int64_t start, left;
+	int ms = -1, ret;
+
+	if (nfds < 0 || !shim_select_is_ours(nfds, rd, wr, ex))
+		return shim.real_select(nfds, rd, wr, ex, tmo);
+	if (tmo) {
+		/* The kernel folds whole seconds of tv_usec into tv_sec. */
+		if (tmo->tv_usec < 0)
+			goto invalid;
+		ms = shim_timeout_ms(tmo->tv_sec + tmo->tv_usec / 1000000,
+				     (tmo->tv_usec % 1000000) * 1000L);
+		if (ms < 0)
+			goto invalid;
+	}
+	start = shim_now_ms();
+	ret = shim_select(nfds, rd, wr, ex, ms, NULL);
+	if (tmo) {
+		/* Linux's select() leaves the time not slept in the timeout. */
+		left = ms - (shim_now_ms() - start);
+		left = left > 0 ? left : 0;
+		tmo->tv_sec = left / 1000;
+		tmo->tv_usec = (left % 1000) * 1000;
+	}
+	return ret;
+invalid:
+	errno = EINVAL;
+	return -1;
+}
+
+SHIM_EXPORT int pselect(int nfds, fd_set *rd, fd_set *wr, fd_set *ex,
+			const struct timespec *tmo, const sigset_t *sigmask)
+{
+	int ms = -1;
+
+	if (nfds < 0 || !shim_select_is_ours(nfds, rd, wr, ex))
+		return shim.real_pselect(nfds, rd, wr, ex, tmo, sigmask);
+	if (tmo) {
+		ms = shim_timeout_ms(tmo->tv_sec, tmo->tv_nsec);
+		if (ms < 0) {
+			errno = EINVAL;
+			return -1;
+		}
+	}
+	return shim_select(nfds, rd, wr, ex, ms, sigmask);
 }

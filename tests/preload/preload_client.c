@@ -20,6 +20,7 @@
 #include <string.h>
 #include <signal.h>
 #include <sys/ioctl.h>
+#include <sys/select.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -232,6 +233,91 @@ static void check_nonblock_and_poll(void)
 	close(fd);
 }
 
+/*
+ * select() and pselect() answer from the device's readiness, as poll():
+ * never from the socket's (which is writable, and readable only while a
+ * notification waits in it).
+ */
+static void check_select(void)
+{
+	int fd = open_dev(O_NONBLOCK), pipefd[2], top;
+	struct timespec ts = { 0, 0 };
+	struct timeval tv = { 0, 0 };
+	fd_set rd, wr, ex;
+	char buf[64];
+
+	if (fd < 0 || pipe(pipefd)) {
+		report(false, "open for select", strerror(errno));
+		return;
+	}
+	top = (fd > pipefd[0] ? fd : pipefd[0]) + 1;
+	ioctl(fd, CROS_EC_DEV_IOCEVENTMASK_V2, 0xffffffffu);
+	FD_ZERO(&rd);
+	FD_SET(fd, &rd);
+	report(select(fd + 1, &rd, NULL, NULL, &tv) == 0 && !FD_ISSET(fd, &rd),
+	       "select(0 s), empty queue: not ready", NULL);
+	FD_ZERO(&wr);
+	FD_SET(fd, &wr);
+	FD_ZERO(&ex);
+	FD_SET(fd, &ex);
+	report(select(fd + 1, NULL, &wr, &ex, &tv) == 0 && !FD_ISSET(fd, &wr) && !FD_ISSET(fd, &ex),
+	       "select(): never writable, no exceptional condition (the device's poll has neither)",
+	       NULL);
+	if (write(pipefd[1], "x", 1) != 1)
+		report(false, "pipe write", strerror(errno));
+	FD_ZERO(&rd);
+	FD_SET(fd, &rd);
+	FD_SET(pipefd[0], &rd);
+	tv = (struct timeval){ WAIT_MS / 1000, 0 };
+	report(select(top, &rd, NULL, NULL, &tv) == 1 && !FD_ISSET(fd, &rd) &&
+	       FD_ISSET(pipefd[0], &rd), "select() over ours and a pipe: the pipe alone ready", NULL);
+	if (read(pipefd[0], buf, 1) != 1)
+		report(false, "pipe read", strerror(errno));
+	/*
+	 * The event's notification is taken by the XCMD's receive: the socket
+	 * is quiet. A press of the power button is an event whatever the EC's
+	 * state (the lid's events depend on it, and later checks use them).
+	 * The file does not block, so a lost event fails the read below
+	 * instead of hanging it.
+	 */
+	report(ctl("inject power-button") == 0 && hello(fd) == 0, "inject an event, then an XCMD",
+	       NULL);
+	FD_ZERO(&rd);
+	FD_SET(fd, &rd);
+	tv = (struct timeval){ WAIT_MS / 1000, 0 };
+	report(select(fd + 1, &rd, NULL, NULL, &tv) == 1 && FD_ISSET(fd, &rd),
+	       "an event queued: select() reports the device readable", NULL);
+	report(tv.tv_sec >= 0 && tv.tv_usec >= 0 && tv.tv_sec * 1000000L + tv.tv_usec <= WAIT_MS * 1000L &&
+	       tv.tv_sec * 1000000L + tv.tv_usec > 0,
+	       "select() leaves the time it did not sleep in its timeout, as Linux's", NULL);
+	FD_ZERO(&rd);
+	FD_SET(fd, &rd);
+	report(pselect(fd + 1, &rd, NULL, NULL, &ts, NULL) == 1 && FD_ISSET(fd, &rd),
+	       "pselect(): the same answer", NULL);
+	report(read(fd, buf, sizeof(buf)) > 0, "... and the event reads", NULL);
+	/* Bad input: the kernel's answers. */
+	FD_ZERO(&rd);
+	FD_SET(fd, &rd);
+	tv = (struct timeval){ -1, 0 };
+	errno = 0;
+	report(select(fd + 1, &rd, NULL, NULL, &tv) < 0 && errno == EINVAL,
+	       "select() with a negative timeout: EINVAL", NULL);
+	ts = (struct timespec){ 0, 1000000000L };
+	errno = 0;
+	report(pselect(fd + 1, &rd, NULL, NULL, &ts, NULL) < 0 && errno == EINVAL,
+	       "pselect() with tv_nsec of a whole second: EINVAL", NULL);
+	close(pipefd[1]);
+	close(pipefd[0]);
+	FD_ZERO(&rd);
+	FD_SET(fd, &rd);
+	FD_SET(pipefd[0], &rd);
+	tv = (struct timeval){ 0, 0 };
+	errno = 0;
+	report(select(top, &rd, NULL, NULL, &tv) < 0 && errno == EBADF,
+	       "select() naming a closed descriptor beside ours: EBADF", NULL);
+	close(fd);
+}
+
 struct reader_arg {
 	int fd;
 	ssize_t n;
@@ -395,6 +481,16 @@ static void check_unplug(void)
 	}
 	report(ctl("unplug wait") == 0, "unplug", NULL);
 	report(hello(fd) == -ENODEV, "XCMD after the unplug: ENODEV", NULL);
+	{
+		struct timeval tv = { 0, 0 };
+		fd_set rd;
+
+		FD_ZERO(&rd);
+		FD_SET(fd, &rd);
+		report(select(fd + 1, &rd, NULL, NULL, &tv) == 1 && FD_ISSET(fd, &rd),
+		       "select() after the unplug: readable (POLLERR is in select's read set)",
+		       NULL);
+	}
 	report(open_dev(0) < 0 && errno == ENODEV, "open after the unplug: ENODEV", NULL);
 	report(ctl("plug") == 0, "plug", NULL);
 	report(hello(fd) == -ENODEV, "the old file stays on the old EC: ENODEV", NULL);
@@ -418,6 +514,7 @@ int main(int argc, char **argv)
 	check_basic();
 	check_dup();
 	check_nonblock_and_poll();
+	check_select();
 	check_threads_share_a_file();
 	check_signals();
 	check_fork_exec(argv[0]);
