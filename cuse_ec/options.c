@@ -78,6 +78,10 @@ struct cuse_ec_option_desc {
 	{ .id = (id_), .name = (name_), .has_arg = (has_arg_), .arg = (arg_), .help = (help_), \
 	  .list = (list_) }
 
+/* A number macro's digits, for --help's texts. */
+#define CUSE_EC_STRINGIFY_(x) #x
+#define CUSE_EC_STRINGIFY(x) CUSE_EC_STRINGIFY_(x)
+
 /* In --help's order. cuse_ec(8) has an item for each (cuse-ec-args.test). */
 static const struct cuse_ec_option_desc cuse_ec_option_descs[] = {
 	OPTION(OPT_NAME, "name", required_argument, "NAME",
@@ -88,10 +92,11 @@ static const struct cuse_ec_option_desc cuse_ec_option_descs[] = {
 	       "(default: built-in laptop; format: cuse_ec-profile(5))"),
 	OPTION(OPT_DEVICE, "device", required_argument, "NAME[:PROFILE]",
 	       "serve /dev/NAME with its own EC of PROFILE (default\n"
-	       "the built-in laptop); repeatable, up to 8 nodes,\n"
-	       "the first is the control socket's default; not\n"
-	       "with --name, --profile, --record, --replay, --state,\n"
-	       "--follow; several need --socket-dir"),
+	       "the built-in laptop); repeatable, up to "
+	       CUSE_EC_STRINGIFY(CUSE_EC_DEVICES_MAX) " nodes,\n"
+	       "the first is the control socket's default; not with\n"
+	       "--name or --profile; several need --socket-dir and\n"
+	       "refuse --record, --replay, --state and --follow"),
 	OPTION(OPT_CHECK, "check", no_argument, NULL,
 	       "check the options and load the profile, say what\n"
 	       "would be served, serve nothing (exit 0, or 1/2)"),
