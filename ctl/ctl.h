@@ -36,6 +36,26 @@
  */
 #define CTL_SEND_REPLY_TIMEOUT_MS 60000
 
+/*
+ * Devices: one daemon may serve several nodes (cuse_ec --device). A control
+ * line addresses one by a first word "@NAME"; without it, the first. NAME
+ * is a node's name directly under /dev: 1..CTL_DEVICE_NAME_MAX-1 bytes of
+ * [A-Za-z0-9_.-], not starting with '.' or '-'.
+ */
+#define CTL_DEVICE_PREFIX '@'
+#define CTL_DEVICE_NAME_MAX 64
+/* Most devices one daemon serves. */
+#define CTL_DEVICES_MAX 8
+
+/**
+ * ctl_device_name_valid() - is @name a device name (CTL_DEVICE_PREFIX's
+ * rule)? The one check for --name, --device and "@NAME".
+ * @name: the name, NUL-terminated
+ *
+ * Return: true when it may name a node directly under /dev.
+ */
+bool ctl_device_name_valid(const char *name);
+
 /* Replies are one line; the server caps them well below this. */
 #define CTL_REPLY_MAX 4096
 

@@ -107,6 +107,22 @@ bool ctl_reply_is_ok(const char *reply)
 	return !strncmp(reply, "ok", 2) && (!reply[2] || reply[2] == ' ');
 }
 
+bool ctl_device_name_valid(const char *name)
+{
+	size_t len = strlen(name), i;
+
+	if (!len || len >= CTL_DEVICE_NAME_MAX || name[0] == '.' || name[0] == '-')
+		return false;
+	for (i = 0; i < len; i++) {
+		char c = name[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.'))
+			return false;
+	}
+	return true;
+}
+
 int ctl_error(char *reply, size_t len, int err, const char *fmt, ...)
 {
 	const char *name = strerrorname_np(err < 0 ? -err : err);

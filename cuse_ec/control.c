@@ -201,14 +201,14 @@ static int control_do_status(struct chardev_ctx *ctx, const struct control_cmd *
 	char kb[32] = "";
 	int ret;
 
-	(void)cmd;
 	/* -ENODEV: no EC, or a board without a keyboard backlight. */
 	ret = chardev_with_ec(ctx, control_kb_backlight, NULL);
 	if (ret >= 0)
 		snprintf(kb, sizeof(kb), " kb_backlight=%d", ret);
-	snprintf(reply, len, "ok %s lifecycle=%s open_files=%" PRIu64 "%s",
+	snprintf(reply, len, "ok %s lifecycle=%s open_files=%" PRIu64 "%s%s%s",
 		 chardev_is_plugged(ctx) ? "plugged" : "unplugged",
-		 lifecycle_mode_name(chardev_mode(ctx)), chardev_open_files(ctx), kb);
+		 lifecycle_mode_name(chardev_mode(ctx)), chardev_open_files(ctx), kb,
+		 cmd->device[0] ? " device=" : "", cmd->device);
 	return 0;
 }
 
@@ -223,7 +223,6 @@ static int control_do_info(struct chardev_ctx *ctx, const struct control_cmd *cm
 	enum ec_stimulus stim;
 	size_t used;
 
-	(void)cmd;
 	used = (size_t)snprintf(reply, len, "ok info protocol=%d version=%s lifecycle=%s "
 				"line_max=%d fault_rules_max=%d fault_kinds=",
 				CTL_PROTOCOL_VERSION, PACKAGE_VERSION,
@@ -235,6 +234,8 @@ static int control_do_info(struct chardev_ctx *ctx, const struct control_cmd *cm
 	for (stim = 0; stim < EC_STIM_COUNT && used < len; stim++)
 		used += (size_t)snprintf(reply + used, len - used, "%s%s", stim ? "," : " events=",
 					 ec_stimulus_name(stim));
+	if (cmd->devices && cmd->devices[0] && used < len)
+		used += (size_t)snprintf(reply + used, len - used, " devices=%s", cmd->devices);
 	return used < len ? 0 : -EMSGSIZE;
 }
 
@@ -340,14 +341,12 @@ static int control_do_trace_clear(struct chardev_ctx *ctx, const struct control_
 static void control_serve_trace(struct control_server *srv, int idx,
 				const struct control_cmd *cmd)
 {
-	struct chardev_trace *tr = chardev_trace(srv->ctx);
+	struct chardev_trace *tr = chardev_trace(cmd->ctx);
 	struct control_client *cl = &srv->clients[idx];
 	size_t cap = chardev_trace_capacity(tr), n;
 	struct chardev_trace_entry *events;
 	char header[128];
 	uint64_t dropped;
-
-	(void)cmd;
 
 	events = calloc(cap, sizeof(*events));
 	if (!events) {
@@ -398,7 +397,6 @@ static void control_serve_unplug_wait(struct control_server *srv, int idx,
 	char reply[128];
 	int ret;
 
-	(void)cmd;
 	w = calloc(1, sizeof(*w));
 	if (!w) {
 		control_send_error(cl, -ENOMEM, "out of memory");
@@ -409,7 +407,7 @@ static void control_serve_unplug_wait(struct control_server *srv, int idx,
 	/* Listed before starting: the completion may run at once. */
 	w->next = srv->waiters;
 	srv->waiters = w;
-	ret = control_start_unplug(srv->ctx, control_unplug_done, w);
+	ret = control_start_unplug(cmd->ctx, control_unplug_done, w);
 	if (ret) {
 		srv->waiters = w->next;
 		free(w);
@@ -559,7 +557,7 @@ static void control_usage(const char *word, char *err, size_t errlen)
 
 int control_parse(const char *line, struct control_cmd *cmd, char *err, size_t errlen)
 {
-	char buf[CTL_LINE_MAX + 1], *cursor = buf, *words[4];
+	char buf[CTL_LINE_MAX + 1], *cursor = buf, *line_words[5], **words = line_words;
 	const char *value = NULL;
 	size_t len, i, n = 0;
 
@@ -585,9 +583,23 @@ int control_parse(const char *line, struct control_cmd *cmd, char *err, size_t e
 			return -EINVAL;
 		}
 	}
-	/* No verb has more than three words; a fourth makes the line wrong. */
-	while (n < 4 && (words[n] = control_next_word(&cursor)))
+	/*
+	 * "@NAME", then the verb: no verb has more than three words, so a
+	 * fourth matches none.
+	 */
+	while (n < 5 && (words[n] = control_next_word(&cursor)))
 		n++;
+	if (n && words[0][0] == CTL_DEVICE_PREFIX) {
+		if (!ctl_device_name_valid(words[0] + 1)) {
+			snprintf(err, errlen, "bad device name '%.40s' (%c and a node's name: "
+				 "[A-Za-z0-9_.-], not starting with '.' or '-')", words[0],
+				 CTL_DEVICE_PREFIX);
+			return -EINVAL;
+		}
+		strcpy(cmd->device, words[0] + 1);
+		words++;
+		n--;
+	}
 	if (!n) {
 		snprintf(err, errlen, "empty command (try 'help')");
 		return -EINVAL;
@@ -716,6 +728,32 @@ int control_execute(struct chardev_ctx *ctx, const struct control_cmd *cmd,
 	return cmd->verb->now(ctx, cmd, reply, len);
 }
 
+/*
+ * The device a command addresses: its "@NAME", else the first. An unknown
+ * name is ENODEV, as opening a node that is not there would be.
+ */
+static int control_resolve_device(const struct control_server *srv, struct control_cmd *cmd,
+				  char *reply, size_t len)
+{
+	size_t i;
+
+	cmd->devices = srv->device_names;
+	if (!cmd->device[0]) {
+		cmd->ctx = srv->devices[0].ctx;
+		if (srv->devices[0].name)
+			snprintf(cmd->device, sizeof(cmd->device), "%s", srv->devices[0].name);
+		return 0;
+	}
+	for (i = 0; i < srv->n_devices; i++) {
+		if (srv->devices[i].name && !strcmp(srv->devices[i].name, cmd->device)) {
+			cmd->ctx = srv->devices[i].ctx;
+			return 0;
+		}
+	}
+	return ctl_error(reply, len, -ENODEV, "no device '%s' (devices: %s)", cmd->device,
+			 srv->device_names[0] ? srv->device_names : "none named");
+}
+
 void control_handle_line(struct control_server *srv, int idx, const char *line, size_t len)
 {
 	struct control_client *cl = &srv->clients[idx];
@@ -734,10 +772,14 @@ void control_handle_line(struct control_server *srv, int idx, const char *line, 
 		control_send(cl, reply);
 		return;
 	}
+	if (control_resolve_device(srv, &cmd, reply, sizeof(reply))) {
+		control_send(cl, reply);
+		return;
+	}
 	if (cmd.verb->serve) {
 		cmd.verb->serve(srv, idx, &cmd);
 		return;
 	}
-	control_execute(srv->ctx, &cmd, reply, sizeof(reply));
+	control_execute(cmd.ctx, &cmd, reply, sizeof(reply));
 	control_send(cl, reply);
 }

@@ -29,7 +29,23 @@ struct control_server;
 struct control_verb;
 
 /**
+ * struct control_device - one device a control server serves.
+ * @name: its node's name, what "@NAME" addresses; NULL for an unnamed one
+ *        (a server of one context that no line can address by name)
+ * @ctx:  its chardev context
+ */
+struct control_device {
+	const char *name;
+	struct chardev_ctx *ctx;
+};
+
+/**
  * struct control_cmd - one parsed command line.
+ * @device:     "@NAME": the device it addresses; "" for the default (the
+ *              server's first)
+ * @ctx:        the addressed device's context, set by the server once it
+ *              resolved @device (control_execute() takes it as argument)
+ * @devices:    the server's device names for "info" ("a,b"), or NULL
  * @verb:       the table's row of the verb (control_verb_name() names it)
  * @stimulus:   "inject": the event
  * @latency_ns: "latency": the latency
@@ -37,6 +53,9 @@ struct control_verb;
  * @topic:      "help VERB": the verb's row
  */
 struct control_cmd {
+	char device[CTL_DEVICE_NAME_MAX];
+	struct chardev_ctx *ctx;
+	const char *devices;
 	const struct control_verb *verb;
 	enum ec_stimulus stimulus;
 	uint64_t latency_ns;
@@ -54,13 +73,15 @@ struct control_cmd {
 const char *control_verb_name(const struct control_cmd *cmd);
 
 /**
- * control_parse() - parse one command line (no newline).
+ * control_parse() - parse one command line (no newline): an optional first
+ * word "@NAME" (a valid device name, ctl.h) and the verb.
  * @line:   the text, NUL-terminated
  * @cmd:    the command
  * @err:    on failure, the reason (without the "error " prefix)
  * @errlen: room in @err
  *
- * Return: 0, or -EINVAL with @err set.
+ * Return: 0, or -EINVAL with @err set (a bad device name too: whether
+ * a good one is served is the server's to say).
  */
 int control_parse(const char *line, struct control_cmd *cmd, char *err, size_t errlen);
 
@@ -106,6 +127,21 @@ int control_execute(struct chardev_ctx *ctx, const struct control_cmd *cmd,
  * another -errno.
  */
 int control_server_start(struct chardev_ctx *ctx, const char *path, struct control_server **out);
+
+/**
+ * control_server_start_devices() - control_server_start() for a daemon of
+ * several devices: a line's "@NAME" picks one, no prefix the first; a name
+ * not served gets "error no device 'NAME' ... errno=ENODEV".
+ * @devs: the devices, copied (the names must outlive the server), each
+ *        named
+ * @n:    how many, 1..CTL_DEVICES_MAX
+ * @path: unix socket path
+ * @out:  the server
+ *
+ * Return: as control_server_start(); -EINVAL for a bad @n or a name missing.
+ */
+int control_server_start_devices(const struct control_device *devs, size_t n, const char *path,
+				 struct control_server **out);
 
 /* Default of --control-idle-timeout, in seconds. */
 #define CONTROL_IDLE_TIMEOUT_DEFAULT_S 60

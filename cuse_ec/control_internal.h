@@ -83,7 +83,10 @@ struct control_client {
 
 /**
  * struct control_server - the control thread's state.
- * @ctx:     the daemon
+ * @ctx:     the first device's context (the default one, and the logs')
+ * @devices: the devices served (control_server_start_devices())
+ * @n_devices: how many
+ * @device_names: their names joined by commas, for "info"
  * @path:    socket path (unlinked at stop)
  * @listen_fd: listening socket
  * @wake:    self-pipe: [0] polled by the thread, [1] written to stop it or to
@@ -103,6 +106,9 @@ struct control_client {
  */
 struct control_server {
 	struct chardev_ctx *ctx;
+	struct control_device devices[CTL_DEVICES_MAX];
+	size_t n_devices;
+	char device_names[CTL_DEVICES_MAX * CTL_DEVICE_NAME_MAX];
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	int listen_fd;
 	int wake[2];

@@ -509,15 +509,44 @@ static void control_unlink_own(struct control_server *srv)
 
 int control_server_start(struct chardev_ctx *ctx, const char *path, struct control_server **out)
 {
+	const struct control_device one = { .name = NULL, .ctx = ctx };
+
+	return control_server_start_devices(&one, 1, path, out);
+}
+
+/* Several devices need names to be told apart; one may go without. */
+static bool control_devices_valid(const struct control_device *devs, size_t n)
+{
+	size_t i;
+
+	if (!n || n > CTL_DEVICES_MAX)
+		return false;
+	for (i = 0; i < n; i++) {
+		if (devs[i].name ? !ctl_device_name_valid(devs[i].name) : n > 1)
+			return false;
+	}
+	return true;
+}
+
+int control_server_start_devices(const struct control_device *devs, size_t n, const char *path,
+				 struct control_server **out)
+{
 	struct control_server *srv;
+	size_t used = 0, k;
 	int ret, i;
 
-	if (!path || !path[0] || strlen(path) >= sizeof(((struct control_server *)0)->path))
+	if (!path || !path[0] || strlen(path) >= sizeof(((struct control_server *)0)->path) ||
+	    !control_devices_valid(devs, n))
 		return -EINVAL;
 	srv = calloc(1, sizeof(*srv));
 	if (!srv)
 		return -ENOMEM;
-	srv->ctx = ctx;
+	srv->ctx = devs[0].ctx;
+	memcpy(srv->devices, devs, n * sizeof(*devs));
+	srv->n_devices = n;
+	for (k = 0; k < n && devs[k].name; k++)
+		used += (size_t)snprintf(srv->device_names + used, sizeof(srv->device_names) - used,
+					 "%s%s", k ? "," : "", devs[k].name);
 	strcpy(srv->path, path);
 	atomic_init(&srv->stop, false);
 	for (i = 0; i < CONTROL_MAX_CLIENTS; i++)

@@ -6,9 +6,11 @@
  *
  * What every front end shares, done once: the options, the phases of the
  * process's life (frontend.h lists them and where a front end's operations
- * come in), the chardev with its EC, the control socket, udev following,
- * the shutdown watch, logging, --user's drop and the teardown. The front
- * end is chosen once, in cuse_ec_frontend_pick().
+ * come in), the control socket, the shutdown watch, logging, --user's drop
+ * and the teardown; and once per device (--device, or the one node of
+ * --name): its profile, chardev with its EC, front end instance, udev
+ * following and files. The front end is chosen once, in
+ * cuse_ec_frontend_pick(): every device is served by the same one.
  */
 /* fuse_daemonize() only: the process's fork, the same for both front ends. */
 #define FUSE_USE_VERSION 314
@@ -44,38 +46,55 @@
 #include "session_files.h"
 #include "udev_follow.h"
 
+struct cuse_ec_daemon;
+
+/**
+ * struct cuse_ec_device - one node the daemon serves, with all that is its
+ * own: unplugging it touches nothing of another device's.
+ * @daemon:    the daemon it belongs to
+ * @opt:       its --device (or --name and --profile)
+ * @profile:   board profile for each of its EC instances
+ * @ctx:       its chardev context (the seam), or NULL before phase 3
+ * @fe:        its front end instance, or NULL before phase 1's end
+ * @follow:    its uevent monitor, or NULL
+ * @files:     --record's file and --replay's recording (one device only)
+ * @sock_path: --socket-dir's DIR/NAME, absolute
+ */
+struct cuse_ec_device {
+	struct cuse_ec_daemon *daemon;
+	const struct cuse_ec_device_opt *opt;
+	struct ec_profile *profile;
+	struct chardev_ctx *ctx;
+	struct cuse_ec_frontend *fe;
+	struct udev_follow *follow;
+	struct session_files files;
+	char sock_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+};
+
 /**
  * struct cuse_ec_daemon - everything the daemon owns (no other globals).
  * @opts:      the command line
- * @ctx:       the chardev context (the seam)
- * @profile:   board profile for every EC instance
- * @clock:     the ECs' time source (real time, cheap to read)
+ * @clock:     the ECs' time source (real time, cheap to read), shared
  * @started_usec: CLOCK_MONOTONIC at the start, in microseconds
- * @fe_ops:    the front end (cuse_ec_frontend_pick())
- * @fe:        the node's front end instance, or NULL before phase 1's end
+ * @fe_ops:    the front end (cuse_ec_frontend_pick()), every device's
  * @control:   the control socket server, or NULL
- * @follow:    the uevent monitor, or NULL
- * @shutdown:  revokes first on an exit signal, or NULL
+ * @shutdown:  revokes every device first on an exit signal, or NULL
  * @control_path: --control made absolute (the daemon chdirs to "/")
- * @sock_path: --socket-dir's DIR/NAME, absolute
- * @files:     --record's file and --replay's recording
  * @state_path: --state made absolute
+ * @devices:   the nodes, in --device order (@opts.devices)
+ * @n_devices: how many
  */
 struct cuse_ec_daemon {
 	struct cuse_ec_options opts;
-	struct chardev_ctx *ctx;
-	struct ec_profile *profile;
 	struct cached_clock *clock;
 	uint64_t started_usec;
 	const struct cuse_ec_frontend_ops *fe_ops;
-	struct cuse_ec_frontend *fe;
 	struct control_server *control;
-	struct udev_follow *follow;
 	struct shutdown_watch *shutdown;
 	char control_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
-	char sock_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
-	struct session_files files;
 	char state_path[PATH_MAX];
+	struct cuse_ec_device devices[CUSE_EC_DEVICES_MAX];
+	unsigned int n_devices;
 };
 
 static const char *const cuse_ec_level_names[] = {
@@ -94,6 +113,23 @@ static void cuse_ec_log_cb(void *arg, int level, const char *msg)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	fprintf(stderr, "cuse_ec[%d] %lld.%03ld %s: %s\n", (int)getpid(), (long long)ts.tv_sec,
 		ts.tv_nsec / 1000000, cuse_ec_level_names[level & 7], msg);
+}
+
+/*
+ * A device's chardev messages: with several devices, each says whose it
+ * is. Its level was filtered by the chardev already.
+ */
+static void cuse_ec_device_log_cb(void *arg, int level, const char *msg)
+{
+	struct cuse_ec_device *dev = arg;
+	char line[320];
+
+	if (dev->daemon->n_devices == 1) {
+		cuse_ec_log_cb(dev->daemon, level, msg);
+		return;
+	}
+	snprintf(line, sizeof(line), "%s: %s", dev->opt->name, msg);
+	cuse_ec_log_cb(dev->daemon, level, line);
 }
 
 /* The front end's own messages: the same sink, whether or not a chardev exists. */
@@ -147,11 +183,13 @@ static const struct cuse_ec_frontend_ops *cuse_ec_frontend_pick(const struct cus
 }
 
 /* The node's description for its front end (paths made absolute already). */
-static void cuse_ec_frontend_config(struct cuse_ec_daemon *d, char *argv0,
+static void cuse_ec_frontend_config(struct cuse_ec_device *dev, char *argv0,
 				    struct cuse_ec_frontend_config *cfg)
 {
-	cfg->name = d->opts.name;
-	cfg->socket_path = d->sock_path;
+	struct cuse_ec_daemon *d = dev->daemon;
+
+	cfg->name = dev->opt->name;
+	cfg->socket_path = dev->sock_path;
 	cfg->lifecycle = lifecycle_mode_name(d->opts.lifecycle);
 	cfg->node_mode = d->opts.node_mode;
 	cfg->owner = d->opts.owner;
@@ -164,9 +202,44 @@ static void cuse_ec_frontend_config(struct cuse_ec_daemon *d, char *argv0,
 	cfg->arg = d;
 }
 
-static int cuse_ec_load_profile(struct cuse_ec_daemon *d)
+/* Each device's profile; an unknown one is named with its device. */
+static int cuse_ec_load_profiles(struct cuse_ec_daemon *d)
 {
-	return profile_path_load(d->opts.profile, &d->profile, stderr);
+	struct cuse_ec_device *dev;
+	unsigned int i;
+
+	for (i = 0; i < d->n_devices; i++) {
+		dev = &d->devices[i];
+		if (profile_path_load(dev->opt->profile, &dev->profile, stderr)) {
+			if (d->n_devices > 1)
+				fprintf(stderr, "cuse_ec: --device %s: its profile did not load\n",
+					dev->opt->name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void cuse_ec_free_profiles(struct cuse_ec_daemon *d)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->n_devices; i++) {
+		ec_profile_free(d->devices[i].profile);
+		d->devices[i].profile = NULL;
+	}
+}
+
+/* The devices of the command line, nothing set up. */
+static void cuse_ec_devices_init(struct cuse_ec_daemon *d)
+{
+	unsigned int i;
+
+	d->n_devices = d->opts.n_devices;
+	for (i = 0; i < d->n_devices; i++) {
+		d->devices[i].daemon = d;
+		d->devices[i].opt = &d->opts.devices[i];
+	}
 }
 
 /*
@@ -200,16 +273,19 @@ static int cuse_ec_absolute(const char *what, const char *rel, const char *name,
 
 static int cuse_ec_absolute_paths(struct cuse_ec_daemon *d)
 {
+	unsigned int i;
+
 	if (d->opts.control) {
 		if (cuse_ec_absolute("--control", d->opts.control, NULL, d->control_path,
 				     sizeof(d->control_path)))
 			return -1;
 		d->opts.control = d->control_path;
 	}
-	if (d->opts.socket_dir &&
-	    cuse_ec_absolute("--socket-dir", d->opts.socket_dir, d->opts.name, d->sock_path,
-			     sizeof(d->sock_path)))
-		return -1;
+	for (i = 0; d->opts.socket_dir && i < d->n_devices; i++) {
+		if (cuse_ec_absolute("--socket-dir", d->opts.socket_dir, d->devices[i].opt->name,
+				     d->devices[i].sock_path, sizeof(d->devices[i].sock_path)))
+			return -1;
+	}
 	if (d->opts.state) {
 		if (cuse_ec_absolute("--state", d->opts.state, NULL, d->state_path,
 				     sizeof(d->state_path)))
@@ -222,7 +298,8 @@ static int cuse_ec_absolute_paths(struct cuse_ec_daemon *d)
 /*
  * --state: a file that is there must load, checked on the terminal, before
  * anything is served (the plug loads it again, and refuses it again if it
- * changed meanwhile); a missing one is a fresh EC.
+ * changed meanwhile); a missing one is a fresh EC. One device only (the
+ * options refuse --state with several).
  */
 static int cuse_ec_check_state(struct cuse_ec_daemon *d)
 {
@@ -232,7 +309,7 @@ static int cuse_ec_check_state(struct cuse_ec_daemon *d)
 
 	if (!d->opts.state)
 		return 0;
-	ret = ec_create(d->profile, NULL, &ec);
+	ret = ec_create(d->devices[0].profile, NULL, &ec);
 	if (ret) {
 		fprintf(stderr, "cuse_ec: --state: cannot create an EC to check it: %s\n",
 			strerror(-ret));
@@ -257,6 +334,8 @@ static int cuse_ec_check_state(struct cuse_ec_daemon *d)
 static int cuse_ec_setup(struct cuse_ec_daemon *d, char *argv0)
 {
 	struct cuse_ec_frontend_config cfg;
+	struct cuse_ec_device *dev;
+	unsigned int i;
 	int ret;
 
 	/* Before the CUSE device can exist: udevd's entry for it is newer. */
@@ -265,17 +344,23 @@ static int cuse_ec_setup(struct cuse_ec_daemon *d, char *argv0)
 		openlog("cuse_ec", LOG_PID, LOG_DAEMON);
 	if (cuse_ec_absolute_paths(d))
 		return -1;
-	if (cuse_ec_load_profile(d) || cuse_ec_check_state(d))
+	if (cuse_ec_load_profiles(d) || cuse_ec_check_state(d))
 		return -1;
-	if (session_files_open(&d->opts, &d->files, stderr))
-		return -1;
-	cuse_ec_frontend_config(d, argv0, &cfg);
-	ret = cuse_ec_frontend_create(d->fe_ops, &cfg, &d->fe);
-	if (ret) {
-		fprintf(stderr, "cuse_ec: %s\n", strerror(-ret));
-		return -1;
+	for (i = 0; i < d->n_devices; i++) {
+		dev = &d->devices[i];
+		/* Files only with one device (the options say so): opened once. */
+		if (session_files_open(&d->opts, &dev->files, stderr))
+			return -1;
+		cuse_ec_frontend_config(dev, argv0, &cfg);
+		ret = cuse_ec_frontend_create(d->fe_ops, &cfg, &dev->fe);
+		if (ret) {
+			fprintf(stderr, "cuse_ec: %s\n", strerror(-ret));
+			return -1;
+		}
+		if (dev->fe->ops->setup(dev->fe))
+			return -1;
 	}
-	return d->fe->ops->setup(d->fe);
+	return 0;
 }
 
 /*
@@ -299,27 +384,93 @@ static int cuse_ec_daemonize(struct cuse_ec_daemon *d)
 static void cuse_ec_abandon(void *arg)
 {
 	struct cuse_ec_daemon *d = arg;
+	unsigned int i;
 
-	d->fe->ops->abandon(d->fe);
+	for (i = 0; i < d->n_devices; i++)
+		d->devices[i].fe->ops->abandon(d->devices[i].fe);
 	control_server_unlink(d->control);
 }
 
 /*
- * Phase 3, in the process that stays: the front end's start (CUSE: the
- * node's udev rule), the EC's clock (a ticker thread), the chardev with
- * its first EC, the front end's attach (the device socket), the control
- * socket, the uevent monitor and the shutdown watch.
+ * Phase 3, one device: its chardev with its first EC, the front end's
+ * attach (the device socket), its uevent monitor.
  */
-static int cuse_ec_start(struct cuse_ec_daemon *d)
+static int cuse_ec_device_start(struct cuse_ec_device *dev)
 {
+	struct cuse_ec_daemon *d = dev->daemon;
 	struct chardev_config config = { 0 };
 	struct udev_follow_rules follow_rules;
 	unsigned int i;
 	sigset_t old;
 	int ret;
 
-	if (d->fe->ops->start)
-		d->fe->ops->start(d->fe);
+	config.mode = d->opts.lifecycle;
+	config.profile = dev->profile;
+	config.clock = cached_clock_ops(d->clock);
+	config.log_level = d->opts.log_level;
+	config.unplug_wakeups = d->opts.unplug_wakeups;
+	config.fault_seed = d->opts.fault_seed;
+	config.replay = dev->files.replay;
+	config.record = dev->files.record;
+	config.record_format = d->opts.record_format;
+	config.state_path = d->opts.state;
+	dev->fe->ops->chardev_ops(&config.ops);
+	config.ops.log = cuse_ec_device_log_cb;
+	config.ops.ctx = dev;
+	ret = chardev_ctx_create(&config, &dev->ctx);
+	if (ret) {
+		cuse_ec_log(d, CHARDEV_LOG_ERR, "%s: chardev: %s", dev->opt->name, strerror(-ret));
+		return -1;
+	}
+	/* Checked when parsed, and no more than the plan holds: every device's. */
+	for (i = 0; i < d->opts.n_faults; i++)
+		ec_fault_plan_add(chardev_fault_plan(dev->ctx), &d->opts.faults[i]);
+	ret = chardev_plug(dev->ctx);
+	if (ret) {
+		cuse_ec_log(d, CHARDEV_LOG_ERR, "%s: cannot create the EC: %s", dev->opt->name,
+			    strerror(-ret));
+		return -1;
+	}
+	if (dev->fe->ops->attach(dev->fe, dev->ctx))
+		return -1;
+
+	/* A socket has no device of ours to follow: only one named. */
+	if (!d->opts.no_udev &&
+	    (dev->fe->ops->kernel_node || d->opts.follow || d->opts.n_follow_match)) {
+		/* Options were checked when parsed; this cannot fail on them. */
+		ret = udev_follow_rules_init(&follow_rules, dev->opt->name, d->opts.follow,
+					     d->opts.follow_match, d->opts.n_follow_match);
+		if (!ret) {
+			cuse_ec_frontend_block_signals(&old);
+			ret = udev_follow_start(dev->ctx, &follow_rules, &dev->follow);
+			pthread_sigmask(SIG_SETMASK, &old, NULL);
+		}
+		/* Not fatal: the control socket still unplugs and plugs. */
+		if (ret)
+			cuse_ec_log(d, CHARDEV_LOG_WARNING, "%s: not following uevents: %s",
+				    dev->opt->name, strerror(-ret));
+	}
+	return 0;
+}
+
+/*
+ * Phase 3, in the process that stays: each front end's start (CUSE: the
+ * node's udev rule), the ECs' clock (a ticker thread), each device
+ * (cuse_ec_device_start()), the control socket over every device and the
+ * shutdown watch, which revokes them all.
+ */
+static int cuse_ec_start(struct cuse_ec_daemon *d)
+{
+	struct control_device ctl_devs[CUSE_EC_DEVICES_MAX];
+	struct chardev_ctx *ctxs[CUSE_EC_DEVICES_MAX];
+	unsigned int i;
+	sigset_t old;
+	int ret;
+
+	for (i = 0; i < d->n_devices; i++) {
+		if (d->devices[i].fe->ops->start)
+			d->devices[i].fe->ops->start(d->devices[i].fe);
+	}
 	cuse_ec_frontend_block_signals(&old);
 	ret = cached_clock_create(&d->clock);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -327,38 +478,18 @@ static int cuse_ec_start(struct cuse_ec_daemon *d)
 		cuse_ec_log(d, CHARDEV_LOG_ERR, "clock: %s", strerror(-ret));
 		return -1;
 	}
-	config.mode = d->opts.lifecycle;
-	config.profile = d->profile;
-	config.clock = cached_clock_ops(d->clock);
-	config.log_level = d->opts.log_level;
-	config.unplug_wakeups = d->opts.unplug_wakeups;
-	config.fault_seed = d->opts.fault_seed;
-	config.replay = d->files.replay;
-	config.record = d->files.record;
-	config.record_format = d->opts.record_format;
-	config.state_path = d->opts.state;
-	d->fe->ops->chardev_ops(&config.ops);
-	config.ops.log = cuse_ec_log_cb;
-	config.ops.ctx = d;
-	ret = chardev_ctx_create(&config, &d->ctx);
-	if (ret) {
-		cuse_ec_log(d, CHARDEV_LOG_ERR, "chardev: %s", strerror(-ret));
-		return -1;
+	for (i = 0; i < d->n_devices; i++) {
+		if (cuse_ec_device_start(&d->devices[i]))
+			return -1;
+		ctl_devs[i] = (struct control_device){ .name = d->devices[i].opt->name,
+						       .ctx = d->devices[i].ctx };
+		ctxs[i] = d->devices[i].ctx;
 	}
-	/* Checked when parsed, and no more than the plan holds. */
-	for (i = 0; i < d->opts.n_faults; i++)
-		ec_fault_plan_add(chardev_fault_plan(d->ctx), &d->opts.faults[i]);
-	ret = chardev_plug(d->ctx);
-	if (ret) {
-		cuse_ec_log(d, CHARDEV_LOG_ERR, "cannot create the EC: %s", strerror(-ret));
-		return -1;
-	}
-	if (d->fe->ops->attach(d->fe, d->ctx))
-		return -1;
 
 	if (d->opts.control) {
 		cuse_ec_frontend_block_signals(&old);
-		ret = control_server_start(d->ctx, d->opts.control, &d->control);
+		ret = control_server_start_devices(ctl_devs, d->n_devices, d->opts.control,
+						   &d->control);
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		if (ret) {
 			cuse_ec_log(d, CHARDEV_LOG_ERR, "control socket %s: %s", d->opts.control,
@@ -368,26 +499,9 @@ static int cuse_ec_start(struct cuse_ec_daemon *d)
 		control_server_set_idle_timeout(d->control, d->opts.control_idle_timeout_ms);
 	}
 
-	/* A socket has no device of ours to follow: only one named. */
-	if (!d->opts.no_udev &&
-	    (d->fe->ops->kernel_node || d->opts.follow || d->opts.n_follow_match)) {
-		/* Options were checked when parsed; this cannot fail on them. */
-		ret = udev_follow_rules_init(&follow_rules, d->opts.name, d->opts.follow,
-					     d->opts.follow_match, d->opts.n_follow_match);
-		if (!ret) {
-			cuse_ec_frontend_block_signals(&old);
-			ret = udev_follow_start(d->ctx, &follow_rules, &d->follow);
-			pthread_sigmask(SIG_SETMASK, &old, NULL);
-		}
-		/* Not fatal: the control socket still unplugs and plugs. */
-		if (ret)
-			cuse_ec_log(d, CHARDEV_LOG_WARNING, "not following uevents: %s",
-				    strerror(-ret));
-	}
-
 	/* After the front end's handlers (phase 1): ours run first, then theirs. */
-	ret = shutdown_watch_start(d->ctx, d->opts.shutdown_timeout_ms, cuse_ec_abandon, d,
-				   &d->shutdown);
+	ret = shutdown_watch_start(ctxs, d->n_devices, d->opts.shutdown_timeout_ms,
+				   cuse_ec_abandon, d, &d->shutdown);
 	if (ret) {
 		cuse_ec_log(d, CHARDEV_LOG_ERR, "shutdown watch: %s", strerror(-ret));
 		return -1;
@@ -402,17 +516,26 @@ static int cuse_ec_start(struct cuse_ec_daemon *d)
  */
 static int cuse_ec_run(struct cuse_ec_daemon *d)
 {
-	return d->fe->ops->run(d->fe);
+	struct cuse_ec_frontend *fes[CUSE_EC_DEVICES_MAX];
+	unsigned int i;
+
+	for (i = 0; i < d->n_devices; i++)
+		fes[i] = d->devices[i].fe;
+	return d->fe_ops->run(fes, d->n_devices);
 }
 
 /*
- * Phase 5: undo whatever of phases 1-3 happened, in reverse. The uevent
- * monitor and the control socket stop first, so that no uevent or command
- * plugs a fresh EC after the revoke; then the revoke, which wakes every
- * parked reader and poller; then the front end and what setup left behind.
+ * Phase 5: undo whatever of phases 1-3 happened, in reverse. The control
+ * socket and every uevent monitor stop first, so that no command or uevent
+ * plugs a fresh EC after the revoke; then every device's revoke, which
+ * wakes every parked reader and poller; then each front end and what setup
+ * left behind.
  */
 static void cuse_ec_teardown(struct cuse_ec_daemon *d)
 {
+	struct cuse_ec_device *dev;
+	unsigned int i;
+
 	/*
 	 * A second SIGTERM (an impatient operator, a stop script) must not
 	 * cut the teardown short: once cuse_lowlevel_teardown() has put back
@@ -423,20 +546,29 @@ static void cuse_ec_teardown(struct cuse_ec_daemon *d)
 	 */
 	cuse_ec_frontend_block_signals(NULL);
 	shutdown_watch_stop(d->shutdown);
-	udev_follow_stop(d->follow);
+	/* Nothing may plug a fresh EC after a revoke: every source stops first. */
 	control_server_stop(d->control);
-	if (d->ctx)
-		chardev_shutdown(d->ctx);
-	if (d->fe)
-		d->fe->ops->stop(d->fe);
-	chardev_ctx_destroy(d->ctx);
-	if (session_files_close(&d->files))
-		cuse_ec_log(d, CHARDEV_LOG_ERR, "--record %s: the last records were not written",
-			    d->opts.record);
+	for (i = 0; i < d->n_devices; i++)
+		udev_follow_stop(d->devices[i].follow);
+	for (i = 0; i < d->n_devices; i++) {
+		if (d->devices[i].ctx)
+			chardev_shutdown(d->devices[i].ctx);
+	}
+	for (i = 0; i < d->n_devices; i++) {
+		dev = &d->devices[i];
+		if (dev->fe)
+			dev->fe->ops->stop(dev->fe);
+		chardev_ctx_destroy(dev->ctx);
+		if (session_files_close(&dev->files))
+			cuse_ec_log(d, CHARDEV_LOG_ERR,
+				    "--record %s: the last records were not written",
+				    d->opts.record);
+	}
 	cached_clock_destroy(d->clock);
-	ec_profile_free(d->profile);
-	/* Last: a next daemon for this name starts only after our cleanup. */
-	cuse_ec_frontend_destroy(d->fe);
+	cuse_ec_free_profiles(d);
+	/* Last: a next daemon for these names starts only after our cleanup. */
+	for (i = 0; i < d->n_devices; i++)
+		cuse_ec_frontend_destroy(d->devices[i].fe);
 	if (d->opts.syslog)
 		closelog();
 }
@@ -450,9 +582,11 @@ static void cuse_ec_teardown(struct cuse_ec_daemon *d)
  */
 static int cuse_ec_check(struct cuse_ec_daemon *d, char *argv0)
 {
+	char why[512], where[16 + sizeof(d->devices[0].sock_path)];
 	struct cuse_ec_frontend_config cfg;
 	struct ec_recording *rec = NULL;
-	char why[512], where[16 + sizeof(d->sock_path)];
+	struct cuse_ec_device *dev;
+	unsigned int i;
 	int status = 1;
 
 	if (d->opts.replay && ec_recording_load(d->opts.replay, &rec, why, sizeof(why))) {
@@ -460,14 +594,18 @@ static int cuse_ec_check(struct cuse_ec_daemon *d, char *argv0)
 		return 1;
 	}
 	ec_recording_destroy(rec);
-	if (!cuse_ec_absolute_paths(d) && !cuse_ec_load_profile(d) && !cuse_ec_check_state(d)) {
-		cuse_ec_frontend_config(d, argv0, &cfg);
-		d->fe_ops->describe(&cfg, where, sizeof(where));
-		printf("ok: would serve /dev/%s %s (%s lifecycle, %s profile)\n", d->opts.name,
-		       where, cfg.lifecycle, d->opts.profile ? d->opts.profile : "built-in laptop");
+	if (!cuse_ec_absolute_paths(d) && !cuse_ec_load_profiles(d) && !cuse_ec_check_state(d)) {
+		for (i = 0; i < d->n_devices; i++) {
+			dev = &d->devices[i];
+			cuse_ec_frontend_config(dev, argv0, &cfg);
+			d->fe_ops->describe(&cfg, where, sizeof(where));
+			printf("ok: would serve /dev/%s %s (%s lifecycle, %s profile)\n",
+			       dev->opt->name, where, cfg.lifecycle,
+			       dev->opt->profile ? dev->opt->profile : "built-in laptop");
+		}
 		status = 0;
 	}
-	ec_profile_free(d->profile);
+	cuse_ec_free_profiles(d);
 	return status;
 }
 
@@ -503,6 +641,7 @@ int main(int argc, char **argv)
 	}
 
 	d.fe_ops = cuse_ec_frontend_pick(&d.opts);
+	cuse_ec_devices_init(&d);
 	if (d.opts.check)
 		return cuse_ec_check(&d, argv[0]);
 	if (!cuse_ec_setup(&d, argv[0]) && !cuse_ec_daemonize(&d) && !cuse_ec_start(&d))

@@ -8,21 +8,26 @@
  * fixed points of the daemon's phases; everything else (options, the
  * chardev with its EC, the control socket, udev following, the shutdown
  * watch, the teardown) is the same for every front end and is done there
- * once. An instance serves one node, one chardev context: a daemon that
- * serves several nodes has one instance per node.
+ * once per device. An instance serves one node, one chardev context: a
+ * daemon that serves several nodes (--device) has one instance per node,
+ * all of one front end, and ->run serves them together.
  *
  * The phases, in cuse_main.c's order (each operation's comment says what
  * the daemon has done before it, which is what it may rely on):
  *
- *   1 on the terminal, no thread:  ->setup
+ *   1 on the terminal, no thread:  per device: profile, ->setup
  *   2 fuse_daemonize()
- *   3 the process that stays:      ->start, clock, chardev (->chardev_ops),
- *                                  first EC, ->attach, control socket,
- *                                  udev following, shutdown watch
- *   4                              ->run, until an exit signal
- *   5 teardown:                    watch, udev, control stop; revoke;
- *                                  ->stop; the chardev and the rest freed;
- *                                  the instance lock let go last
+ *   3 the process that stays:      clock; per device: ->start, chardev
+ *                                  (->chardev_ops), first EC, ->attach,
+ *                                  udev following; then the control
+ *                                  socket and the shutdown watch (all
+ *                                  devices)
+ *   4                              ->run (every instance), until an exit
+ *                                  signal
+ *   5 teardown:                    watch, control, every udev stop; every
+ *                                  revoke; every ->stop; the chardevs and
+ *                                  the rest freed; the instance locks let
+ *                                  go last
  *   (the shutdown watch's timeout, instead of 5: ->abandon, then _exit)
  */
 #ifndef CUSE_EC_FRONTEND_H
@@ -93,9 +98,12 @@ struct cuse_ec_frontend_config {
  * @attach:      phase 3: @ctx exists with its first EC; make the node
  *               reachable if that needs the chardev. Logs its failures;
  *               returns 0 or -1
- * @run:         phase 4: serve until an exit signal; runs --user's drop
- *               once what needs root is open; logs "exiting (why)".
- *               Returns the exit status, 0 or 1
+ * @run:         phase 4: serve @fes[0..@n), every instance of this front
+ *               end the daemon has (one per device; CUSE: one, the
+ *               options refuse more), in the calling thread, until an
+ *               exit signal; runs --user's drop once, when what needs
+ *               root is open; logs "exiting (why)". Returns the exit
+ *               status, 0 or 1
  * @stop:        phase 5, after chardev_shutdown() (no operation waits for
  *               long): end every open file, close the node, undo @setup,
  *               @start and @attach, whatever of them happened; the lock stays
@@ -111,7 +119,7 @@ struct cuse_ec_frontend_ops {
 	void (*start)(struct cuse_ec_frontend *fe);
 	void (*chardev_ops)(struct chardev_ops *ops);
 	int (*attach)(struct cuse_ec_frontend *fe, struct chardev_ctx *ctx);
-	int (*run)(struct cuse_ec_frontend *fe);
+	int (*run)(struct cuse_ec_frontend *const *fes, size_t n);
 	void (*stop)(struct cuse_ec_frontend *fe);
 	void (*abandon)(struct cuse_ec_frontend *fe);
 };

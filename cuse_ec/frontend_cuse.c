@@ -342,13 +342,23 @@ static int frontend_cuse_attach(struct cuse_ec_frontend *fe, struct chardev_ctx 
 	return 0;
 }
 
-/* Serve CUSE requests until a signal or the kernel ends the session. */
-static int frontend_cuse_run(struct cuse_ec_frontend *fe)
+/*
+ * Serve CUSE requests until a signal or the kernel ends the session. One
+ * node: libfuse's exit signals end one session (fuse_set_signal_handlers()
+ * keeps the last), so several CUSE nodes in one daemon are refused when
+ * the options are parsed.
+ */
+static int frontend_cuse_run(struct cuse_ec_frontend *const *fes, size_t n)
 {
+	struct cuse_ec_frontend *fe = fes[0];
 	struct frontend_cuse *fc = frontend_cuse_of(fe);
 	struct fuse_loop_config *loop_config;
 	int ret;
 
+	if (n != 1) {
+		cuse_ec_frontend_log(fe, CHARDEV_LOG_ERR, "CUSE serves one node per daemon");
+		return 1;
+	}
 	loop_config = fuse_loop_cfg_create();
 	if (!loop_config) {
 		cuse_ec_frontend_log(fe, CHARDEV_LOG_ERR, "out of memory for the loop");

@@ -14,6 +14,7 @@
 
 #include "frontend.h"
 #include "node.h"
+#include "options.h"
 #include "sock_frontend.h"
 
 /**
@@ -78,21 +79,29 @@ static int frontend_sock_attach(struct cuse_ec_frontend *fe, struct chardev_ctx 
 
 /*
  * Everything is open when the loop starts: root is needed no more, and
- * serving as root when asked not to is worse than not serving.
+ * serving as root when asked not to is worse than not serving. One loop
+ * accepts for every device's socket.
  */
-static int frontend_sock_run(struct cuse_ec_frontend *fe)
+static int frontend_sock_run(struct cuse_ec_frontend *const *fes, size_t n)
 {
-	const struct cuse_ec_frontend_config *cfg = &fe->cfg;
+	const struct cuse_ec_frontend_config *cfg = &fes[0]->cfg;
+	struct sock_frontend *socks[CUSE_EC_DEVICES_MAX];
+	size_t i;
 	int ret;
 
-	cuse_ec_frontend_log(fe, CHARDEV_LOG_NOTICE, "serving /dev/%s as %s (%s lifecycle)",
-			     cfg->name, cfg->socket_path, cfg->lifecycle);
+	if (n > CUSE_EC_DEVICES_MAX)
+		return 1;
+	for (i = 0; i < n; i++) {
+		socks[i] = frontend_sock_of(fes[i])->sock;
+		cuse_ec_frontend_log(fes[i], CHARDEV_LOG_NOTICE, "serving /dev/%s as %s (%s lifecycle)",
+				     fes[i]->cfg.name, fes[i]->cfg.socket_path, fes[i]->cfg.lifecycle);
+	}
 	if (cfg->drop_root && cfg->drop_root(cfg->arg)) {
 		kill(getpid(), SIGTERM);
 		return 1;
 	}
-	ret = sock_frontend_run(frontend_sock_of(fe)->sock);
-	cuse_ec_frontend_log(fe, CHARDEV_LOG_NOTICE, "exiting (%s)",
+	ret = sock_frontend_run_all(socks, n);
+	cuse_ec_frontend_log(fes[0], CHARDEV_LOG_NOTICE, "exiting (%s)",
 			     ret > 0 ? strsignal(ret) : strerror(-ret));
 	return ret < 0 ? 1 : 0;
 }

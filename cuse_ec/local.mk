@@ -88,14 +88,21 @@ cuse_ec_bench_socket_floor_LDADD = -lpthread
 cuse_ec_bench_ec_direct_bench_SOURCES = cuse_ec/bench/ec_direct_bench.c
 cuse_ec_bench_ec_direct_bench_LDADD = ec/libecmodel.la common/libcommon.la
 dist_noinst_SCRIPTS += cuse_ec/bench/run-frontends.sh
+# One daemon, two devices: cros_ec's XCMD rate while cros_fp is unplugged and
+# plugged in a loop, in rounds paired with its rate without; run-multi.sh.
+noinst_PROGRAMS += cuse_ec/bench/multi_bench
+cuse_ec_bench_multi_bench_SOURCES = cuse_ec/bench/multi_bench.c cuse_ec/bench/bench_rounds.h
+cuse_ec_bench_multi_bench_LDADD = ctl/libctl.la common/libcommon.la -lpthread
+dist_noinst_SCRIPTS += cuse_ec/bench/run-multi.sh
 
-# systemd units: the plain service and the template whose instance is the
-# board profile, with one hardening block shared by both.
-systemdunit_DATA = cuse_ec/cuse_ec.service cuse_ec/cuse_ec@.service
+# systemd units: the plain service, the template whose instance is the
+# board profile and the one whose instance is the node's name, with one
+# hardening block shared by all.
+systemdunit_DATA = cuse_ec/cuse_ec.service cuse_ec/cuse_ec@.service cuse_ec/cuse_ec-node@.service
 CLEANFILES += $(systemdunit_DATA)
 EXTRA_DIST += cuse_ec/cuse_ec.service.in cuse_ec/cuse_ec@.service.in \
-	cuse_ec/cuse_ec-hardening.conf
-cuse_ec/cuse_ec.service cuse_ec/cuse_ec@.service: %: %.in \
+	cuse_ec/cuse_ec-node@.service.in cuse_ec/cuse_ec-hardening.conf
+cuse_ec/cuse_ec.service cuse_ec/cuse_ec@.service cuse_ec/cuse_ec-node@.service: %: %.in \
 		cuse_ec/cuse_ec-hardening.conf Makefile
 	$(AM_V_GEN)$(MKDIR_P) cuse_ec && sed \
 		-e 's|@sbindir[@]|$(sbindir)|g' \

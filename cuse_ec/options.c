@@ -49,6 +49,7 @@ enum {
 	OPT_REPLAY_MISS,
 	OPT_REPLAY_MATCH,
 	OPT_STATE,
+	OPT_DEVICE,
 };
 
 /**
@@ -77,6 +78,10 @@ struct cuse_ec_option_desc {
 	{ .id = (id_), .name = (name_), .has_arg = (has_arg_), .arg = (arg_), .help = (help_), \
 	  .list = (list_) }
 
+/* A number macro's digits, for --help's texts. */
+#define CUSE_EC_STRINGIFY_(x) #x
+#define CUSE_EC_STRINGIFY(x) CUSE_EC_STRINGIFY_(x)
+
 /* In --help's order. cuse_ec(8) has an item for each (cuse-ec-args.test). */
 static const struct cuse_ec_option_desc cuse_ec_option_descs[] = {
 	OPTION(OPT_NAME, "name", required_argument, "NAME",
@@ -85,6 +90,13 @@ static const struct cuse_ec_option_desc cuse_ec_option_descs[] = {
 	       "board profile: a NAME without a slash is searched in\n"
 	       "$CUSE_EC_PROFILE_PATH, then " CUSE_EC_PROFILES_DIR "\n"
 	       "(default: built-in laptop; format: cuse_ec-profile(5))"),
+	OPTION(OPT_DEVICE, "device", required_argument, "NAME[:PROFILE]",
+	       "serve /dev/NAME with its own EC of PROFILE (default\n"
+	       "the built-in laptop); repeatable, up to "
+	       CUSE_EC_STRINGIFY(CUSE_EC_DEVICES_MAX) " nodes,\n"
+	       "the first is the control socket's default; not with\n"
+	       "--name or --profile; several need --socket-dir and\n"
+	       "refuse --record, --replay, --state and --follow"),
 	OPTION(OPT_CHECK, "check", no_argument, NULL,
 	       "check the options and load the profile, say what\n"
 	       "would be served, serve nothing (exit 0, or 1/2)"),
@@ -250,20 +262,94 @@ int cuse_ec_parse_log_level(const char *s, int *out)
 	return -EINVAL;
 }
 
-/* A device name must make a node directly under /dev/. */
-static int cuse_ec_check_name(const char *name)
+/*
+ * --device=NAME[:PROFILE]: the name up to the first colon (a name has
+ * none), the profile after it, as --profile takes it (a file's path may
+ * hold colons).
+ */
+static int cuse_ec_add_device(struct cuse_ec_options *opts, const char *arg, const char *prog,
+			      FILE *err)
 {
-	size_t len = strlen(name);
-	size_t i;
+	const char *colon = strchr(arg, ':');
+	size_t len = colon ? (size_t)(colon - arg) : strlen(arg);
+	struct cuse_ec_device_opt *dev;
+	char name[CUSE_EC_NAME_MAX];
+	unsigned int i;
 
-	if (!len || len >= CUSE_EC_NAME_MAX || name[0] == '.' || name[0] == '-')
+	if (opts->n_devices == CUSE_EC_DEVICES_MAX) {
+		fprintf(err, "%s: --device %s: at most %d devices\n", prog, arg,
+			CUSE_EC_DEVICES_MAX);
 		return -EINVAL;
-	for (i = 0; i < len; i++) {
-		char c = name[i];
-
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		      (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.'))
+	}
+	snprintf(name, sizeof(name), "%.*s", (int)len, arg);
+	if (len >= sizeof(name) || !ctl_device_name_valid(name)) {
+		fprintf(err, "%s: invalid --device '%s': NAME is 1-%d characters of "
+			"[A-Za-z0-9_.-], not starting with '.' or '-'\n", prog, arg,
+			CUSE_EC_NAME_MAX - 1);
+		return -EINVAL;
+	}
+	if (colon && !colon[1]) {
+		fprintf(err, "%s: --device %s: a profile name or file after the colon\n", prog,
+			arg);
+		return -EINVAL;
+	}
+	for (i = 0; i < opts->n_devices; i++) {
+		if (!strcmp(opts->devices[i].name, name)) {
+			fprintf(err, "%s: --device %s: %s is served once (named twice)\n", prog,
+				arg, name);
 			return -EINVAL;
+		}
+	}
+	dev = &opts->devices[opts->n_devices++];
+	strcpy(dev->name, name);
+	dev->profile = colon ? colon + 1 : NULL;
+	return 0;
+}
+
+/*
+ * With --device: what conflicts with it (the one-node options) and what
+ * one daemon cannot do for several nodes yet. Without: the one node of
+ * --name and --profile.
+ */
+static int cuse_ec_check_devices(struct cuse_ec_options *opts, bool name_set, const char *prog,
+				 FILE *err)
+{
+	unsigned int i;
+
+	if (!opts->n_devices) {
+		strcpy(opts->devices[0].name, opts->name);
+		opts->devices[0].profile = opts->profile;
+		opts->n_devices = 1;
+		return 0;
+	}
+	if (name_set || opts->profile) {
+		fprintf(err, "%s: --name and --profile describe the one node; with --device "
+			"give each node as NAME[:PROFILE]\n", prog);
+		return -EINVAL;
+	}
+	/* --name's value is what --send, --check and the logs call the first node. */
+	strcpy(opts->name, opts->devices[0].name);
+	if (opts->n_devices == 1)
+		return 0;
+	if (opts->record || opts->replay || opts->state || opts->follow ||
+	    opts->n_follow_match) {
+		fprintf(err, "%s: --record, --replay, --state, --follow and --follow-match are "
+			"one node's; with several --device run one daemon per node for them\n",
+			prog);
+		return -EINVAL;
+	}
+	if (!opts->socket_dir) {
+		fprintf(err, "%s: several --device are served with --socket-dir only; "
+			"through CUSE run one daemon per node\n", prog);
+		return -EINVAL;
+	}
+	for (i = 0; i < opts->n_devices; i++) {
+		if (strlen(opts->socket_dir) + 1 + strlen(opts->devices[i].name) >= 108) {
+			fprintf(err, "%s: --socket-dir: %s/%s is longer than a socket path may "
+				"be (107 bytes)\n", prog, opts->socket_dir,
+				opts->devices[i].name);
+			return -EINVAL;
+		}
 	}
 	return 0;
 }
@@ -384,6 +470,7 @@ int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
 	char shortopts[2 * CUSE_EC_N_OPTIONS + 2];
 	char why[PARSE_ERR_MAX];
 	bool record_format_set = false, replay_miss_set = false, replay_match_set = false;
+	bool name_set = false;
 	uint64_t v;
 	int c;
 
@@ -405,13 +492,18 @@ int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_NAME:
-			if (cuse_ec_check_name(optarg)) {
+			if (!ctl_device_name_valid(optarg)) {
 				fprintf(err, "%s: invalid --name '%s': use 1-%d characters of "
 					"[A-Za-z0-9_.-], not starting with '.' or '-'\n",
 					prog, optarg, CUSE_EC_NAME_MAX - 1);
 				return -EINVAL;
 			}
 			strcpy(opts->name, optarg);
+			name_set = true;
+			break;
+		case OPT_DEVICE:
+			if (cuse_ec_add_device(opts, optarg, prog, err))
+				return -EINVAL;
 			break;
 		case OPT_PROFILE:
 			if (!optarg[0]) {
@@ -631,6 +723,8 @@ int cuse_ec_parse_options(int argc, char **argv, struct cuse_ec_options *opts,
 			prog);
 		return -EINVAL;
 	}
+	if (cuse_ec_check_devices(opts, name_set, prog, err))
+		return -EINVAL;
 	if (opts->socket_dir && strlen(opts->socket_dir) + 1 + strlen(opts->name) >= 108) {
 		fprintf(err, "%s: --socket-dir: %s/%s is longer than a socket path may be "
 			"(107 bytes)\n", prog, opts->socket_dir, opts->name);

@@ -17,14 +17,30 @@
 #include "shutdown.h"
 #include "udev_follow.h"
 
-#define CUSE_EC_NAME_MAX 64
+#define CUSE_EC_NAME_MAX CTL_DEVICE_NAME_MAX
+/* Most nodes one daemon serves (--device, repeated). */
+#define CUSE_EC_DEVICES_MAX CTL_DEVICES_MAX
 /* Most --send lines one invocation takes (a script, not a batch tool). */
 #define CUSE_EC_SEND_MAX 32
 
 /**
+ * struct cuse_ec_device_opt - one node the daemon serves.
+ * @name:    the node is /dev/@name (or the socket DIR/@name)
+ * @profile: its board profile, name or file; NULL for the built-in laptop
+ */
+struct cuse_ec_device_opt {
+	char name[CUSE_EC_NAME_MAX];
+	const char *profile;
+};
+
+/**
  * struct cuse_ec_options - what the command line asked for.
- * @name:       device name: the node is /dev/@name
- * @profile:    board profile name or file, NULL for the built-in default
+ * @name:       --name: the one node's name, /dev/@name (without --device)
+ * @profile:    --profile: the one node's profile, NULL for the built-in default
+ * @devices:    the nodes served, in order: each --device, or without any
+ *              the one of --name and --profile; the first is the control
+ *              socket's default
+ * @n_devices:  how many, 1..CUSE_EC_DEVICES_MAX
  * @node_mode:  permissions for the node, or -1 to leave them
  * @owner:      uid for the node, or (uid_t)-1
  * @group:      gid for the node, or (gid_t)-1
@@ -64,6 +80,8 @@
 struct cuse_ec_options {
 	char name[CUSE_EC_NAME_MAX];
 	const char *profile;
+	struct cuse_ec_device_opt devices[CUSE_EC_DEVICES_MAX];
+	unsigned int n_devices;
 	int node_mode;
 	uid_t owner;
 	gid_t group;

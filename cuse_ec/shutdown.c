@@ -48,8 +48,13 @@ static struct sigaction shutdown_prev[SHUTDOWN_NSIG];
  */
 static atomic_int shutdown_hand_on;
 
+/*
+ * @ctxs/@n: the chardevs revoked together; @pending: revokes not yet
+ * completed (under @lock).
+ */
 struct shutdown_watch {
-	struct chardev_ctx *ctx;
+	size_t n;
+	size_t pending;
 	unsigned int timeout_ms;
 	void (*abandon)(void *arg);
 	void *abandon_arg;
@@ -58,7 +63,7 @@ struct shutdown_watch {
 	pthread_t loop_thread;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
-	bool revoked;
+	struct chardev_ctx *ctxs[];
 };
 
 static void shutdown_on_signal(int sig)
@@ -88,12 +93,12 @@ static void shutdown_revoked(void *arg, int result)
 
 	(void)result;
 	pthread_mutex_lock(&w->lock);
-	w->revoked = true;
+	w->pending--;
 	pthread_cond_broadcast(&w->cond);
 	pthread_mutex_unlock(&w->lock);
 }
 
-/* Wait for the revoke; false when @timeout_ms ran out first. */
+/* Wait for every revoke; false when @timeout_ms ran out first. */
 static bool shutdown_wait_revoked(struct shutdown_watch *w)
 {
 	struct timespec until;
@@ -107,10 +112,10 @@ static bool shutdown_wait_revoked(struct shutdown_watch *w)
 		until.tv_nsec -= 1000000000L;
 	}
 	pthread_mutex_lock(&w->lock);
-	while (!w->revoked &&
+	while (w->pending &&
 	       pthread_cond_timedwait(&w->cond, &w->lock, &until) != ETIMEDOUT)
 		;
-	revoked = w->revoked;
+	revoked = !w->pending;
 	pthread_mutex_unlock(&w->lock);
 	return revoked;
 }
@@ -141,6 +146,7 @@ static void *shutdown_thread(void *arg)
 	struct shutdown_watch *w = arg;
 	unsigned char sig;
 	ssize_t n;
+	size_t i;
 
 	do {
 		n = read(w->pipe[0], &sig, 1);
@@ -148,11 +154,22 @@ static void *shutdown_thread(void *arg)
 	if (n != 1 || !sig)
 		return NULL;	/* shutdown_watch_stop(): no signal came */
 
-	chardev_log(w->ctx, CHARDEV_LOG_NOTICE, "%s: revoking the EC, waking every waiter",
-		    strsignal(sig));
-	/* -ENODEV: nothing was plugged, so nothing is in flight to wait for. */
-	if (!chardev_shutdown_begin(w->ctx, shutdown_revoked, w) && !shutdown_wait_revoked(w)) {
-		chardev_log(w->ctx, CHARDEV_LOG_ERR, "commands still in flight after %u ms; "
+	chardev_log(w->ctxs[0], CHARDEV_LOG_NOTICE, "%s: revoking the EC%s, waking every waiter",
+		    strsignal(sig), w->n > 1 ? "s" : "");
+	/*
+	 * Every device's revoke starts before any is waited for: the time
+	 * commands in flight get is one @timeout_ms for them all. -ENODEV:
+	 * nothing was plugged, so nothing is in flight to wait for.
+	 */
+	pthread_mutex_lock(&w->lock);
+	w->pending = w->n;
+	pthread_mutex_unlock(&w->lock);
+	for (i = 0; i < w->n; i++) {
+		if (chardev_shutdown_begin(w->ctxs[i], shutdown_revoked, w))
+			shutdown_revoked(w, 0);
+	}
+	if (!shutdown_wait_revoked(w)) {
+		chardev_log(w->ctxs[0], CHARDEV_LOG_ERR, "commands still in flight after %u ms; "
 			    "exiting without them", w->timeout_ms);
 		if (w->abandon)
 			w->abandon(w->abandon_arg);
@@ -173,7 +190,7 @@ static void *shutdown_thread(void *arg)
 	return NULL;
 }
 
-int shutdown_watch_start(struct chardev_ctx *ctx, unsigned int timeout_ms,
+int shutdown_watch_start(struct chardev_ctx *const *ctxs, size_t n, unsigned int timeout_ms,
 			 void (*abandon)(void *arg), void *arg, struct shutdown_watch **out)
 {
 	struct sigaction sa = { .sa_handler = shutdown_on_signal };
@@ -183,10 +200,13 @@ int shutdown_watch_start(struct chardev_ctx *ctx, unsigned int timeout_ms,
 	size_t i;
 	int ret;
 
-	w = calloc(1, sizeof(*w));
+	if (!n)
+		return -EINVAL;
+	w = calloc(1, sizeof(*w) + n * sizeof(*ctxs));
 	if (!w)
 		return -ENOMEM;
-	w->ctx = ctx;
+	memcpy(w->ctxs, ctxs, n * sizeof(*ctxs));
+	w->n = n;
 	w->timeout_ms = timeout_ms;
 	w->abandon = abandon;
 	w->abandon_arg = arg;

@@ -7,6 +7,8 @@
 #ifndef CUSE_EC_SHUTDOWN_H
 #define CUSE_EC_SHUTDOWN_H
 
+#include <stddef.h>
+
 #include "chardev.h"
 
 /* The signals that end the daemon (unplug first), for every front end. */
@@ -20,7 +22,9 @@ struct shutdown_watch;
 
 /**
  * shutdown_watch_start() - watch for the exit signals.
- * @ctx:        the chardev whose EC is revoked on a signal
+ * @ctxs:       the chardevs whose ECs are revoked on a signal, every one
+ *              at once (the daemon's devices)
+ * @n:          how many, at least 1
  * @timeout_ms: how long commands in flight may go on after the signal
  * @abandon:    run just before the process exits because that time ran
  *              out (remove what must not outlive the daemon); may be NULL
@@ -31,9 +35,9 @@ struct shutdown_watch;
  * from the thread that runs the loop: the signal is handed on to libfuse's
  * handler there once the waiters are out. One watch per process.
  *
- * Return: 0 or -errno.
+ * Return: 0, -EINVAL for a bad @n, or -errno.
  */
-int shutdown_watch_start(struct chardev_ctx *ctx, unsigned int timeout_ms,
+int shutdown_watch_start(struct chardev_ctx *const *ctxs, size_t n, unsigned int timeout_ms,
 			 void (*abandon)(void *arg), void *arg, struct shutdown_watch **out);
 
 /**

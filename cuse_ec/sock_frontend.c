@@ -634,23 +634,43 @@ int sock_frontend_start(struct chardev_ctx *ctx, const char *path, struct sock_f
 
 int sock_frontend_run(struct sock_frontend *fe)
 {
-	struct pollfd pfd[2] = {
-		{ .fd = fe->listen_fd, .events = POLLIN },
-		{ .fd = sock_signal_pipe[0], .events = POLLIN },
-	};
-	unsigned char sig;
+	return sock_frontend_run_all(&fe, 1);
+}
 
+int sock_frontend_run_all(struct sock_frontend *const *fes, size_t n)
+{
+	struct pollfd *pfd;
+	unsigned char sig;
+	size_t i, nfds = n + (sock_signal_pipe[0] >= 0);
+	int ret;
+
+	if (!n)
+		return -EINVAL;
+	/* The signal pipe last: the listening sockets' index is their front end's. */
+	pfd = calloc(n + 1, sizeof(*pfd));
+	if (!pfd)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		pfd[i] = (struct pollfd){ .fd = fes[i]->listen_fd, .events = POLLIN };
+	pfd[n] = (struct pollfd){ .fd = sock_signal_pipe[0], .events = POLLIN };
 	for (;;) {
-		if (poll(pfd, sock_signal_pipe[0] >= 0 ? 2 : 1, -1) < 0) {
+		if (poll(pfd, nfds, -1) < 0) {
 			if (errno == EINTR)
 				continue;
-			return -errno;
+			ret = -errno;
+			break;
 		}
-		if (pfd[1].revents && read(sock_signal_pipe[0], &sig, 1) == 1)
-			return sig;
-		if (pfd[0].revents)
-			sock_accept(fe);
+		if (nfds > n && pfd[n].revents && read(sock_signal_pipe[0], &sig, 1) == 1) {
+			ret = sig;
+			break;
+		}
+		for (i = 0; i < n; i++) {
+			if (pfd[i].revents)
+				sock_accept(fes[i]);
+		}
 	}
+	free(pfd);
+	return ret;
 }
 
 void sock_frontend_unlink(struct sock_frontend *fe)

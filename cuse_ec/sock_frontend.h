@@ -55,6 +55,16 @@ int sock_frontend_start(struct chardev_ctx *ctx, const char *path, struct sock_f
 int sock_frontend_run(struct sock_frontend *fe);
 
 /**
+ * sock_frontend_run_all() - sock_frontend_run() for several front ends in
+ * one thread: a daemon's devices, each its own socket and chardev.
+ * @fes: the front ends
+ * @n:   how many, at least 1
+ *
+ * Return: the signal that ended it, -EINVAL for no front end, or -errno.
+ */
+int sock_frontend_run_all(struct sock_frontend *const *fes, size_t n);
+
+/**
  * sock_frontend_unlink() - remove the socket if it is still ours (the
  * process is about to exit without its teardown).
  * @fe: the front end, or NULL

@@ -54,15 +54,20 @@ static int ctl_connect(struct hs_runner *run)
 static int ctl_cmd(struct hs_runner *run, const char *cmd, char *reply, size_t len)
 {
 	uint64_t ms = run->cfg->deadline_ns / 1000000ull;
-
-	char raw[CTL_REPLY_MAX];
+	char raw[CTL_REPLY_MAX], line[CTL_LINE_MAX + 1];
 	int ret;
 
 	if (run->ctl.fd < 0) {
 		snprintf(reply, len, "control socket: not connected");
 		return -ENOTCONN;
 	}
-	ret = ctl_request(&run->ctl, cmd, raw, sizeof(raw), ms > INT_MAX ? INT_MAX : (int)ms);
+	/*
+	 * Addressed to our node: a daemon serving several (cuse_ec --device)
+	 * answers for all of them on one socket, and one of a single node
+	 * takes its own name too.
+	 */
+	snprintf(line, sizeof(line), "%c%s %s", CTL_DEVICE_PREFIX, run->cfg->device, cmd);
+	ret = ctl_request(&run->ctl, line, raw, sizeof(raw), ms > INT_MAX ? INT_MAX : (int)ms);
 	if (ret) {
 		ctl_close(&run->ctl);
 		snprintf(reply, len, "control socket: %s", strerror(-ret));

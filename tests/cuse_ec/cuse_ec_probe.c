@@ -21,6 +21,8 @@
  *   cuse_ec_probe openclose DEV N         N open/close cycles
  *   cuse_ec_probe openhold DEV N SECS     hold N open files for SECS seconds
  *                                         (prints "opened" once they are)
+ *   cuse_ec_probe drive DEV               HELLO in a loop until stdin ends;
+ *                                         prints "ok=N enodev=N other=N"
  *
  * Exit status: 0 pass, 1 a check failed, 2 usage.
  */
@@ -629,6 +631,51 @@ static int cmd_openhold(const char *dev, long n, long secs)
 	return failures ? 1 : 0;
 }
 
+/*
+ * drive DEV: a client using a device while another device of the daemon
+ * is pulled: HELLO on one open file, again and again, until stdin ends
+ * (the test closes it). After an error the file is closed and opened
+ * again, as a real client (biod, ectool in a loop) does, and the next try
+ * waits for stdin up to 1 ms: a throttle against spinning on a device
+ * that is gone, not a synchronization. Prints the counts; the test decides
+ * what they must be. Exit 0, or 2 when stdin cannot be polled.
+ */
+static int cmd_drive(const char *dev)
+{
+	struct pollfd in = { .fd = STDIN_FILENO, .events = POLLIN };
+	unsigned long ok = 0, enodev = 0, other = 0;
+	int fd = -1, wait_ms = 0, n;
+	long ret;
+
+	for (;;) {
+		n = poll(&in, 1, wait_ms);
+		if (n < 0 && errno != EINTR)
+			return 2;
+		/* Data or its end on stdin stops the loop. */
+		if (n > 0)
+			break;
+		if (fd < 0)
+			fd = open_dev(dev, 0);
+		ret = fd < 0 ? fd : hello(fd);
+		wait_ms = ret ? 1 : 0;
+		if (!ret) {
+			ok++;
+			continue;
+		}
+		if (ret == -ENODEV)
+			enodev++;
+		else
+			other++;
+		if (fd >= 0)
+			close(fd);
+		fd = -1;
+	}
+	if (fd >= 0)
+		close(fd);
+	printf("ok=%lu enodev=%lu other=%lu\n", ok, enodev, other);
+	return 0;
+}
+
 static long parse_count(const char *s)
 {
 	char *end;
@@ -669,9 +716,11 @@ int main(int argc, char **argv)
 	if (argc == 5 && !strcmp(argv[1], "openhold") && (n = parse_count(argv[3])) >= 0 &&
 	    parse_count(argv[4]) >= 0)
 		return cmd_openhold(argv[2], n, parse_count(argv[4]));
+	if (argc == 3 && !strcmp(argv[1], "drive"))
+		return cmd_drive(argv[2]);
 	fprintf(stderr, "usage: cuse_ec_probe abi DEV | ctl SOCK LINE | events DEV SOCK |\n"
 		"       load DEV SOCK CYCLES |"
 		" zombie DEV SOCK | hold DEV SECS [cuse|socket] |\n"
-		"       holdterm DEV | openclose DEV N | openhold DEV N SECS\n");
+		"       holdterm DEV | openclose DEV N | openhold DEV N SECS | drive DEV\n");
 	return 2;
 }

@@ -21,6 +21,7 @@ daemon_unit_tests = \
 	tests/cuse_ec/test_chardev_faults \
 	tests/cuse_ec/test_chardev_record \
 	tests/cuse_ec/test_control_options \
+	tests/cuse_ec/test_control_devices \
 	tests/cuse_ec/test_control_state \
 	tests/cuse_ec/test_control_races \
 	tests/cuse_ec/test_udev_follow \

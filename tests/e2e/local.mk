@@ -31,6 +31,7 @@ e2e_tests = \
 	tests/e2e/devsock-fuzz.test \
 	tests/e2e/devsock-record.test \
 	tests/e2e/devsock-state.test \
+	tests/e2e/devsock-multi.test \
 	tests/e2e/cuse-ec-udev.test \
 	tests/e2e/cuse-ec-udevd.test \
 	tests/e2e/ec-shell.test
