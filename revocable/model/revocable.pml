@@ -2,364 +2,865 @@
 /*
  * revocable.pml - the librevocable protocol for the spin model checker.
  *
- * One provider P with one resource; NR reader threads sharing ONE handle
- * on P; one more thread inside an access to another provider Q the whole
- * time (per-provider wait); NV threads revoking P at once, each holding a
- * reference as the API asks; a late consumer that attaches to P after a
- * revoke returned (attach after revoke); the owner dropping its reference.
- * Every step is one load or store of the C code, in its order, and names
- * the C function it comes from.  docs/design.md maps the properties to
- * this model and the model to the code.  Each reader's accesses are its
- * outermost ones, so they take the inline path in slot 0: state 1, the
- * provider into the slot, the fence, the resource load, and a NULL result
- * counted in the slot's revoked_seen.
+ * One provider P whose resource is revoked and one provider Q that stays
+ * live.  Reader threads make accesses through handles, nested up to NEST
+ * deep and released in any order, in a slot stack of SLOTS slots (1 or 2
+ * here, 8 in C: what matters is reaching the counted path beyond it);
+ * thread 0 may also run a signal handler that interrupts it between any
+ * two steps and makes an access and release of its own (SIGNAL).  Around
+ * them: NV threads revoking P, a thread inside Q all along (QREADER), a
+ * consumer attaching after a revoke (LATE), the async revoke jobs with
+ * done() and revocable_barrier() (ASYNC), and a provider torn down by its
+ * last put without a revoke, whose release callback calls back into the
+ * library (TEARDOWN); those two are in lifetime.pml.  Every step is one
+ * load, store or atomic operation of the C code, in its order, and names
+ * the C function it comes from; two kinds of step are grouped: work that
+ * touches only the reader's own record, which no other thread reads
+ * (marked "owner"), and a critical section under priv_lock (LOCKED).
+ * Steps marked (model) observe, for the assertions.  docs/design.md ("The
+ * model: properties, model, code") maps the properties to the runs of
+ * tests/revocable/spin-model.test that check them, and lists what the
+ * model leaves out.
  *
- * Memory model: spin interleaves steps, so this is sequential consistency.
- * The C code gets it for the steps that matter from sys_membarrier() (or
- * seq_cst atomics in the TSan build) and from release/acquire pairs, as
- * argued in docs/design.md ("Weakly ordered CPUs").  BUG_LOAD_FIRST below
- * breaks the one ordering step the argument is about.
+ * Memory model: spin interleaves steps, so this is sequential consistency;
+ * docs/design.md ("Weakly ordered CPUs") argues why the C code gets it for
+ * the steps that matter.  BUG_LOAD_FIRST breaks the step that argument is
+ * about.
  *
- * Not modelled (tested in C instead): the overflow path beyond the slot
- * stack, registration and thread exit (readers are registered at start),
- * out-of-memory paths, fork.
- *
- * Planted bugs, each must give a counterexample (tests/revocable/spin-model.test):
- *   BUG_V3_SHARED_INDEX  the v3 patch's access index kept in the shared
- *                        handle: a release ends the latest access of any
- *                        thread (revocable.h, REVOCABLE_LAB_V3_INDEX_BUG).
- *   BUG_LOAD_FIRST       the reader loads the resource before its slot
- *                        store is visible (the missing fence/membarrier).
- *   BUG_NO_COUNT         revokers wait for "slot names P" without the
- *                        slot's revoked_seen count: endless readers that
- *                        see NULL keep a revoke waiting (liveness).
+ * Planted bugs, each must give a counterexample (spin-model.test):
+ *   BUG_V3_SHARED_INDEX   the v3 patch's access index in the shared handle:
+ *                         a release ends the latest access of any thread.
+ *   BUG_LOAD_FIRST        the resource loaded before the slot store shows.
+ *   BUG_NO_COUNT          revokers wait for "slot names P" without the
+ *                         slot's revoked_seen count (liveness).
+ *   BUG_SIGNAL_WINDOW     issue 26 #1: an out-of-order release leaves NULL
+ *                         and compaction pops NULLs, so a handler's release
+ *                         drops the access it interrupted.
+ *   BUG_TEARDOWN_NO_GUARD #2: teardown runs the release callback with P
+ *                         still LIVE and no release frame.
+ *   BUG_COUNT_ALWAYS      #4: a counted access that finds P revoked still
+ *                         increments and decrements (liveness).
+ *   BUG_WAKE_PER_THREAD   #5: every release with a revoker parked on the
+ *                         thread wakes it, whatever slot it waits on.
+ *   BUG_BARRIER_LATER     #7: revocable_barrier() waits for async revokes
+ *                         started after it (liveness).
+ *   BUG_DONE_THEN_PUT     #8: the async job puts its reference after done().
  */
 
-#ifndef NR
-#define NR	2		/* readers sharing the handle */
+#ifndef NT
+#define NT	2		/* reader threads */
 #endif
-#ifndef NV
-#define NV	2		/* concurrent revokers */
+#ifndef SLOTS
+#define SLOTS	1		/* REVOCABLE_READER_SLOTS */
+#endif
+#ifndef NEST
+#define NEST	1		/* a reader's accesses open at once */
 #endif
 #ifndef MAXACC
 #define MAXACC	2		/* accesses per reader (ENDLESS: unbounded) */
 #endif
+#ifndef NV
+#define NV	2		/* threads calling revocable_provider_revoke() */
+#endif
+#ifndef MAXOVF
+#define MAXOVF	2		/* overflow stack entries of a thread */
+#endif
+#ifndef HACC
+#define HACC	1		/* the signal handler's accesses */
+#endif
+#ifndef MAX_REPARK
+#define MAX_REPARK 1		/* re-parks of a revoker per slot it waits on */
+#endif
 
-#define QREADER	NR		/* slot index of the thread inside Q */
-#define NSLOT	(NR + 1)
-#define P	1		/* slot values: the provider accessed */
+#ifdef ASYNC
+#define NJOB	2		/* async revoke threads */
+#else
+#define NJOB	0
+#endif
+#ifdef TEARDOWN
+#define TW	(NV + NJOB)	/* a revoke from the teardown callback */
+#define NW	(NV + NJOB + 1)
+#else
+#define NW	(NV + NJOB)	/* revokers: sync ones, then the jobs */
+#endif
+#if defined(QREADER) || defined(LATE)
+#define QT	NT		/* the Q reader's (then late consumer's) thread */
+#define NTH	(NT + 1)
+#else
+#define NTH	NT
+#endif
+
+/* slot and overflow values: the provider, or */
+#define P	1
 #define Q	2
+#define HOLE	3		/* SLOT_HOLE */
+#define RPMASK	3
+#define UNC	4		/* OVERFLOW_UNCOUNTED */
+#define SAW	4		/* (model) an open access that saw the resource */
+#define OVF	8		/* REVOCABLE__DEPTH_OVERFLOW */
+#define DMASK	7		/* REVOCABLE__DEPTH_MASK */
+#ifdef BUG_SIGNAL_WINDOW
+#define MARK	0		/* what an out-of-order release leaves */
+#else
+#define MARK	HOLE
+#endif
 
 #define LIVE		0	/* enum revocable__state */
 #define REVOKING	1
 #define REVOKED		2
 
-/* struct revocable_provider */
+/* struct revocable_provider P (Q is never revoked: its fields stay put) */
 bit res_pub = 1;		/* priv_res != NULL */
-byte state = LIVE;		/* priv_state, written under priv_lock */
-bit plock;			/* priv_lock */
-byte refs = 1 + 1 + NV;		/* owner + shared handle + revokers' */
-bit rp_freed;			/* provider memory gone (teardown ran) */
+byte state = LIVE;		/* priv_state, under priv_lock */
+byte refs;			/* priv_refcount, set by init */
+byte ocount;			/* priv_overflow_readers */
+bit rp_freed;			/* (model) provider memory gone */
 
 /* the resource, from the owner's side */
 bit res_freed;			/* handed back by the release callback */
 byte releases;			/* release callback runs */
 
-/* struct revocable__reader, slot 0 of each (nesting is not modelled) */
-bit rstate[NSLOT];		/* reader.state: depth of the outermost access */
-byte slot_rp[NSLOT];		/* slot[0].rp */
-/* slot[0].revoked_seen, abstracted exactly: noted[s * NV + j] is "revoker
- * j recorded this slot's count and no access in the slot saw NULL since";
- * a reader's count increment clears it (no wrap: unsigned long in C). */
-bit noted[NSLOT * NV];
-byte waiters[NSLOT];		/* pub.waiters */
-byte wake_seq[NSLOT];		/* reader_record.wake_seq (futex word) */
-bit asleep[NSLOT * NV];		/* revoker j in FUTEX_WAIT on slot s's word */
-
-#ifdef BUG_V3_SHARED_INDEX
-byte lab_slot;			/* rev->priv_lab_slot, in the shared handle */
+/* struct reader_record of each thread */
+byte slot_rp[NTH * SLOTS];	/* pub.slot[i].rp */
+/* pub.slot[i].revoked_seen, abstracted exactly: noted[(s) * NW + j] is
+ * "revoker j holds this slot's count in its wait list and no access in
+ * the slot saw NULL since"; revocable__count_revoked() clears it. */
+bit noted[NTH * SLOTS * NW];
+byte waiters[NTH];		/* pub.waiters */
+byte slot_waiters[NTH * SLOTS];	/* slot_waiters[i] */
+byte wake_seq[NTH];		/* wake_seq, the futex word */
+bit asleep[NTH * NW];		/* revoker j in FUTEX_WAIT on the word */
+/*
+ * The reader record's owner-only part (no other thread reads it) and
+ * reader.c's thread-locals: shared with the handler where there is one,
+ * else local to the reader's process, which lets spin's partial-order
+ * reduction interleave them with nothing.
+ */
+#ifdef SIGNAL
+byte rstate[NTH];		/* pub.state: flags | depth */
+byte ovf[NTH * MAXOVF];		/* overflow[]: provider | UNC */
+byte odepth[NTH];		/* pub.overflow_depth */
+bit in_slow[NTH];		/* revocable_in_slow */
+byte href[NTH];			/* revocable_handler_refused */
+bit hflag[NTH];			/* revocable_handler_flagged */
+byte handler_on;		/* (model) pid of the thread interrupted */
+bit handle_gone;		/* (model) thread 0 freed the handler's handle */
+#define RSTATE		rstate[t]
+#define OVFE(x)		ovf[(t) * MAXOVF + (x)]
+#define ODEPTH		odepth[t]
+#define INSLOW		in_slow[t]
+#define HREF		href[t]
+#define HFLAG		hflag[t]
+#define OWNER_LOCALS
+#else
+#define RSTATE		l_rstate
+#define OVFE(x)		l_ovf[x]
+#define ODEPTH		l_odepth
+#define INSLOW		l_in_slow
+#define HREF		l_href
+#define HFLAG		l_hflag
+#define OWNER_LOCALS	; byte l_rstate, l_ovf[MAXOVF], l_odepth, l_href; \
+			bit l_in_slow, l_hflag
 #endif
 
-/* observation only (not in the C code) */
-bit inside_seen[NSLOT];		/* in an access that saw the resource */
-bit revoke_done[NV];		/* revocable_provider_revoke() returned */
-byte readers_left = NR;		/* shared handle freed by the last one */
-bit in_release[NV];		/* revocable__releasing: frame of P */
+#ifdef BUG_V3_SHARED_INDEX
+byte lab_slot;			/* the handle's remembered access (lab) */
+#endif
 
-/* revocable_provider_put(): the last reference tears down */
+/* observation only */
+byte inside[NTH];		/* open accesses that saw the resource */
+bit revoke_done[NV + 1];	/* revocable_provider_revoke() returned */
+bit in_release[NW];		/* revocable__releasing names P */
+byte reparks[NW];
+bit q_out;			/* the Q reader is done */		/* re-parks in the current wait_slot() */
+
+#ifdef ASYNC
+/* struct async_revoke and revocable__ctx.async_jobs */
+bit inflight[NJOB];		/* linked in async_jobs */
+bit older[NJOB];		/* seq < the barrier's async_target */
+bit jgo[NJOB];			/* job->go */
+bit jstarted[NJOB];		/* job->started */
+bit owner_ref = 1;		/* the owner still holds its reference */
+byte urefs;			/* references the program holds */
+bit barrier_done;
+byte nolder;			/* (model) jobs older than the barrier */
+byte older_ended;		/* ... of them finished */
+#endif
+#ifdef TEARDOWN
+byte defer_queued;		/* revocable__ctx.defer_queued/done */
+byte defer_done;
+bit torn_down;
+bit barrier_done;
+#endif
+
+#define READER_LOCALS	bit r, found, busy; byte i, d, e, flags, k, rrp OWNER_LOCALS
+
+/* The last put (revocable_provider_put()): */
+#if defined(ASYNC)
+/* provider_last_put_embedded(): revoked, so no release job is left */
+inline last_put()
+{
+	assert(state == REVOKED)
+}
+#elif defined(TEARDOWN)
+inline last_put()
+{
+	defer_queued++			/* defer_free(): the worker's */
+}
+#else
+inline last_put()
+{
+	rp_freed = 1			/* defer_free(): torn down later */
+}
+#endif
+
+/* revocable_provider_put() (teardown.c) */
 inline put()
 {
 	atomic {
-		assert(refs > 0);
+		assert(refs > 0 && !rp_freed);
 		refs--;
 		if
-		:: refs == 0 -> rp_freed = 1
+		:: refs == 0 -> last_put()
 		:: else
 		fi
 	}
 }
 
-inline lock()
+/* revocable_free() of a reader's handle: its reference */
+inline handle_free()
 {
-	assert(!rp_freed);
-	atomic { plock == 0 -> plock = 1 }
-}
-
-inline unlock()
-{
-	plock = 0
-}
-
-/* revocable__try_access_inline() for the thread owning slot s */
-inline try_access(s, rp, r)
-{
-	assert(rp != P || !rp_freed);	/* rev->priv_rp, then rp->priv_res */
-#ifdef BUG_LOAD_FIRST
-	r = (rp == P && res_pub);	/* the load hoisted above the store */
-#endif
-	rstate[s] = 1;			/* rd->state = 1 (owner-only) */
-	slot_rp[s] = rp;		/* __atomic_store_n(&slot[0].rp, rp) */
-#ifdef BUG_V3_SHARED_INDEX
-	lab_slot = s;
-#endif
-#ifndef BUG_LOAD_FIRST
-	r = (rp == P && res_pub);	/* revocable__read_fence(); load priv_res */
-#endif
-	if
-	:: !r ->			/* revocable__count_revoked(): release store */
-		atomic {
-			for (k : 0 .. NV - 1) {
-				noted[s * NV + k] = 0
-			}
-			k = 0
-		}
-	:: else
-	fi
-}
-
-/* revocable__release_inline() */
-inline release(s)
-{
-#ifdef BUG_V3_SHARED_INDEX
-	slot_rp[lab_slot] = 0;		/* ends the handle's latest access */
+#ifdef ASYNC
+	atomic { urefs--; put() }
 #else
-	slot_rp[s] = 0;			/* store NULL, REVOCABLE__ORD_END */
+	put()
 #endif
-	rstate[s] = 0;			/* rd->state = 0; revocable__read_fence() */
-	if				/* load pub.waiters */
-	:: waiters[s] > 0 ->
-		atomic {		/* revocable__wake_revokers(): bump, FUTEX_WAKE */
-			wake_seq[s] = (wake_seq[s] + 1) % 4;
-			for (k : 0 .. NV - 1) {
-				asleep[s * NV + k] = 0
-			}
-			k = 0
-		}
-	:: else
-	fi
 }
 
-inline use_resource(s)
+/*
+ * priv_lock: every critical section under it is one atomic step here.
+ * Nothing in them blocks and every access of priv_state that matters is
+ * inside them, so that is exact; and it keeps the unfairness of a lock
+ * modelled as a busy-wait out of the liveness runs.
+ */
+#define LOCKED(x)	atomic { assert(!rp_freed); x }
+
+/* The resource load: P's priv_res, Q's never NULL. */
+#define RES(rp)	((rp) == Q || res_pub)
+
+/* The load an access returns; (model) one that sees P's resource opens a
+ * use of it, checked again at its end (end_access()). */
+inline load_res(t, rp, r)
 {
 	atomic {
-		inside_seen[s] = 1;
-		assert(!res_freed)	/* the reader's first use */
-	};
-	atomic {
-		assert(!res_freed);	/* and a later one, revokes in between */
-		inside_seen[s] = 0
+		r = RES(rp);
+		if
+		:: r && (rp) == P -> inside[t]++; assert(!res_freed)
+		:: else
+		fi
 	}
 }
 
-proctype reader(byte s)
+/* revocable__count_revoked(): a NULL-seeing access counts itself in its
+ * slot (release store).  Only P is ever NULL: a live access never counts. */
+inline count_revoked(s, rp)
 {
-	bit r, last;
-	byte k;			/* loop index of the inlines */
-	byte n;
+	atomic {
+		assert((rp) == P && !res_pub);
+		for (k : 0 .. NW - 1) {
+			noted[(s) * NW + k] = 0
+		}
+		k = 0
+	}
+}
+
+/* overflow_access() (reader.c): the counted path. */
+inline overflow_access(t, rp, r)
+{
+	e = ODEPTH;
+	assert(ODEPTH < MAXOVF);	/* the model's bound, not C's */
+	atomic {			/* (owner) entry first, uncounted */
+		OVFE(e) = (rp) | UNC;
+		ODEPTH++;
+		RSTATE = RSTATE | OVF
+	};
+#ifndef BUG_COUNT_ALWAYS
+	r = RES(rp);			/* seq_cst load: revoked, no count */
+	if
+	:: !r
+	:: else ->
+#endif
+		OVFE(e) = (rp);		/* (owner) counted */
+		if			/* seq_cst fetch_add */
+		:: (rp) == P -> ocount++
+		:: else			/* Q: no revoker reads its count */
+		fi;
+		load_res(t, rp, r);	/* seq_cst load */
+		if
+		:: !r ->
+			ocount--;	/* fetch_sub, release */
+			OVFE(e) = (rp) | UNC
+		:: else
+		fi
+#ifndef BUG_COUNT_ALWAYS
+	fi
+#endif
+}
+
+/* revocable__try_access_slow() and try_access_slow() (reader.c) */
+inline try_access_slow(t, rp, r)
+{
+	if
+	:: INSLOW ->		/* a handler inside a slow path: refused */
+		atomic {
+			if
+			:: HREF == 0 && !(RSTATE & OVF) ->
+				RSTATE = RSTATE | OVF;
+				HFLAG = 1
+			:: else
+			fi;
+			HREF++;
+			r = 0
+		}
+	:: else ->
+		INSLOW = 1;
+		if
+		:: (RSTATE & OVF) || (RSTATE & DMASK) >= SLOTS ->
+			overflow_access(t, rp, r)
+		:: else ->		/* the next slot, the inline steps */
+			d = RSTATE & DMASK;
+			RSTATE = d + 1;
+			slot_rp[(t) * SLOTS + d] = rp;	/* ORD_SLOT */
+			load_res(t, rp, r);	/* read fence; load */
+			if
+			:: !r -> count_revoked((t) * SLOTS + d, rp)
+			:: else
+			fi
+		fi;
+		INSLOW = 0
+	fi
+}
+
+/* revocable__try_access_inline() (revocable.h) */
+inline try_access(t, rp, r)
+{
+	assert((rp) != P || !rp_freed);	/* rev->priv_rp, then rp->priv_* */
+	if
+	:: RSTATE != 0 -> try_access_slow(t, rp, r)
+	:: else ->
+#ifdef BUG_LOAD_FIRST
+		load_res(t, rp, r);	/* hoisted above the store */
+#endif
+		RSTATE = 1;		/* rd->state = 1 (owner) */
+		slot_rp[(t) * SLOTS] = rp; /* __atomic_store_n(&slot[0].rp) */
+#ifdef BUG_V3_SHARED_INDEX
+		lab_slot = t;
+#endif
+#ifndef BUG_LOAD_FIRST
+		load_res(t, rp, r);	/* revocable__read_fence(); load */
+#endif
+		if
+		:: !r -> count_revoked((t) * SLOTS, rp)
+		:: else
+		fi
+	fi
+}
+
+/* wake_all_revokers(): bump wake_seq, FUTEX_WAKE */
+inline wake_all(t)
+{
+	atomic {
+		wake_seq[t] = (wake_seq[t] + 1) % 4;
+		for (k : 0 .. NW - 1) {
+			asleep[(t) * NW + k] = 0
+		}
+		k = 0
+	}
+}
+
+/* revocable__wake_revokers() (reader.c): only if a slot that a revoker
+ * waits on is empty or a hole; seq_cst load of slot_waiters, then the
+ * slot. */
+inline wake_revokers(t)
+{
+#ifdef BUG_WAKE_PER_THREAD
+	wake_all(t)
+#else
+	i = 0;
+	do
+	:: i < SLOTS ->
+		found = (slot_waiters[(t) * SLOTS + i] > 0);
+		if
+		:: found && (slot_rp[(t) * SLOTS + i] == 0 ||
+			     slot_rp[(t) * SLOTS + i] == HOLE) ->
+			wake_all(t);
+			break
+		:: else -> i++
+		fi
+	:: else -> break
+	od
+#endif
+}
+
+/* revocable__release_slow() and release_slow() (reader.c) */
+inline release_slow(t, rp)
+{
+	if
+	:: INSLOW ->		/* a handler's refused access ends */
+		atomic {
+			if
+			:: HREF > 0 ->
+				HREF--;
+				if
+				:: HREF == 0 && HFLAG ->
+					RSTATE = RSTATE & ~OVF;
+					HFLAG = 0
+				:: else
+				fi
+			:: else
+			fi
+		}
+	:: else ->
+		INSLOW = 1;
+		/* (owner) the newest overflow entry naming rp */
+		atomic {
+			i = ODEPTH;
+			found = 0;
+			do
+			:: i > 0 && (OVFE(i - 1) & RPMASK) != rp -> i--
+			:: i > 0 && (OVFE(i - 1) & RPMASK) == rp ->
+				found = 1;
+				break
+			:: i == 0 -> break
+			od
+		};
+		if
+		:: found ->
+			atomic {	/* (owner) memmove, depth, flag */
+				e = OVFE(i - 1);
+				do
+				:: i < ODEPTH ->
+					OVFE(i - 1) = OVFE(i);
+					i++
+				:: else -> break
+				od;
+				OVFE(i - 1) = 0;
+				ODEPTH--;
+				if
+				:: ODEPTH == 0 -> RSTATE = RSTATE & ~OVF
+				:: else
+				fi
+			};
+			if
+			:: !(e & UNC) && rp == P -> ocount--	/* fetch_sub */
+			:: else
+			fi
+		:: else ->
+			atomic {	/* (owner) the newest slot naming rp */
+				d = RSTATE & DMASK;
+				flags = RSTATE & OVF;
+				i = d;
+				do
+				:: i > 0 && slot_rp[(t) * SLOTS + i - 1] != rp -> i--
+				:: i > 0 && slot_rp[(t) * SLOTS + i - 1] == rp ->
+					found = 1;
+					i--;
+					break
+				:: i == 0 -> break
+				od
+			};
+			if
+			:: !found	/* no matching access: reported, ignored */
+			:: found && i + 1 < d ->
+				slot_rp[(t) * SLOTS + i] = MARK	/* release store */
+			:: found && i + 1 >= d ->
+				slot_rp[(t) * SLOTS + i] = 0;	/* release store */
+				d--;
+				do		/* pop the marks under it */
+				:: d > 0 && slot_rp[(t) * SLOTS + d - 1] == MARK ->
+					slot_rp[(t) * SLOTS + d - 1] = 0;
+					d--
+				:: else -> break
+				od;
+				RSTATE = d | flags	/* (owner) */
+			fi;
+			if		/* cmm_smp_mb(); load waiters */
+			:: found && waiters[t] > 0 -> wake_revokers(t)
+			:: else
+			fi
+		fi;
+		INSLOW = 0
+	fi
+}
+
+/* revocable__release_inline() (revocable.h) */
+inline release(t, rp)
+{
+#ifdef BUG_V3_SHARED_INDEX
+	slot_rp[lab_slot * SLOTS] = 0;	/* ends the handle's latest access */
+	RSTATE = 0;
+	if
+	:: waiters[t] > 0 -> wake_revokers(t)
+	:: else
+	fi
+#else
+	if
+	:: RSTATE != 1 -> release_slow(t, rp)
+	:: else ->
+		if
+		:: slot_rp[(t) * SLOTS] != rp -> release_slow(t, rp)
+		:: else ->
+			slot_rp[(t) * SLOTS] = 0;	/* store NULL, ORD_END */
+			RSTATE = 0;		/* (owner) */
+			if		/* read fence; load pub.waiters */
+			:: waiters[t] > 0 -> wake_revokers(t)
+			:: else
+			fi
+		fi
+	fi
+#endif
+}
+
+/* (model) the program: an access, its uses, its release */
+inline access(t, rp, r, h)
+{
+	try_access(t, rp, r);
+	if
+	:: r && (rp) == P -> h = P | SAW
+	:: else -> h = rp
+	fi
+}
+
+inline end_access(t, h)
+{
+	if
+	:: (h) & SAW ->
+		atomic { assert(!res_freed); inside[t]-- }	/* last use */
+	:: else
+	fi;
+	rrp = (h) & RPMASK;
+	release(t, rrp)
+}
+
+/* The thread waits while its handler runs: handler_on holds the pid of
+ * the reader it interrupted, which init runs first (reader t is pid t+1). */
+#ifdef SIGNAL
+#define PROVIDED	provided (handler_on != _pid)
+#else
+#define PROVIDED
+#endif
+
+/*
+ * A reader thread's own code: up to MAXACC accesses in all, at most NEST
+ * open at once, released in any order (WITH_Q: each of P or Q).
+ */
+proctype reader(byte t) PROVIDED
+{
+	READER_LOCALS;
+	byte n, nheld, rp, x;
+	byte held[NEST];
 
 	do
 #ifdef ENDLESS
-	:: true ->
+	:: nheld < NEST ->
 #else
-	:: n < MAXACC ->
+	:: nheld < NEST && n < MAXACC ->
+		n++;
 #endif
-		try_access(s, P, r);
+		rp = P;
+#ifdef WITH_Q
 		if
-		:: r -> use_resource(s)
+		:: rp = Q
+		:: skip
+		fi;
+#endif
+#ifdef OUTER_Q
+		if			/* outer accesses of Q, nested of P */
+		:: nheld == 0 -> rp = Q
 		:: else
 		fi;
-		release(s);
+#endif
+		access(t, rp, r, held[nheld]);
+		nheld++
+	:: nheld > 0 ->
+#ifdef ENDLESS
+		x = nheld - 1;		/* LIFO: none is held forever */
+#else
+		x = 0;
+		do			/* (model) which access ends */
+		:: x + 1 < nheld -> x++
+		:: break
+		od;
+#endif
+		end_access(t, held[x]);
+		atomic {
+			do
+			:: x + 1 < nheld -> held[x] = held[x + 1]; x++
+			:: else -> break
+			od;
+			nheld--;
+			held[nheld] = 0
+		}
 #ifndef ENDLESS
-		n++
-	:: else -> break
+	:: nheld == 0 && n == MAXACC -> break
 #endif
 	od;
-	/* revocable_free() of the shared handle by the last reader */
-	atomic {
-		readers_left--;
-		last = (readers_left == 0)
-	};
-	if
-	:: last -> put()
-	:: else
-	fi
+#ifdef SIGNAL
+	handle_gone = 1;
+#endif
+	handle_free()
 }
 
-/* Inside an access to another provider until every revoke of P is over:
- * a revoke of P must not wait for it (per-provider wait). */
+#ifdef SIGNAL
+/* A signal handler on thread t: runs between any two of the thread's
+ * steps (the thread waits meanwhile, PROVIDED), an access of its own. */
+proctype handler(byte t)
+{
+	READER_LOCALS;
+	byte n, h;
+
+	do
+	:: atomic {		/* the signal arrives, while the handle lives */
+		n < HACC && !handle_gone -> handler_on = t + 1
+	   };
+		access(t, P, r, h);
+		end_access(t, h);
+		handler_on = 0;
+		n++
+	:: else -> break
+	od
+}
+#endif
+
+#ifdef QREADER
+/* Inside Q until every revoke of P returned: a revoke of P must not wait
+ * for it (per-provider wait). */
 proctype q_reader()
 {
-	bit r;
-	byte j, k;
+	READER_LOCALS;
+	byte h;
 
-	try_access(QREADER, Q, r);
-	for (j : 0 .. NV - 1) {
-		revoke_done[j] == 1
+	access(QT, Q, r, h);
+	for (i : 0 .. NV - 1) {
+		revoke_done[i] == 1
 	}
-	release(QREADER)
+	end_access(QT, h);
+	q_out = 1
 }
+#endif
 
-/* slot_busy(): two acquire loads, the slot's provider then its count */
+/* slot_busy() (revoke.c): acquire loads, the provider then the count */
 inline slot_busy(s, j, busy)
 {
-	busy = (slot_rp[s] == P);
+	busy = (slot_rp[(s)] == P);
 #ifndef BUG_NO_COUNT
-	busy = busy && noted[s * NV + j]
+	busy = busy && noted[(s) * NW + j]
 #endif
 }
 
-/* wait_slot(): spin, then park on the reader's futex until woken */
-inline wait_slot(s, j)
+/* wait_slot() (revoke.c): spin (not modelled: re-checks), then park */
+inline wait_slot(t, s, j)
 {
-	bit busy;
-	byte seq;
-
 	do
 	:: slot_busy(s, j, busy);
 		if
 		:: !busy -> break
 		:: else ->
-			waiters[s]++;		/* announce, membarrier */
-			seq = wake_seq[s];
+			slot_waiters[(s)]++;	/* seq_cst, the slot first */
+			waiters[t]++;		/* seq_cst */
+			/* order_against_readers(): cmm_smp_mb, membarrier */
+			seq = wake_seq[t];
 			slot_busy(s, j, busy);
 			if
 			:: busy ->
-				atomic {	/* FUTEX_WAIT: sleeps if still equal */
+				atomic {	/* FUTEX_WAIT: sleeps if equal */
 					if
-					:: wake_seq[s] == seq -> asleep[s * NV + j] = 1
+					:: wake_seq[t] == seq -> asleep[(t) * NW + j] = 1
 					:: else
 					fi
 				};
-				!asleep[s * NV + j]	/* until a FUTEX_WAKE */
+				!asleep[(t) * NW + j];	/* until a FUTEX_WAKE */
+				/* woken: if the slot is still busy the loop
+				 * re-parks, another membarrier (issue 26 #5) */
+				slot_busy(s, j, busy);
+				if
+				:: busy ->
+					reparks[j]++;
+					assert(reparks[j] <= MAX_REPARK)
+				:: else
+				fi
 			:: else
 			fi;
-			waiters[s]--
+			waiters[t]--;
+			slot_waiters[(s)]--
 		fi
-	od
+	od;
+	reparks[j] = 0
 }
 
-/* wait_for_readers(): scan_some() notes the slots naming P, each with its
- * revoked_seen count (acquire), then wait_slot() for each */
+/* wait_for_readers() (revoke.c): scan_some() notes the slots naming P
+ * with their counts, then wait_slot() for each, then the overflow count */
 inline wait_for_readers(j)
 {
-	byte ws;
-
-	for (ws : 0 .. NSLOT - 1) {
-		if
-		:: slot_rp[ws] == P -> noted[ws * NV + j] = 1
+	ws = 0;
+	do
+	:: ws < NTH * SLOTS ->
+		busy = (slot_rp[ws] == P);	/* acquire load of slot->rp */
+		if			/* acquire load of revoked_seen */
+		:: busy -> noted[ws * NW + j] = 1
 		:: else
-		fi
-	}
-	for (ws : 0 .. NSLOT - 1) {
+		fi;
+		ws++
+	:: else -> break
+	od;
+	ws = 0;
+	do
+	:: ws < NTH * SLOTS ->
 		if
-		:: noted[ws * NV + j] -> wait_slot(ws, j)
+		:: noted[ws * NW + j] -> wait_slot(ws / SLOTS, ws, j)
 		:: else
-		fi
-	}
+		fi;
+		atomic { noted[ws * NW + j] = 0; ws++ }	/* list entry gone */
+	:: else -> break
+	od;
+	ocount == 0			/* backoff() until no counted reader */
 }
 
+/* The release callback: hands the resource back.  Called back from it,
+ * revocable_provider_revoke() sees the frame (revocable__in_release())
+ * and returns -EDEADLK. */
+inline release_callback(j)
+{
+	atomic { res_freed = 1; releases++; assert(releases == 1) };
+	assert(in_release[j])
+}
+
+/* revoke_begin() (revoke.c), then publish_revocation() if it started */
+inline revoke_begin(started)
+{
+	LOCKED(
+		if
+		:: state == LIVE -> state = REVOKING; started = 1
+		:: else -> started = 0
+		fi
+	);
+	if
+	:: started -> res_pub = 0	/* seq_cst NULL store, membarrier */
+	:: else
+	fi
+}
+
+/* revoke_finish() (revoke.c) */
+inline revoke_finish(j)
+{
+	atomic { assert(refs > 0 && !rp_freed); refs++ };	/* get */
+	wait_for_readers(j);
+	LOCKED(skip);			/* read priv_release */
+	in_release[j] = 1;		/* push the frame */
+	release_callback(j);
+	in_release[j] = 0;
+	LOCKED(state = REVOKED);	/* broadcast priv_revoked_cond */
+	put()
+}
+
+/* revoke_wait() (revoke.c) */
+inline revoke_wait()
+{
+	LOCKED(state == REVOKED)	/* pthread_cond_wait until */
+}
+
+#define REVOKER_LOCALS	bit busy, started; byte ws, seq, k, t
+
+/* revocable_provider_revoke(), by a thread holding a reference */
 proctype revoker(byte j)
 {
-	bit started;
-	byte t;
+	REVOKER_LOCALS;
 
-	/* revocable_provider_revoke() -> revocable__revoke_begin() */
-	lock();
+	revoke_begin(started);
 	if
-	:: state == LIVE -> state = REVOKING; started = 1
-	:: else -> started = 0
+	:: started -> revoke_finish(j)
+	:: else -> revoke_wait()
 	fi;
-	unlock();
-	if
-	:: started ->
-		res_pub = 0;		/* publish_revocation(): NULL, membarrier */
-		/* revocable__revoke_finish() */
-		atomic { assert(refs > 0); refs++ };
-		wait_for_readers(j);
-		lock();			/* read priv_release */
-		unlock();
-		in_release[j] = 1;	/* push the release frame */
-		/* the release callback: hands the resource back */
-		atomic { res_freed = 1; releases++; assert(releases == 1) };
-		/* re-entered: revocable_provider_revoke() sees the frame
-		 * (revocable__in_release()) and returns -EDEADLK at once */
-		assert(in_release[j]);
-		in_release[j] = 0;
-		lock();
-		state = REVOKED;	/* broadcast priv_revoked_cond */
-		unlock();
-		put()
-	:: else ->
-		/* revocable__revoke_wait() */
-		lock();
-		unlock();
-		state == REVOKED	/* pthread_cond_wait until REVOKED */
-	fi;
-	/* Returned: for every caller, only once the release ran, and no
-	 * access that saw the resource is still open. */
+	/* Returned: the callback ran once, no access that saw it is open */
 	assert(state == REVOKED && releases == 1);
-	for (t : 0 .. NR - 1) {
-		assert(!inside_seen[t])
+	for (t : 0 .. NTH - 1) {
+		assert(inside[t] == 0)
 	}
 	revoke_done[j] = 1;
 	put()				/* the caller's reference */
 }
 
-/* revocable_alloc() after a revoke returned, then an access: NULL, and
- * nothing freed is touched; then revocable_provider_free() by the owner. */
+#ifdef LATE
+/* revocable_alloc() after a revoke returned, an access (NULL, nothing
+ * freed touched), revocable_free(), then revocable_provider_free(). */
 proctype late_consumer()
 {
-	bit r;
-	byte k;
-	byte s = QREADER;		/* reuses the Q thread's record later */
+	READER_LOCALS;
+	byte h;
 
 	revoke_done[0] == 1;
-	atomic { assert(refs > 0); refs++ };	/* handle: ref from the owner's */
-	(slot_rp[QREADER] == 0);
-	try_access(s, P, r);
+	atomic { assert(refs > 0 && !rp_freed); refs++ };
+#ifdef QREADER
+	q_out == 1;			/* the Q thread's record, reused */
+#endif
+	access(QT, P, r, h);
 	assert(!r);
-	release(s);
-	put();				/* revocable_free() of the handle */
-	put()				/* revocable_provider_free(): owner */
+	end_access(QT, h);
+	put();
+	put()
 }
+#endif
+
+#if defined(ASYNC) || defined(TEARDOWN)
+#include "lifetime.pml"
+#endif
+
 
 init
 {
 	byte i;
 
 	atomic {
-		for (i : 0 .. NR - 1) {
+#if defined(ASYNC) || defined(TEARDOWN)
+		refs = 1 + NT;		/* owner + the readers' handles */
+#else
+		refs = 1 + NT + NV;	/* owner + handles + revokers' */
+#endif
+#ifdef ASYNC
+		urefs = 1 + NT;
+#endif
+		for (i : 0 .. NT - 1) {
 			run reader(i)
 		}
+#ifdef SIGNAL
+		run handler(0);
+#endif
+#ifdef QREADER
 		run q_reader();
+#endif
+#if NV > 0
 		for (i : 0 .. NV - 1) {
 			run revoker(i)
 		}
-#ifndef NO_LATE
-		run late_consumer()
+#endif
+#ifdef LATE
+		run late_consumer();
+#endif
+#ifdef ASYNC
+		run job(0);
+		run job(1);
+		run owner();
+		run barrier();
+#endif
+#ifdef TEARDOWN
+		run worker();
+		run dropper();
+		run barrier();
 #endif
 	}
 }
 
+#if NV > 0
 /* Liveness under weak fairness: every revoke returns. */
 ltl revokes_return { <> (revoke_done[0] && revoke_done[NV - 1]) }
+#endif

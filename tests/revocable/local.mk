@@ -118,7 +118,7 @@ TESTS += tests/revocable/inline_protocol.sh
 
 # The protocol's Promela model, checked by spin (and its planted bugs).
 dist_check_SCRIPTS += tests/revocable/spin-model.test
-EXTRA_DIST += revocable/model/revocable.pml
+EXTRA_DIST += revocable/model/revocable.pml revocable/model/lifetime.pml
 TESTS += tests/revocable/spin-model.test
 
 # The benchmark's argument handling is tested; its figures are not.
