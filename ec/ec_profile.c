@@ -553,9 +553,9 @@ static int profile_validate(struct parser *ps)
 	     (prof->flash_size / 2) % prof->flash_erase_block))
 		return perr(ps, "[flash] size must be a multiple of 2 x erase_block, "
 			    "erase_block of write_block, at most %u bytes", EC_FLASH_SIZE_MAX);
-	ret = profile_validate_fp(ps);
+	ret = profile_validate_motion(ps);
 	if (!ret)
-		ret = profile_validate_motion(ps);
+		ret = profile_validate_fp(ps);
 	if (ret)
 		return ret;
 	if (ec_profile_disable_absent(prof))
