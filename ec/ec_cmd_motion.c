@@ -440,41 +440,35 @@ static int ec_ms_dump(struct ec_cmd_args *args)
 	return EC_RES_SUCCESS;
 }
 
-/** INFO: type, location, chip; v3 adds the rates and FIFO size, v4 flags. */
+/**
+ * INFO: type, location, chip (v1, v2: 3 bytes); v3 adds the rates and the
+ * FIFO size in its padded layout (16 bytes); v4 answers 19 bytes, the size
+ * of the header's packed info_4, but the firmware fills them as v3 and
+ * ORs its flags (none here) into bytes 15..18, so the rates stay where v3
+ * has them, which is where ectool reads them.
+ */
 static int ec_ms_info(struct ec_cmd_args *args)
 {
+	struct ec_response_motion_sense_info_3 *r = (void *)args->resp;
 	const struct ec_motion_sensor_profile *m;
 	int i = ec_ms_sensor(args);
 
 	if (i < 0)
 		return EC_RES_INVALID_PARAM;
 	m = &args->ec->prof.motion[i];
-	if (args->version >= 4) {
-		struct ec_response_motion_sense_info_4 *r = (void *)args->resp;
-
-		*r = (struct ec_response_motion_sense_info_4){
-			.type = m->type, .location = m->location, .chip = (uint8_t)m->chip,
-			.min_frequency = m->min_mhz, .max_frequency = m->max_mhz,
-			.fifo_max_event_count = EC_MOTION_FIFO_SIZE,
-		};
-		args->resp_size = sizeof(*r);
-	} else if (args->version == 3) {
-		struct ec_response_motion_sense_info_3 *r = (void *)args->resp;
-
-		*r = (struct ec_response_motion_sense_info_3){
-			.type = m->type, .location = m->location, .chip = (uint8_t)m->chip,
-			.min_frequency = m->min_mhz, .max_frequency = m->max_mhz,
-			.fifo_max_event_count = EC_MOTION_FIFO_SIZE,
-		};
-		args->resp_size = sizeof(*r);
-	} else {
-		struct ec_response_motion_sense_info *r = (void *)args->resp;
-
-		*r = (struct ec_response_motion_sense_info){
-			.type = m->type, .location = m->location, .chip = (uint8_t)m->chip,
-		};
-		args->resp_size = sizeof(*r);
+	memset(args->resp, 0, sizeof(struct ec_response_motion_sense_info_4));
+	r->type = m->type;
+	r->location = m->location;
+	r->chip = (uint8_t)m->chip;
+	if (args->version < 3) {
+		args->resp_size = sizeof(struct ec_response_motion_sense_info);
+		return EC_RES_SUCCESS;
 	}
+	r->min_frequency = m->min_mhz;
+	r->max_frequency = m->max_mhz;
+	r->fifo_max_event_count = EC_MOTION_FIFO_SIZE;
+	args->resp_size = args->version >= 4 ? sizeof(struct ec_response_motion_sense_info_4) :
+					       sizeof(*r);
 	return EC_RES_SUCCESS;
 }
 

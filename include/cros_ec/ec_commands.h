@@ -1961,7 +1961,11 @@ struct ec_response_motion_sense_info_3 {
 	uint32_t fifo_max_event_count;
 } EC_PACKED;
 
-/* Version 4: packed, so min_frequency is at byte 3, not 4 as in v3. */
+/*
+ * Version 4: packed, so min_frequency would be at byte 3, not 4 as in v3;
+ * the firmware fills v4 answers as v3 and ORs flags into bytes 15..18, so
+ * only its size (19) is used (ec_cmd_motion.c).
+ */
 struct ec_response_motion_sense_info_4 {
 	uint8_t type;
 	uint8_t location;

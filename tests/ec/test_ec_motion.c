@@ -133,7 +133,7 @@ START_TEST(test_dump_and_info)
 	ck_assert_int_eq(len, 2 + 8);
 	ck_assert_uint_eq(resp[1], 3);
 
-	/* INFO: 3 bytes in v1/v2, 16 in v3 (rates at 4), 19 in v4 (rates at 3). */
+	/* INFO: 3 bytes in v1/v2, 16 in v3, 19 in v4, the rates at byte 4 in both. */
 	req[0] = MOTIONSENSE_CMD_INFO;
 	req[1] = 1;
 	ck_assert_uint_eq(ms(ec, 2, req, 2, resp, &len), EC_RES_SUCCESS);
@@ -150,10 +150,10 @@ START_TEST(test_dump_and_info)
 	ck_assert_uint_eq(ms(ec, 4, req, 2, resp, &len), EC_RES_SUCCESS);
 	ck_assert_int_eq(len, 19);
 	ck_assert_uint_eq(resp[0], MOTIONSENSE_TYPE_GYRO);
-	ck_assert_uint_eq(le32(resp + 3), 25000);
-	ck_assert_uint_eq(le32(resp + 7), 100000);
-	ck_assert_uint_eq(le32(resp + 11), 256);
-	ck_assert_uint_eq(le32(resp + 15), 0);
+	ck_assert_uint_eq(le32(resp + 4), 25000);
+	ck_assert_uint_eq(le32(resp + 8), 100000);
+	ck_assert_uint_eq(le32(resp + 12), 256);
+	ck_assert_uint_eq(le32(resp + 15), 0);	/* flags: none (and the count's top byte) */
 
 	/* Bad inputs: a sensor past the board's; versions 0 and 5. */
 	req[1] = 3;
