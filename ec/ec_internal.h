@@ -140,6 +140,7 @@ struct ec_board_state {
  * @cold_resets:    cold resets since ec_create() (what the daemon watches)
  * @resets:         every EC reset since ec_create()
  * @boot_image:     the image the EC runs after a reset
+ * @i2c_khz:        I2C_CONTROL's speed per port, 100 kHz at every boot
  */
 struct ec_sys_state {
 	uint8_t cbi[CBI_IMAGE_SIZE];
@@ -155,6 +156,7 @@ struct ec_sys_state {
 	uint32_t cold_resets;
 	uint32_t resets;
 	uint32_t boot_image;
+	uint16_t i2c_khz[EC_I2C_PORTS_MAX];
 };
 
 /**
@@ -360,6 +362,19 @@ struct ec_motion_state {
 };
 
 /**
+ * struct ec_chipset_state - the AP power settings the host made
+ * (ec_cmd_chipset.c); EC RAM, cleared at every boot.
+ * @pause_in_s5:   GSV_PAUSE_IN_S5: stay in S5 on the way down
+ * @reboot_at_g3:  REBOOT_AP_ON_G3 was asked ...
+ * @g3_delay_s:    ... with this many seconds in G3 first
+ */
+struct ec_chipset_state {
+	bool pause_in_s5;
+	bool reboot_at_g3;
+	uint32_t g3_delay_s;
+};
+
+/**
  * struct ec - one simulated EC. All mutable state lives here, under @lock.
  */
 struct ec {
@@ -413,6 +428,7 @@ struct ec {
 	struct ec_fp_state fp;
 	struct ec_rwsig_state rwsig;
 	struct ec_motion_state motion;
+	struct ec_chipset_state chipset;
 
 	/* console: a ring; positions are absolute byte counts */
 	char console[EC_CONSOLE_SIZE];
@@ -568,7 +584,8 @@ struct ec_subsystem {
 	X(pd)			\
 	X(rwsig)		\
 	X(fp)			\
-	X(motion)
+	X(motion)		\
+	X(chipset)
 
 #define EC_SUBSYS_DECLARE(name)	extern const struct ec_subsystem ec_subsys_##name;
 EC_SUBSYSTEMS(EC_SUBSYS_DECLARE)

@@ -298,6 +298,16 @@ void ec_profile_keys_defaults(struct ec_profile *profile);
  */
 uint32_t ec_motion_range_round(unsigned int type, uint32_t want, bool up);
 
+/**
+ * ec_profile_backlight_gpio() - the board's panel backlight enable line,
+ * the [gpio] output named ENABLE_BACKLIGHT (SWITCH_ENABLE_BKLIGHT drives
+ * it; without one the command does not exist).
+ * @profile: the board
+ *
+ * Return: its index in @profile->gpios, or -1.
+ */
+int ec_profile_backlight_gpio(const struct ec_profile *profile);
+
 /* ec_features.c: which commands back each GET_FEATURES bit. */
 int ec_profile_disable_absent(struct ec_profile *profile);
 const uint16_t *ec_feature_cmds(unsigned int bit, size_t *n);

@@ -16,7 +16,7 @@ current_image = rw
 build_info = laptop_v2.0.1234-rw 2026-01-15 10:00:00 builder@cuse-ec
 board_version = 3
 memmap_direct = yes
-features = flash, pwm_fan, pwm_keyb, led, keyb, port80, thermal, host_events, gpio, i2c, charger, battery, hang_detect, usb_pd, usb_mux, rtc, unified_wake_masks, host_event64, efs2, typec_cmd, motion_sense, motion_sense_fifo
+features = flash, pwm_fan, pwm_keyb, led, keyb, port80, thermal, host_events, gpio, i2c, charger, battery, hang_detect, usb_pd, usb_mux, rtc, unified_wake_masks, host_event64, efs2, typec_cmd, motion_sense, motion_sense_fifo, bklight_switch
 rand_num = yes
 usb_a_ports = 2
 
@@ -153,6 +153,7 @@ POWER_BUTTON_L = 1
 ENTERING_RW = 1 out
 PCH_SYS_PWROK = 1 out
 EN_PP5000 = 1 out
+ENABLE_BACKLIGHT = 1 out
 USB_C0_OC_ODL = 1
 
 # Each port's TCPC sits on its own I2C bus (LOCATE_CHIP finds it there).

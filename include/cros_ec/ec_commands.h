@@ -1272,6 +1272,8 @@ struct ec_response_pd_log {
 #define PD_LOG_PORT_SIZE(port, size)	(((port) << PD_LOG_PORT_SHIFT) | ((size) & PD_LOG_SIZE_MASK))
 #define PD_EVENT_MCU_CHARGE		0x00
 #define PD_EVENT_MCU_CONNECT		0x01
+#define PD_EVENT_MCU_BOARD_CUSTOM	0x02
+#define PD_EVENT_ACC_BASE		0x20	/* the EC's own types end here */
 #define PD_EVENT_VIDEO_DP_MODE		0x60
 #define PD_EVENT_NO_ENTRY		0xff
 #define CHARGE_FLAGS_DUAL_ROLE		(1u << 15)
@@ -2025,5 +2027,46 @@ _Static_assert(sizeof(struct ec_response_motion_sense_info_3) == 16, "MOTIONSENS
 _Static_assert(sizeof(struct ec_response_motion_sense_info_4) == 19, "MOTIONSENSE info v4");
 _Static_assert(sizeof(struct ec_response_motion_sense_fifo_info) == 10, "MOTIONSENSE fifo_info");
 _Static_assert(sizeof(struct ec_params_button) == 8, "BUTTON");
+
+/* ---- The AP's power sequencing and the panel backlight ---- */
+#define EC_CMD_GSV_PAUSE_IN_S5		0x000C
+#define EC_GSV_SET			0x80000000u
+struct ec_params_get_set_value {	/* also the answer */
+	uint32_t flags;			/* EC_GSV_SET: take @value */
+	uint32_t value;
+} EC_PACKED;
+
+#define EC_CMD_SWITCH_ENABLE_BKLIGHT	0x0090
+struct ec_params_switch_enable_backlight {
+	uint8_t enabled;
+} EC_PACKED;
+
+#define EC_CMD_REBOOT_AP_ON_G3		0x0127
+struct ec_params_reboot_ap_on_g3_v1 {
+	uint32_t reboot_ap_at_g3_delay;	/* seconds in G3 before the AP boots */
+} EC_PACKED;
+
+/* ---- I2C bus speed ---- */
+#define EC_CMD_I2C_CONTROL		0x0139
+enum ec_i2c_control_command {
+	EC_I2C_CONTROL_GET_SPEED = 0,
+	EC_I2C_CONTROL_SET_SPEED = 1,
+};
+#define EC_I2C_CONTROL_SPEED_UNKNOWN	0
+struct ec_params_i2c_control {
+	uint8_t port;
+	uint8_t cmd;			/* enum ec_i2c_control_command */
+	uint16_t speed_khz;		/* SET_SPEED */
+} EC_PACKED;
+
+/* ---- PD_WRITE_LOG_ENTRY ---- */
+#define EC_CMD_PD_WRITE_LOG_ENTRY	0x0118
+struct ec_params_pd_write_log_entry {
+	uint8_t type;			/* PD_EVENT_MCU_* */
+	uint8_t port;
+} EC_PACKED;
+
+_Static_assert(sizeof(struct ec_params_get_set_value) == 8, "GSV_PAUSE_IN_S5");
+_Static_assert(sizeof(struct ec_params_i2c_control) == 4, "I2C_CONTROL");
 
 #endif /* CROS_EC_EC_COMMANDS_H */

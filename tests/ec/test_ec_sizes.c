@@ -138,6 +138,12 @@ static const struct size_case size_cases[] = {
 	{ EC_CMD_BATTERY_GET_STATIC, 1, { 0 }, 1, 56 },
 	{ EC_CMD_BATTERY_GET_DYNAMIC, 0, { 0 }, 1, 14 },
 	{ EC_CMD_BUTTON, 0, { 1u << KEYBOARD_BUTTON_VOLUME_UP, 0, 0, 0, 10 }, 8, 0 },
+	{ EC_CMD_GSV_PAUSE_IN_S5, 0, { 0 }, 8, 8 },
+	{ EC_CMD_SWITCH_ENABLE_BKLIGHT, 0, { 1 }, 1, 0 },
+	{ EC_CMD_REBOOT_AP_ON_G3, 0, { 0 }, 0, 0 },
+	{ EC_CMD_REBOOT_AP_ON_G3, 1, { 5 }, 4, 0 },
+	{ EC_CMD_I2C_CONTROL, 0, { 0, EC_I2C_CONTROL_GET_SPEED }, 4, 2 },
+	{ EC_CMD_PD_WRITE_LOG_ENTRY, 0, { PD_EVENT_MCU_CONNECT, 1 }, 2, 0 },
 };
 
 /*
