@@ -123,7 +123,7 @@ static int ec_cmd_mkbp_info(struct ec_cmd_args *args)
 		case EC_MKBP_EVENT_HOST_EVENT:
 			return ec_put_u32_answer(args, (uint32_t)ec->host_events);
 		case EC_MKBP_EVENT_BUTTON:
-			return ec_put_u32_answer(args, ec->motion.buttons);
+			return ec_put_u32_answer(args, ec->buttons.held);
 		case EC_MKBP_EVENT_SWITCH:
 			return ec_put_u32_answer(args, ec_mkbp_switches(ec));
 		default:

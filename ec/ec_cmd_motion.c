@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * ec_cmd_motion.c - a convertible's motion sensors, lid angle, tablet mode
- * and side buttons: EC_CMD_MOTION_SENSE_CMD (the sub-commands ectool's
- * motionsense uses), EC_CMD_BUTTON, the memory map's accelerometer area,
- * the MKBP switch (tablet mode), button and sensor-FIFO events.
+ * ec_cmd_motion.c - a convertible's motion sensors, lid angle and tablet
+ * mode: EC_CMD_MOTION_SENSE_CMD (the sub-commands ectool's motionsense
+ * uses), the memory map's accelerometer area, the MKBP switch (tablet
+ * mode) and sensor-FIFO events.
  *
  * The state is physical: what each sensor feels (g, or degrees a second)
  * and the hinge angle. The base lies flat and still, so the base
@@ -21,7 +21,6 @@
 
 #include "ec_internal.h"
 
-#define NS_PER_MS		1000000ull
 /* CONFIG_MOTION_MIN_SENSE_WAIT_TIME: no collection interval is shorter. */
 #define EC_MOTION_MIN_INTERVAL_US 3000
 /* The rate the EC itself reads the lid-angle accelerometers at (mHz). */
@@ -34,16 +33,6 @@
 #define EC_ANGLE_STEP		10
 #define EC_COUNTS_FULL_SCALE	32768.0
 #define EC_PI			3.14159265358979323846
-
-/* The side buttons EC_CMD_BUTTON's mask names, as MKBP button bits. */
-static const struct {
-	uint8_t btn;		/* enum keyboard_button_type */
-	uint8_t mkbp;		/* EC_MKBP_* */
-} ec_side_buttons[] = {
-	{ KEYBOARD_BUTTON_VOLUME_DOWN, EC_MKBP_VOL_DOWN },
-	{ KEYBOARD_BUTTON_VOLUME_UP, EC_MKBP_VOL_UP },
-	{ KEYBOARD_BUTTON_RECOVERY, EC_MKBP_RECOVERY },
-};
 
 /* The first accelerometer at @loc, or -1. */
 static int ec_motion_accel_at(const struct ec *ec, unsigned int loc)
@@ -338,22 +327,7 @@ static void ec_motion_boot(struct ec *ec)
 	ms->fifo_lost = 0;
 	ms->fifo_int = false;
 	ms->sample_id = 0;
-	ms->buttons = 0;
-	ms->release_ns = 0;
 	ec_motion_read(ec, false);
-}
-
-/* A BUTTON press ends when the EC clock reaches its end. */
-static void ec_motion_advance(struct ec *ec)
-{
-	uint8_t payload[4] = { 0 };
-
-	if (!ec->motion.release_ns || ec->last_ns < ec->motion.release_ns)
-		return;
-	ec->motion.release_ns = 0;
-	ec->motion.buttons = 0;
-	ec_console_log(ec, "buttons released");
-	ec_queue_event(ec, EC_MKBP_EVENT_BUTTON, payload, sizeof(payload));
 }
 
 /* The lid switch moves the hinge: closed is 0 degrees, open where it was. */
@@ -738,44 +712,6 @@ static int ec_cmd_motion_sense(struct ec_cmd_args *args)
 	return ec_ms_subcmds[sub].fn(args);
 }
 
-/* Press the side buttons @mkbp (EC_MKBP_* bits) for @press_ms. */
-static void ec_motion_press(struct ec *ec, uint32_t mkbp, uint32_t press_ms)
-{
-	uint8_t payload[4];
-
-	if (!mkbp)
-		return;
-	ec->motion.buttons |= mkbp;
-	ec->motion.release_ns = ec->last_ns + (uint64_t)press_ms * NS_PER_MS;
-	ec_console_log(ec, "buttons 0x%x pressed for %u ms", mkbp, press_ms);
-	ec_put_le32(payload, ec->motion.buttons);
-	ec_queue_event(ec, EC_MKBP_EVENT_BUTTON, payload, sizeof(payload));
-}
-
-/**
- * ec_cmd_button() - BUTTON v0: press the board's side buttons named in
- * btn_mask (enum keyboard_button_type) for press_ms; buttons the board
- * lacks are ignored. Only while the system is unlocked (ACCESS_DENIED);
- * a request shorter than 8 bytes is INVALID_PARAM.
- */
-static int ec_cmd_button(struct ec_cmd_args *args)
-{
-	const struct ec_params_button *p = (const void *)args->req;
-	struct ec *ec = args->ec;
-	uint32_t mkbp = 0;
-	size_t i;
-
-	if (args->req_len < sizeof(*p))
-		return EC_RES_INVALID_PARAM;
-	if (ec_system_locked(ec))
-		return EC_RES_ACCESS_DENIED;
-	for (i = 0; i < sizeof(ec_side_buttons) / sizeof(ec_side_buttons[0]); i++)
-		if (p->btn_mask & (1u << ec_side_buttons[i].btn))
-			mkbp |= 1u << ec_side_buttons[i].mkbp;
-	ec_motion_press(ec, mkbp & ec->prof.kb_buttons, p->press_ms);
-	return EC_RES_SUCCESS;
-}
-
 int ec_motion_set_lid_angle(struct ec *ec, unsigned int degrees)
 {
 	int ret = 0;
@@ -831,33 +767,11 @@ int ec_tablet_mode(struct ec *ec)
 	return ret;
 }
 
-int ec_press_button(struct ec *ec, unsigned int button, uint32_t press_ms)
-{
-	int ret = -EINVAL;
-	size_t i;
-
-	if (!ec)
-		return -EINVAL;
-	for (i = 0; i < sizeof(ec_side_buttons) / sizeof(ec_side_buttons[0]); i++)
-		if (ec_side_buttons[i].mkbp == button)
-			ret = 0;
-	if (ret)
-		return ret;
-	ec_lock_advance(ec);
-	if (!(ec->prof.kb_buttons & (1u << button)))
-		ret = -ENODEV;
-	else
-		ec_motion_press(ec, 1u << button, press_ms);
-	ec_unlock_notify(ec);
-	return ret;
-}
-
 /* This subsystem's host commands, sorted by number. */
 static const struct ec_cmd_entry ec_motion_cmds[] = {
 	EC_HOST_COMMAND(EC_CMD_MOTION_SENSE_CMD,
 			EC_VER_MASK(1) | EC_VER_MASK(2) | EC_VER_MASK(3) | EC_VER_MASK(4),
 			ec_cmd_motion_sense),
-	EC_HOST_COMMAND(EC_CMD_BUTTON, EC_VER_MASK(0), ec_cmd_button),
 };
 
 const struct ec_subsystem ec_subsys_motion = {
@@ -865,7 +779,6 @@ const struct ec_subsystem ec_subsys_motion = {
 	EC_SUBSYSTEM_CMDS(ec_motion_cmds),
 	.create = ec_motion_create,
 	.boot = ec_motion_boot,
-	.advance = ec_motion_advance,
 	.stimulus = ec_motion_stimulus,
 	.memmap = ec_motion_memmap,
 };

@@ -327,8 +327,8 @@ struct ec_motion_sensor_state {
 };
 
 /**
- * struct ec_motion_state - the convertible's sensors, lid angle, tablet
- * mode and side buttons (ec_cmd_motion.c).
+ * struct ec_motion_state - the convertible's sensors, lid angle and tablet
+ * mode (ec_cmd_motion.c).
  * @sensor:        per sensor
  * @angle:         the hinge angle the lid is at, degrees 0..360
  * @open_angle:    the angle a lid-open goes back to
@@ -341,8 +341,6 @@ struct ec_motion_sensor_state {
  * @fifo_lost:     FIFO entries dropped since the host last asked
  * @fifo_int:      FIFO_INT_ENABLE: the FIFO raises MKBP SENSOR_FIFO events
  * @sample_id:     counts memory-map updates (EC_MEMMAP_ACC_STATUS)
- * @buttons:       side buttons held now (bit EC_MKBP_*)
- * @release_ns:    EC clock when BUTTON's press ends; 0 = none held
  */
 struct ec_motion_state {
 	struct ec_motion_sensor_state sensor[EC_MOTION_SENSORS_MAX];
@@ -357,7 +355,15 @@ struct ec_motion_state {
 	uint16_t fifo_lost;
 	bool fifo_int;
 	uint8_t sample_id;
-	uint32_t buttons;
+};
+
+/**
+ * struct ec_buttons_state - the side buttons (ec_cmd_buttons.c).
+ * @held:       held now (bit EC_MKBP_*)
+ * @release_ns: EC clock when the press ends; 0 = none held
+ */
+struct ec_buttons_state {
+	uint32_t held;
 	uint64_t release_ns;
 };
 
@@ -428,6 +434,7 @@ struct ec {
 	struct ec_fp_state fp;
 	struct ec_rwsig_state rwsig;
 	struct ec_motion_state motion;
+	struct ec_buttons_state buttons;
 	struct ec_chipset_state chipset;
 
 	/* console: a ring; positions are absolute byte counts */
@@ -585,6 +592,7 @@ struct ec_subsystem {
 	X(rwsig)		\
 	X(fp)			\
 	X(motion)		\
+	X(buttons)		\
 	X(chipset)
 
 #define EC_SUBSYS_DECLARE(name)	extern const struct ec_subsystem ec_subsys_##name;
