@@ -593,6 +593,63 @@ size_t ec_memory_footprint(struct ec *ec);
  */
 int ec_kb_backlight_percent(struct ec *ec);
 
+/* ---- A convertible's hinge and side buttons (boards with [motion_sensor]) ---- */
+
+/**
+ * ec_motion_set_lid_angle() - move the hinge to @degrees, as a hand
+ * would: the lid accelerometer turns, the EC reads the sensors every ten
+ * degrees on the way (so tablet mode follows with its hysteresis and
+ * raises the MKBP switch event and the MODE_CHANGE host event), and the
+ * sensors the AP collects get a sample in the FIFO. The lid switch does
+ * not move (inject lid-close/lid-open for that; they move the hinge too).
+ * @ec:      the EC
+ * @degrees: 0 (closed) .. 360 (folded flat behind)
+ *
+ * Return: 0; -EINVAL for an angle above 360; -ENODEV when the board has
+ * no base and lid accelerometer to measure it.
+ */
+int ec_motion_set_lid_angle(struct ec *ec, unsigned int degrees);
+
+/**
+ * ec_motion_lid_angle() - the lid angle the EC read last.
+ * @ec: the EC
+ *
+ * Return: degrees, LID_ANGLE_UNRELIABLE (500) when the reading disagrees
+ * with the lid switch, or -ENODEV (no lid angle on this board).
+ */
+int ec_motion_lid_angle(struct ec *ec);
+
+/**
+ * ec_set_tablet_mode() - fold the lid behind the base (360 degrees) or
+ * back to the profile's lid_angle: ec_motion_set_lid_angle(), so tablet
+ * mode is what the EC decides from the angle, not a value set aside it.
+ * @ec:     the EC
+ * @tablet: fold (true) or unfold
+ *
+ * Return: 0, or -ENODEV when the board has no lid angle.
+ */
+int ec_set_tablet_mode(struct ec *ec, bool tablet);
+
+/**
+ * ec_tablet_mode() - whether the EC has the board in tablet mode.
+ * @ec: the EC
+ *
+ * Return: 1 or 0, or -ENODEV when the board has no lid angle.
+ */
+int ec_tablet_mode(struct ec *ec);
+
+/**
+ * ec_press_button() - press a side button for @press_ms on the EC clock:
+ * an MKBP button event with it held, another when it is let go.
+ * @ec:       the EC
+ * @button:   EC_MKBP_VOL_UP, EC_MKBP_VOL_DOWN or EC_MKBP_RECOVERY
+ * @press_ms: how long it is held
+ *
+ * Return: 0; -EINVAL for another button; -ENODEV when the board lacks it
+ * (its [keyboard] buttons).
+ */
+int ec_press_button(struct ec *ec, unsigned int button, uint32_t press_ms);
+
 /* ---- The daemon's clock. ---- */
 
 /*

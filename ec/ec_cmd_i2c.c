@@ -361,16 +361,65 @@ static int ec_cmd_i2c_passthru_protect(struct ec_cmd_args *args)
 	}
 }
 
-/* At boot: no port protected. */
+/*
+ * I2C_CONTROL's speeds: the ones the firmware's i2c_khz_to_freq() knows.
+ * The model's buses all take each of them.
+ */
+static bool ec_i2c_speed_valid(uint16_t khz)
+{
+	return khz == 100 || khz == 400 || khz == 1000;
+}
+
+/**
+ * ec_cmd_i2c_control() - I2C_CONTROL v0: GET_SPEED answers the port's bus
+ * speed in kHz; SET_SPEED sets 100, 400 or 1000 kHz (else INVALID_PARAM)
+ * and answers the old one. A port the EC lacks is INVALID_PARAM, another
+ * sub-command INVALID_COMMAND (as the firmware), a request shorter than
+ * 4 bytes INVALID_PARAM.
+ */
+static int ec_cmd_i2c_control(struct ec_cmd_args *args)
+{
+	const struct ec_params_i2c_control *p = (const void *)args->req;
+	struct ec *ec = args->ec;
+	uint16_t old;
+
+	if (args->req_len < sizeof(*p) || !ec_i2c_port_exists(ec, p->port) ||
+	    p->port >= EC_I2C_PORTS_MAX)
+		return EC_RES_INVALID_PARAM;
+	old = ec->sys.i2c_khz[p->port];
+	switch (p->cmd) {
+	case EC_I2C_CONTROL_GET_SPEED:
+		break;
+	case EC_I2C_CONTROL_SET_SPEED:
+		if (!ec_i2c_speed_valid(p->speed_khz))
+			return EC_RES_INVALID_PARAM;
+		ec->sys.i2c_khz[p->port] = p->speed_khz;
+		ec_console_log(ec, "I2C%u speed changed from %u kHz to %u kHz", p->port, old,
+			       p->speed_khz);
+		break;
+	default:
+		return EC_RES_INVALID_COMMAND;
+	}
+	memcpy(args->resp, &old, sizeof(old));
+	args->resp_size = sizeof(old);
+	return EC_RES_SUCCESS;
+}
+
+/* At boot: no port protected, every bus at 100 kHz. */
 static void ec_i2c_boot(struct ec *ec)
 {
+	unsigned int i;
+
 	memset(ec->sys.i2c_protected, 0, sizeof(ec->sys.i2c_protected));
+	for (i = 0; i < EC_I2C_PORTS_MAX; i++)
+		ec->sys.i2c_khz[i] = 100;
 }
 
 /* This subsystem's host commands, sorted by number. */
 static const struct ec_cmd_entry ec_i2c_cmds[] = {
 	EC_HOST_COMMAND(EC_CMD_I2C_PASSTHRU, EC_VER_MASK(0), ec_cmd_i2c_passthru),
 	EC_HOST_COMMAND(EC_CMD_I2C_PASSTHRU_PROTECT, EC_VER_MASK(0), ec_cmd_i2c_passthru_protect),
+	EC_HOST_COMMAND(EC_CMD_I2C_CONTROL, EC_VER_MASK(0), ec_cmd_i2c_control),
 };
 
 const struct ec_subsystem ec_subsys_i2c = {

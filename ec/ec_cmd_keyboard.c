@@ -79,11 +79,6 @@ static int ec_cmd_pwm_set_keyboard_backlight(struct ec_cmd_args *args)
 	return EC_RES_SUCCESS;
 }
 
-static uint32_t ec_kb_switches(const struct ec *ec)
-{
-	return ec_lid_reported(ec) ? 1u << EC_MKBP_LID_OPEN : 0;
-}
-
 static int ec_put_u32_answer(struct ec_cmd_args *args, uint32_t v)
 {
 	memcpy(args->resp, &v, sizeof(v));
@@ -95,7 +90,8 @@ static int ec_put_u32_answer(struct ec_cmd_args *args, uint32_t v)
  * ec_cmd_mkbp_info() - MKBP_INFO: KBD (rows, cols: 9 bytes); SUPPORTED for
  * BUTTON or SWITCH (a u32 of what the board has); CURRENT for KEY_MATRIX
  * (one byte per column), HOST_EVENT (the main copy's low 32 bits), BUTTON
- * (held now: buttons are pressed and released at once, so 0) or SWITCH.
+ * (the side buttons a BUTTON press holds now; the power button is pressed
+ * and released at once) or SWITCH (lid open, tablet mode).
  * Any other info or event type is INVALID_PARAM.
  */
 static int ec_cmd_mkbp_info(struct ec_cmd_args *args)
@@ -116,7 +112,7 @@ static int ec_cmd_mkbp_info(struct ec_cmd_args *args)
 		if (p->event_type == EC_MKBP_EVENT_BUTTON)
 			return ec_put_u32_answer(args, ec->prof.kb_buttons);
 		if (p->event_type == EC_MKBP_EVENT_SWITCH)
-			return ec_put_u32_answer(args, 1u << EC_MKBP_LID_OPEN);
+			return ec_put_u32_answer(args, ec_mkbp_switches_supported(&ec->prof));
 		return EC_RES_INVALID_PARAM;
 	case EC_MKBP_INFO_CURRENT:
 		switch (p->event_type) {
@@ -127,9 +123,9 @@ static int ec_cmd_mkbp_info(struct ec_cmd_args *args)
 		case EC_MKBP_EVENT_HOST_EVENT:
 			return ec_put_u32_answer(args, (uint32_t)ec->host_events);
 		case EC_MKBP_EVENT_BUTTON:
-			return ec_put_u32_answer(args, 0);
+			return ec_put_u32_answer(args, ec->buttons.held);
 		case EC_MKBP_EVENT_SWITCH:
-			return ec_put_u32_answer(args, ec_kb_switches(ec));
+			return ec_put_u32_answer(args, ec_mkbp_switches(ec));
 		default:
 			return EC_RES_INVALID_PARAM;
 		}

@@ -114,6 +114,28 @@ static int ec_cmd_usb_pd_set_amode(struct ec_cmd_args *args)
 }
 
 /**
+ * ec_cmd_pd_write_log_entry() - PD_WRITE_LOG_ENTRY v0: the host adds a
+ * record: MCU_CHARGE logs the port's power as the charge manager does, the
+ * other MCU types just type and port. A type from PD_EVENT_ACC_BASE up, a
+ * port past the board's (port 0 is always taken: events of no port), or
+ * a request shorter than 2 bytes is INVALID_PARAM.
+ */
+static int ec_cmd_pd_write_log_entry(struct ec_cmd_args *args)
+{
+	const struct ec_params_pd_write_log_entry *p = (const void *)args->req;
+	struct ec *ec = args->ec;
+
+	if (args->req_len < sizeof(*p) || p->type >= PD_EVENT_ACC_BASE ||
+	    (p->port > 0 && p->port >= ec->prof.n_pd_ports))
+		return EC_RES_INVALID_PARAM;
+	if (p->type == PD_EVENT_MCU_CHARGE)
+		ec_pd_log_power(ec, p->port);
+	else
+		ec_pd_log_add(ec, p->type, p->port, 0, NULL, 0);
+	return EC_RES_SUCCESS;
+}
+
+/**
  * ec_cmd_pd_get_log_entry() - PD_GET_LOG_ENTRY: read and delete the oldest
  * entry (its age in 1024 us units, type, port, data, payload); an empty log
  * answers one NO_ENTRY record.
@@ -381,6 +403,7 @@ static const struct ec_cmd_entry ec_pd_cmds[] = {
 	EC_HOST_COMMAND(EC_CMD_PD_GET_LOG_ENTRY, EC_VER_MASK(0), ec_cmd_pd_get_log_entry),
 	EC_HOST_COMMAND(EC_CMD_USB_PD_GET_AMODE, EC_VER_MASK(0), ec_cmd_usb_pd_get_amode),
 	EC_HOST_COMMAND(EC_CMD_USB_PD_SET_AMODE, EC_VER_MASK(0), ec_cmd_usb_pd_set_amode),
+	EC_HOST_COMMAND(EC_CMD_PD_WRITE_LOG_ENTRY, EC_VER_MASK(0), ec_cmd_pd_write_log_entry),
 	EC_HOST_COMMAND(EC_CMD_PD_CONTROL, EC_VER_MASK(0), ec_cmd_pd_control),
 	EC_HOST_COMMAND(EC_CMD_PD_CHIP_INFO, EC_VER_MASK(0) | EC_VER_MASK(1), ec_cmd_pd_chip_info),
 	EC_HOST_COMMAND(EC_CMD_TYPEC_DISCOVERY, EC_VER_MASK(0), ec_cmd_typec_discovery),

@@ -70,11 +70,28 @@ void ec_raise_host_event(struct ec *ec, enum ec_host_event event)
 	ec_queue_event(ec, EC_MKBP_EVENT_HOST_EVENT, payload, sizeof(payload));
 }
 
+/* The tablet-mode switch exists where motion sensors give a lid angle. */
+uint32_t ec_mkbp_switches_supported(const struct ec_profile *prof)
+{
+	uint32_t sw = 1u << EC_MKBP_LID_OPEN;
+
+	if (prof->n_motion)
+		sw |= 1u << EC_MKBP_TABLET_MODE;
+	return sw;
+}
+
+/* What the EC reports: the lid switch, and tablet mode as ec_cmd_motion.c decided it. */
+uint32_t ec_mkbp_switches(const struct ec *ec)
+{
+	return (ec_lid_reported(ec) ? 1u << EC_MKBP_LID_OPEN : 0) |
+	       (ec->motion.tablet ? 1u << EC_MKBP_TABLET_MODE : 0);
+}
+
 static void ec_raise_switches(struct ec *ec)
 {
 	uint8_t payload[4];
 
-	ec_put_le32(payload, ec_lid_reported(ec) ? 1u << EC_MKBP_LID_OPEN : 0);
+	ec_put_le32(payload, ec_mkbp_switches(ec));
 	ec_queue_event(ec, EC_MKBP_EVENT_SWITCH, payload, sizeof(payload));
 }
 

@@ -17,6 +17,7 @@
  */
 #include <errno.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "ec_profile.h"
 
@@ -68,6 +69,9 @@ static const struct ec_feature_backing ec_feature_table[] = {
 				    EC_CMD_FP_TEMPLATE, EC_CMD_FP_CONTEXT, EC_CMD_FP_STATS,
 				    EC_CMD_FP_SEED, EC_CMD_FP_ENC_STATUS } },
 	{ EC_FEATURE_RWSIG, { EC_CMD_RWSIG_INFO, EC_CMD_RWSIG_ACTION } },
+	{ EC_FEATURE_BKLIGHT_SWITCH, { EC_CMD_SWITCH_ENABLE_BKLIGHT } },
+	{ EC_FEATURE_MOTION_SENSE, { EC_CMD_MOTION_SENSE_CMD } },
+	{ EC_FEATURE_MOTION_SENSE_FIFO, { EC_CMD_MOTION_SENSE_CMD } },
 };
 
 static const struct ec_feature_backing *ec_feature_find(unsigned int bit)
@@ -142,6 +146,17 @@ static bool ec_no_trng(const struct ec_profile *p) { return !p->rand_num; }
 static bool ec_no_battery(const struct ec_profile *p) { return !p->has_battery; }
 static bool ec_no_usb_a(const struct ec_profile *p) { return !p->usb_a_ports; }
 static bool ec_no_spi_flash(const struct ec_profile *p) { return !p->flash_spi_jedec; }
+static bool ec_no_motion(const struct ec_profile *p) { return !p->n_motion; }
+static bool ec_no_bklight_switch(const struct ec_profile *p)
+{
+	return ec_profile_backlight_gpio(p) < 0;
+}
+/* EC_CMD_BUTTON simulates the side buttons: volume up and down, recovery. */
+static bool ec_no_side_buttons(const struct ec_profile *p)
+{
+	return !(p->kb_buttons & ((1u << EC_MKBP_VOL_UP) | (1u << EC_MKBP_VOL_DOWN) |
+				  (1u << EC_MKBP_RECOVERY)));
+}
 /*
  * The RWSIG task (in RO) takes RWSIG_ACTION; a firmware without it checks
  * the signature on request instead (RWSIG_CHECK_STATUS), never both.
@@ -165,9 +180,23 @@ static const struct ec_hw_cmds ec_hw_table[] = {
 			   EC_CMD_EXTERNAL_POWER_LIMIT } },
 	{ ec_no_usb_a, { EC_CMD_USB_CHARGE_SET_MODE } },
 	{ ec_no_spi_flash, { EC_CMD_FLASH_SPI_INFO } },
+	{ ec_no_motion, { EC_CMD_MOTION_SENSE_CMD } },
+	{ ec_no_bklight_switch, { EC_CMD_SWITCH_ENABLE_BKLIGHT } },
+	{ ec_no_side_buttons, { EC_CMD_BUTTON } },
 	{ ec_rwsig_task, { EC_CMD_RWSIG_CHECK_STATUS } },
 	{ ec_no_rwsig_task, { EC_CMD_RWSIG_ACTION } },
 };
+
+int ec_profile_backlight_gpio(const struct ec_profile *profile)
+{
+	unsigned int i;
+
+	for (i = 0; i < profile->n_gpios; i++)
+		if (!strcmp(profile->gpios[i].name, "ENABLE_BACKLIGHT") &&
+		    profile->gpios[i].output)
+			return (int)i;
+	return -1;
+}
 
 /**
  * ec_profile_disable_absent() - switch off the commands of hardware the

@@ -140,6 +140,7 @@ struct ec_board_state {
  * @cold_resets:    cold resets since ec_create() (what the daemon watches)
  * @resets:         every EC reset since ec_create()
  * @boot_image:     the image the EC runs after a reset
+ * @i2c_khz:        I2C_CONTROL's speed per port, 100 kHz at every boot
  */
 struct ec_sys_state {
 	uint8_t cbi[CBI_IMAGE_SIZE];
@@ -155,6 +156,7 @@ struct ec_sys_state {
 	uint32_t cold_resets;
 	uint32_t resets;
 	uint32_t boot_image;
+	uint16_t i2c_khz[EC_I2C_PORTS_MAX];
 };
 
 /**
@@ -300,6 +302,84 @@ struct ec_rwsig_state {
 	bool aborted;
 };
 
+#define EC_MOTION_FIFO_SIZE	256	/* entries: CONFIG_ACCEL_FIFO_SIZE of many boards */
+
+/**
+ * struct ec_motion_sensor_state - one motion sensor (ec_cmd_motion.c).
+ * @phys:   what it feels: g (accelerometer) or degrees a second (gyroscope)
+ * @range:  full scale now, g or degrees a second
+ * @ap_odr: the rate the AP asked for, mHz, rounded; 0 = none
+ * @ec_rate_us: the AP's collection interval, 0 = the EC's own
+ * @offset: calibration offset, in counts, added to each reading
+ * @scale:  calibration scale, MOTION_SENSE_DEFAULT_SCALE = 1.0
+ * @calib_temp: temperature the offset was taken at (centi-degrees C)
+ * @lost:   FIFO samples of this sensor dropped since the host last asked
+ */
+struct ec_motion_sensor_state {
+	double phys[3];
+	uint32_t range;
+	uint32_t ap_odr;
+	uint32_t ec_rate_us;
+	int16_t offset[3];
+	uint16_t scale[3];
+	int16_t calib_temp;
+	uint16_t lost;
+};
+
+/**
+ * struct ec_motion_state - the convertible's sensors, lid angle and tablet
+ * mode (ec_cmd_motion.c).
+ * @sensor:        per sensor
+ * @angle:         the hinge angle the lid is at, degrees 0..360
+ * @open_angle:    the angle a lid-open goes back to
+ * @lid_angle:     the EC's last reading: degrees, or LID_ANGLE_UNRELIABLE
+ * @tablet:        tablet mode, as the EC decided it
+ * @tablet_angle:  TABLET_MODE_LID_ANGLE's threshold ...
+ * @tablet_hys:    ... and hysteresis
+ * @kb_wake_angle: KB_WAKE_ANGLE
+ * @fifo:          the sensor FIFO, a ring of @fifo_count from @fifo_head
+ * @fifo_lost:     FIFO entries dropped since the host last asked
+ * @fifo_int:      FIFO_INT_ENABLE: the FIFO raises MKBP SENSOR_FIFO events
+ * @sample_id:     counts memory-map updates (EC_MEMMAP_ACC_STATUS)
+ */
+struct ec_motion_state {
+	struct ec_motion_sensor_state sensor[EC_MOTION_SENSORS_MAX];
+	uint32_t angle;
+	uint32_t open_angle;
+	uint16_t lid_angle;
+	bool tablet;
+	uint16_t tablet_angle, tablet_hys;
+	int32_t kb_wake_angle;
+	struct ec_response_motion_sensor_data fifo[EC_MOTION_FIFO_SIZE];
+	uint32_t fifo_head, fifo_count;
+	uint16_t fifo_lost;
+	bool fifo_int;
+	uint8_t sample_id;
+};
+
+/**
+ * struct ec_buttons_state - the side buttons (ec_cmd_buttons.c).
+ * @held:       held now (bit EC_MKBP_*)
+ * @release_ns: EC clock when the press ends; 0 = none held
+ */
+struct ec_buttons_state {
+	uint32_t held;
+	uint64_t release_ns;
+};
+
+/**
+ * struct ec_chipset_state - the AP power settings the host made
+ * (ec_cmd_chipset.c); EC RAM, cleared at every boot.
+ * @pause_in_s5:   GSV_PAUSE_IN_S5: stay in S5 on the way down
+ * @reboot_at_g3:  REBOOT_AP_ON_G3 was asked ...
+ * @g3_delay_s:    ... with this many seconds in G3 first
+ */
+struct ec_chipset_state {
+	bool pause_in_s5;
+	bool reboot_at_g3;
+	uint32_t g3_delay_s;
+};
+
 /**
  * struct ec - one simulated EC. All mutable state lives here, under @lock.
  */
@@ -353,6 +433,9 @@ struct ec {
 	struct ec_pd_ctl_state pdc;
 	struct ec_fp_state fp;
 	struct ec_rwsig_state rwsig;
+	struct ec_motion_state motion;
+	struct ec_buttons_state buttons;
+	struct ec_chipset_state chipset;
 
 	/* console: a ring; positions are absolute byte counts */
 	char console[EC_CONSOLE_SIZE];
@@ -457,6 +540,8 @@ struct ec_cmd_entry {
  * @host_command: a host command arrived and is about to run; NULL = none
  * @stimulus: the world did something to the EC (ec_apply_stimulus()),
  *           called with the EC locked after the core's own part; NULL = none
+ * @memmap:  fills its part of the memory map, after the core's (the map
+ *           is cleared first), with the EC locked; NULL = none
  * @kinds:   EC_KIND_MASK() of the firmware built with this subsystem's
  *           commands; 0 = the main EC's only. Its hooks run on every kind
  *           (they find nothing to do where the board lacks the hardware).
@@ -472,6 +557,7 @@ struct ec_subsystem {
 	void (*advance)(struct ec *ec);
 	void (*host_command)(struct ec *ec);
 	void (*stimulus)(struct ec *ec, enum ec_stimulus stim);
+	void (*memmap)(struct ec *ec, uint8_t *map);
 	uint32_t kinds;
 };
 
@@ -504,7 +590,10 @@ struct ec_subsystem {
 	X(settings)		\
 	X(pd)			\
 	X(rwsig)		\
-	X(fp)
+	X(fp)			\
+	X(motion)		\
+	X(buttons)		\
+	X(chipset)
 
 #define EC_SUBSYS_DECLARE(name)	extern const struct ec_subsystem ec_subsys_##name;
 EC_SUBSYSTEMS(EC_SUBSYS_DECLARE)
@@ -523,6 +612,7 @@ bool ec_i2c_port_exists(const struct ec *ec, uint32_t port);
 void ec_port80_write(struct ec *ec, uint16_t code);
 void ec_port80_resume(struct ec *ec);
 
+
 /* ec_cmd_flashrw.c (called with ec->lock held). */
 void ec_flash_settle(struct ec *ec);
 
@@ -539,6 +629,7 @@ void ec_subsystems_boot(struct ec *ec);
 void ec_subsystems_advance(struct ec *ec);
 void ec_subsystems_host_command(struct ec *ec);
 void ec_subsystems_stimulus(struct ec *ec, enum ec_stimulus stim);
+void ec_subsystems_memmap(struct ec *ec, uint8_t *map);
 
 /* ec.c: helpers for handlers (all called with ec->lock held). */
 const struct ec_cmd_entry *ec_cmd_lookup(const struct ec *ec, uint32_t command);
@@ -590,6 +681,10 @@ void ec_boot(struct ec *ec, uint32_t reset_flags);
 void ec_advance(struct ec *ec);
 void ec_lock_advance(struct ec *ec);
 double ec_batt_full(const struct ec *ec);
+
+/* ec_events.c: the MKBP switches (lid open, tablet mode) now and on the board. */
+uint32_t ec_mkbp_switches(const struct ec *ec);
+uint32_t ec_mkbp_switches_supported(const struct ec_profile *prof);
 
 /* ec_notifier.c: unlock, then deliver queued events to the chain. */
 void ec_unlock_notify(struct ec *ec);

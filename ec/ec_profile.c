@@ -492,6 +492,32 @@ static int profile_validate_fp(struct parser *ps)
 	return 0;
 }
 
+/*
+ * The motion sensors: a laptop EC's, each with a range its type has (the
+ * type's first when unset) and the rates its chip takes.
+ */
+static int profile_validate_motion(struct parser *ps)
+{
+	struct ec_profile *prof = ps->prof;
+	unsigned int i;
+
+	if (prof->n_motion && prof->kind != EC_KIND_EC)
+		return perr(ps, "[motion_sensor] needs [ec] kind = ec");
+	for (i = 0; i < prof->n_motion; i++) {
+		struct ec_motion_sensor_profile *m = &prof->motion[i];
+
+		if (!m->range)
+			m->range = ec_motion_range_round(m->type, 0, true);
+		if (ec_motion_range_round(m->type, m->range, true) != m->range)
+			return perr(ps, "[motion_sensor] %u: range %u is not one the %s has", i,
+				    m->range, m->type == MOTIONSENSE_TYPE_GYRO ? "gyroscope" :
+				    "accelerometer");
+		if (!m->min_mhz || !m->max_mhz || m->min_mhz > m->max_mhz)
+			return perr(ps, "[motion_sensor] %u needs min_frequency <= max_frequency", i);
+	}
+	return 0;
+}
+
 /* Cross-key rules, checked once the whole file is read. */
 static int profile_validate(struct parser *ps)
 {
@@ -527,7 +553,9 @@ static int profile_validate(struct parser *ps)
 	     (prof->flash_size / 2) % prof->flash_erase_block))
 		return perr(ps, "[flash] size must be a multiple of 2 x erase_block, "
 			    "erase_block of write_block, at most %u bytes", EC_FLASH_SIZE_MAX);
-	ret = profile_validate_fp(ps);
+	ret = profile_validate_motion(ps);
+	if (!ret)
+		ret = profile_validate_fp(ps);
 	if (ret)
 		return ret;
 	if (ec_profile_disable_absent(prof))

@@ -127,6 +127,17 @@ enum ec_kind {
 #define EC_FP_FRAME_MAX		(1u << 20)
 #define EC_FP_TEMPLATE_MAX_SIZE	(64u << 10)
 
+/* Motion sensors: base and lid accelerometers, a gyroscope (EC_CMD_MOTION_SENSE_CMD). */
+#define EC_MOTION_SENSORS_MAX	4
+
+struct ec_motion_sensor_profile {
+	uint8_t type;			/* enum motionsensor_type */
+	uint8_t location;		/* enum motionsensor_location */
+	uint32_t chip;			/* enum motionsensor_chip */
+	uint32_t range;			/* g or deg/s at boot; 0: the type's default */
+	uint32_t min_mhz, max_mhz;	/* sampling rates the chip takes */
+};
+
 struct ec_latency_rule {
 	uint16_t command;
 	uint64_t ns;
@@ -247,6 +258,11 @@ struct ec_profile {
 	uint32_t fp_enroll_touches;	/* finger touches an enrollment takes */
 	uint64_t fp_capture_ns, fp_match_ns;	/* what FP_STATS reports */
 
+	/* [motion_sensor] sections and [state] lid_angle: a convertible's sensors */
+	unsigned int n_motion;
+	struct ec_motion_sensor_profile motion[EC_MOTION_SENSORS_MAX];
+	uint32_t lid_angle;		/* degrees while the lid is open */
+
 	/* [rwsig]: the RW image's signature and the rollback region */
 	bool has_rwsig;
 	bool rwsig_task;		/* RO's RWSIG task verifies RW and jumps */
@@ -270,6 +286,27 @@ bool ec_profile_cmd_disabled(const struct ec_profile *profile, uint32_t command)
 
 /* ec_profile_keys.c: defaults of the keys that have one beyond zero. */
 void ec_profile_keys_defaults(struct ec_profile *profile);
+
+/**
+ * ec_motion_range_round() - the full-scale range a sensor takes for a
+ * request, as the drivers round it (ec_profile_keys.c holds the tables).
+ * @type: enum motionsensor_type
+ * @want: g for an accelerometer, degrees a second for a gyroscope
+ * @up:   the smallest range at least @want; else the largest at most @want
+ *
+ * Return: the range; past either end, the end.
+ */
+uint32_t ec_motion_range_round(unsigned int type, uint32_t want, bool up);
+
+/**
+ * ec_profile_backlight_gpio() - the board's panel backlight enable line,
+ * the [gpio] output named ENABLE_BACKLIGHT (SWITCH_ENABLE_BKLIGHT drives
+ * it; without one the command does not exist).
+ * @profile: the board
+ *
+ * Return: its index in @profile->gpios, or -1.
+ */
+int ec_profile_backlight_gpio(const struct ec_profile *profile);
 
 /* ec_features.c: which commands back each GET_FEATURES bit. */
 int ec_profile_disable_absent(struct ec_profile *profile);

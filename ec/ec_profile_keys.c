@@ -26,6 +26,12 @@ static const char *const kind_names[] = {
 };
 static const char *const partner_names[] = { "sink", "source", NULL };
 static const char *const lid_names[] = { "closed", "open", NULL };
+static const char *const motion_type_names[] = {
+	[MOTIONSENSE_TYPE_ACCEL] = "accel", [MOTIONSENSE_TYPE_GYRO] = "gyro", NULL
+};
+static const char *const motion_location_names[] = {
+	[MOTIONSENSE_LOC_BASE] = "base", [MOTIONSENSE_LOC_LID] = "lid", NULL
+};
 static const char *const adc_source_names[] = {
 	[EC_ADC_FIXED] = "fixed",
 	[EC_ADC_VBUS] = "vbus",
@@ -136,6 +142,7 @@ static const struct key_desc state_keys[] = {
 	{ "lid", KT_ENUM, P(lid_open), 1, 0, 0, lid_names },
 	NUM("ac", KT_BOOL, P(ac_present), 0, 1),
 	NUM("load", KT_U32, P(load_percent), 0, 100),
+	NUM("lid_angle", KT_U32, P(lid_angle), 0, 360),
 };
 
 static const struct key_desc battery_keys[] = {
@@ -255,6 +262,16 @@ static const struct key_desc rwsig_keys[] = {
 	NUM("rw_rollback_version", KT_U32, P(rw_rollback_version), 0, INT32_MAX),
 };
 
+#define MS(field) offsetof(struct ec_motion_sensor_profile, field)
+static const struct key_desc motion_sensor_keys[] = {
+	{ "type", KT_ENUM, MS(type), 1, 0, 0, motion_type_names },
+	{ "location", KT_ENUM, MS(location), 1, 0, 0, motion_location_names },
+	NUM("chip", KT_U32, MS(chip), 0, MOTIONSENSE_CHIP_MAX - 1),
+	NUM("range", KT_U32, MS(range), 0, 2000),
+	NUM("min_frequency", KT_U32, MS(min_mhz), 1, 10000000),
+	NUM("max_frequency", KT_U32, MS(max_mhz), 1, 10000000),
+};
+
 static const struct key_desc faults_keys[] = {
 	NUM("busy", KT_PROB, P(fault_busy_ppm), 0, EC_PPM),
 	NUM("in_progress", KT_PROB, P(fault_in_progress_ppm), 0, EC_PPM),
@@ -296,6 +313,7 @@ const struct section_desc ec_profile_sections[SEC_COUNT] = {
 			      .n_keys = ARRAY_LEN(fingerprint_keys), PRESENT(has_fp) },
 	[SEC_RWSIG] = { .name = "rwsig", .keys = rwsig_keys, .n_keys = ARRAY_LEN(rwsig_keys),
 			PRESENT(has_rwsig) },
+	[SEC_MOTION_SENSOR] = REPEATED("motion_sensor", motion_sensor_keys, motion, n_motion),
 };
 
 /**
@@ -311,6 +329,29 @@ void ec_profile_keys_defaults(struct ec_profile *profile)
 		profile->cbi_int[i] = EC_CBI_ABSENT;
 	profile->batt_i2c_port = 1;
 	profile->fp_enroll_touches = 5;
+	profile->lid_angle = 110;
+}
+
+/* The full-scale ranges each sensor type has: g, and degrees a second. */
+static const uint32_t accel_ranges[] = { 2, 4, 8, 16 };
+static const uint32_t gyro_ranges[] = { 125, 250, 500, 1000, 2000 };
+
+uint32_t ec_motion_range_round(unsigned int type, uint32_t want, bool up)
+{
+	const uint32_t *r = type == MOTIONSENSE_TYPE_GYRO ? gyro_ranges : accel_ranges;
+	size_t n = type == MOTIONSENSE_TYPE_GYRO ? ARRAY_LEN(gyro_ranges) : ARRAY_LEN(accel_ranges);
+	size_t i;
+
+	if (up) {
+		for (i = 0; i < n; i++)
+			if (r[i] >= want)
+				return r[i];
+		return r[n - 1];
+	}
+	for (i = n; i > 0; i--)
+		if (r[i - 1] <= want)
+			return r[i - 1];
+	return r[0];
 }
 
 /**

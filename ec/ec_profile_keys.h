@@ -50,6 +50,7 @@ enum section_id {
 	SEC_ADC,
 	SEC_FINGERPRINT,
 	SEC_RWSIG,
+	SEC_MOTION_SENSOR,
 	SEC_COUNT
 };
 

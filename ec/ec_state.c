@@ -429,6 +429,7 @@ void ec_memmap_refresh(struct ec *ec)
 				(ec->wp_asserted ? 0 : EC_SWITCH_WRITE_PROTECT_DISABLED);
 	ec_memmap_put32(ec, EC_MEMMAP_HOST_EVENTS, (uint32_t)ec->host_events);
 	ec_memmap_put32(ec, EC_MEMMAP_HOST_EVENTS + 4, (uint32_t)(ec->host_events >> 32));
+	ec_subsystems_memmap(ec, m);
 
 	m[EC_MEMMAP_BATT_FLAG] = (uint8_t)ec_battery_flags(ec);
 	if (!p->has_battery)

@@ -134,6 +134,14 @@ static const char *ec_state_unusable(const struct ec *st)
 	for (i = 0; i < EC_HOST_QUEUE_LEN; i++)
 		if (st->host_queue[i].len > EC_EVENT_PAYLOAD_MAX)
 			return "host_queue holds an event longer than its payload";
+	if (st->motion.fifo_head >= EC_MOTION_FIFO_SIZE ||
+	    st->motion.fifo_count > EC_MOTION_FIFO_SIZE)
+		return "motion.fifo_head/fifo_count lie outside the sensor FIFO";
+	if (st->motion.angle > 360 || st->motion.open_angle > 360)
+		return "motion.angle/open_angle are not 0..360 degrees";
+	for (i = 0; i < EC_MOTION_SENSORS_MAX; i++)
+		if (!st->motion.sensor[i].range)
+			return "motion.sensor has a range of 0";
 	if (st->panic_len > EC_PANIC_MAX)
 		return "panic_len is larger than the panic buffer";
 	if (st->saved_len > st->resp_room)

@@ -228,6 +228,21 @@ void ec_subsystems_stimulus(struct ec *ec, enum ec_stimulus stim)
 }
 
 /**
+ * ec_subsystems_memmap() - let every subsystem fill its part of the memory
+ * map, in list order.
+ * @ec:  the EC, locked
+ * @map: the EC_MEMMAP_SIZE-byte map the core has just filled
+ */
+void ec_subsystems_memmap(struct ec *ec, uint8_t *map)
+{
+	size_t i;
+
+	for (i = 0; i < EC_N_SUBSYSTEMS; i++)
+		if (ec_subsystems[i]->memmap)
+			ec_subsystems[i]->memmap(ec, map);
+}
+
+/**
  * ec_subsystems_boot() - run every subsystem's boot hook, in list order.
  * @ec: the EC, locked (or being created)
  */

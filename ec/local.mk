@@ -52,6 +52,9 @@ ec_model_sources = \
 	ec/ec_cmd_pd.c \
 	ec/ec_cmd_rwsig.c \
 	ec/ec_cmd_fp.c \
+	ec/ec_cmd_motion.c \
+	ec/ec_cmd_buttons.c \
+	ec/ec_cmd_chipset.c \
 	ec/ec_features.c \
 	ec/sha256.c \
 	ec/sha256.h \

@@ -12,6 +12,9 @@
  * The input is also read as a recording (ec_recording_parse()): a parsed
  * one must write and read back to the same text, and answers the script's
  * host commands first as a replay.
+ * A record with opcode 0xFE moves a convertible's hinge, folds it or
+ * presses a side button (ec_motion_set_lid_angle(), ec_set_tablet_mode(),
+ * ec_press_button(), bad values included).
  * A world record with opcode 0xFF saves the EC's state and loads it back,
  * whole, changed, cut short, or changed and sealed again with a right
  * digest (so the loader's checks behind the digest are reached): a load
@@ -280,6 +283,35 @@ static void fuzz_world(struct ec *ec, struct fuzz_ctx *ctx, struct fuzz_listener
 	}
 }
 
+/* The hinge and the side buttons; each call's errors are its own promise. */
+static void fuzz_motion(struct ec *ec, const uint8_t *r)
+{
+	unsigned int angle = (unsigned int)(r[2] | r[3] << 8) % 400;
+	int ret;
+
+	switch (r[1] % 4) {
+	case 0:
+		ret = ec_motion_set_lid_angle(ec, angle);
+		if (ret && ret != -ENODEV && !(ret == -EINVAL && angle > 360))
+			abort();
+		break;
+	case 1:
+		if (ec_set_tablet_mode(ec, r[2] & 1) == -EINVAL)
+			abort();
+		break;
+	case 2:
+		ret = ec_press_button(ec, r[2] % 5, r[4]);
+		if (ret && ret != -ENODEV && ret != -EINVAL)
+			abort();
+		break;
+	default:
+		ret = ec_motion_lid_angle(ec);
+		if (ret != -ENODEV && (ret < 0 || (ret > 360 && ret != 500)))
+			abort();
+		break;
+	}
+}
+
 /**
  * LLVMFuzzerTestOneInput() - run one input script against a fresh EC.
  * @data: the script
@@ -380,6 +412,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fuzz_host_command(ec, r, data + off + RECORD, size - off - RECORD);
 		else if (r[0] == 0xFF)
 			fuzz_state(ec, r);
+		else if (r[0] == 0xFE)
+			fuzz_motion(ec, r);
 		else
 			fuzz_world(ec, &ctx, &listener, r);
 	}

@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # A typical Chromebook-style laptop: one battery, one fan, three
 # temperature sensors, two USB-C ports, LPC with direct memory-map access.
+# It is a convertible: a 360-degree hinge, an accelerometer and gyroscope
+# in the base, an accelerometer in the lid (the EC computes the lid angle
+# and tablet mode from them), volume buttons on the side.
 # This file is compiled into the model as its default profile.
 
 [ec]
@@ -13,7 +16,7 @@ current_image = rw
 build_info = laptop_v2.0.1234-rw 2026-01-15 10:00:00 builder@cuse-ec
 board_version = 3
 memmap_direct = yes
-features = flash, pwm_fan, pwm_keyb, led, keyb, port80, thermal, host_events, gpio, i2c, charger, battery, hang_detect, usb_pd, usb_mux, rtc, unified_wake_masks, host_event64, efs2, typec_cmd
+features = flash, pwm_fan, pwm_keyb, led, keyb, port80, thermal, host_events, gpio, i2c, charger, battery, hang_detect, usb_pd, usb_mux, rtc, unified_wake_masks, host_event64, efs2, typec_cmd, motion_sense, motion_sense_fifo, bklight_switch
 rand_num = yes
 usb_a_ports = 2
 
@@ -67,6 +70,8 @@ rows = 8
 cols = 13
 id = 0
 backlight = yes
+# The power button and the volume buttons (bits of EC_MKBP_*).
+buttons = 0x7
 
 [protocol]
 max_request_packet = 256
@@ -76,6 +81,7 @@ max_response_packet = 256
 lid = open
 ac = yes
 load = 20
+lid_angle = 110
 
 [battery]
 design_capacity = 4800
@@ -147,6 +153,7 @@ POWER_BUTTON_L = 1
 ENTERING_RW = 1 out
 PCH_SYS_PWROK = 1 out
 EN_PP5000 = 1 out
+ENABLE_BACKLIGHT = 1 out
 USB_C0_OC_ODL = 1
 
 # Each port's TCPC sits on its own I2C bus (LOCATE_CHIP finds it there).
@@ -172,6 +179,33 @@ tcpc_vid = 0x1da0
 tcpc_pid = 0x8815
 tcpc_did = 0x0001
 tcpc_fw = 0x12
+
+# The motion sensors, in the firmware's order: the base accelerometer (0),
+# the lid's (1), the base gyroscope (2). Chips are enum motionsensor_chip
+# (2 BMI160, 8 BMA255); rates in mHz.
+[motion_sensor]
+type = accel
+location = base
+chip = 2
+range = 4
+min_frequency = 12500
+max_frequency = 100000
+
+[motion_sensor]
+type = accel
+location = lid
+chip = 8
+range = 2
+min_frequency = 7810
+max_frequency = 125000
+
+[motion_sensor]
+type = gyro
+location = base
+chip = 2
+range = 1000
+min_frequency = 25000
+max_frequency = 100000
 
 [latency]
 default = 0ns

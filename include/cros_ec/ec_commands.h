@@ -1272,6 +1272,8 @@ struct ec_response_pd_log {
 #define PD_LOG_PORT_SIZE(port, size)	(((port) << PD_LOG_PORT_SHIFT) | ((size) & PD_LOG_SIZE_MASK))
 #define PD_EVENT_MCU_CHARGE		0x00
 #define PD_EVENT_MCU_CONNECT		0x01
+#define PD_EVENT_MCU_BOARD_CUSTOM	0x02
+#define PD_EVENT_ACC_BASE		0x20	/* the EC's own types end here */
 #define PD_EVENT_VIDEO_DP_MODE		0x60
 #define PD_EVENT_NO_ENTRY		0xff
 #define CHARGE_FLAGS_DUAL_ROLE		(1u << 15)
@@ -1829,5 +1831,242 @@ _Static_assert(sizeof(struct ec_params_fp_context_v1) == 36, "FP_CONTEXT v1");
 _Static_assert(sizeof(struct ec_response_fp_stats) == 22, "FP_STATS");
 _Static_assert(sizeof(struct ec_params_fp_seed) == 36, "FP_SEED");
 _Static_assert(sizeof(struct ec_response_fp_encryption_status) == 8, "FP_ENC_STATUS");
+
+/* ---- Motion sensors: accelerometers, gyroscopes, the lid angle ---- */
+#define EC_CMD_MOTION_SENSE_CMD		0x002B
+
+/* EC_CMD_MOTION_SENSE_CMD's first request byte. */
+enum motionsense_command {
+	MOTIONSENSE_CMD_DUMP = 0,
+	MOTIONSENSE_CMD_INFO = 1,
+	MOTIONSENSE_CMD_EC_RATE = 2,
+	MOTIONSENSE_CMD_SENSOR_ODR = 3,
+	MOTIONSENSE_CMD_SENSOR_RANGE = 4,
+	MOTIONSENSE_CMD_KB_WAKE_ANGLE = 5,
+	MOTIONSENSE_CMD_DATA = 6,
+	MOTIONSENSE_CMD_FIFO_INFO = 7,
+	MOTIONSENSE_CMD_FIFO_FLUSH = 8,
+	MOTIONSENSE_CMD_FIFO_READ = 9,
+	MOTIONSENSE_CMD_PERFORM_CALIB = 10,
+	MOTIONSENSE_CMD_SENSOR_OFFSET = 11,
+	MOTIONSENSE_CMD_LIST_ACTIVITIES = 12,
+	MOTIONSENSE_CMD_SET_ACTIVITY = 13,
+	MOTIONSENSE_CMD_LID_ANGLE = 14,
+	MOTIONSENSE_CMD_FIFO_INT_ENABLE = 15,
+	MOTIONSENSE_CMD_SPOOF = 16,
+	MOTIONSENSE_CMD_TABLET_MODE_LID_ANGLE = 17,
+	MOTIONSENSE_CMD_SENSOR_SCALE = 18,
+	MOTIONSENSE_CMD_ONLINE_CALIB_READ = 19,
+	MOTIONSENSE_CMD_GET_ACTIVITY = 20,
+	MOTIONSENSE_NUM_CMDS
+};
+
+enum motionsensor_type {
+	MOTIONSENSE_TYPE_ACCEL = 0,
+	MOTIONSENSE_TYPE_GYRO = 1,
+};
+
+enum motionsensor_location {
+	MOTIONSENSE_LOC_BASE = 0,
+	MOTIONSENSE_LOC_LID = 1,
+};
+
+#define MOTIONSENSE_CHIP_MAX			31	/* enum motionsensor_chip's end */
+#define MOTIONSENSE_MODULE_FLAG_ACTIVE		(1u << 0)
+#define MOTIONSENSE_SENSOR_FLAG_PRESENT		(1u << 0)
+#define MOTIONSENSE_SENSOR_FLAG_FLUSH		(1u << 0)
+#define MOTIONSENSE_SENSOR_FLAG_TIMESTAMP	(1u << 1)
+#define MOTIONSENSE_SENSOR_FLAG_ODR		(1u << 4)
+#define EC_MOTION_SENSE_NO_VALUE		(-1)
+#define EC_MOTION_SENSE_INVALID_CALIB_TEMP	0x8000
+#define MOTION_SENSE_SET_OFFSET			(1u << 0)
+#define MOTION_SENSE_DEFAULT_SCALE		(1u << 15)
+#define LID_ANGLE_UNRELIABLE			500
+
+/* One sensor's sample (DUMP, DATA, FIFO_READ) or a FIFO timestamp entry. */
+struct ec_response_motion_sensor_data {
+	uint8_t flags;
+	uint8_t sensor_num;
+	union {
+		int16_t data[3];
+		struct {
+			uint16_t reserved;
+			uint32_t timestamp;
+		} EC_PACKED;
+	};
+} EC_PACKED;
+
+/* Requests: the command byte, then each sub-command's fields. */
+struct ec_params_motion_sense_sensor {	/* DUMP (max_sensor_count), INFO, DATA, FIFO_FLUSH */
+	uint8_t cmd;
+	uint8_t sensor_num;
+} EC_PACKED;
+
+struct ec_params_motion_sense_rate {	/* EC_RATE, SENSOR_ODR, SENSOR_RANGE */
+	uint8_t cmd;
+	uint8_t sensor_num;
+	uint8_t roundup;
+	uint16_t reserved;
+	int32_t data;
+} EC_PACKED;
+
+struct ec_params_motion_sense_offset {	/* SENSOR_OFFSET, SENSOR_SCALE (scale: uint16) */
+	uint8_t cmd;
+	uint8_t sensor_num;
+	uint16_t flags;
+	int16_t temp;
+	int16_t offset[3];
+} EC_PACKED;
+
+struct ec_params_motion_sense_angle {	/* KB_WAKE_ANGLE */
+	uint8_t cmd;
+	int16_t data;
+} EC_PACKED;
+
+struct ec_params_motion_sense_fifo_read {
+	uint8_t cmd;
+	uint32_t max_data_vector;
+} EC_PACKED;
+
+struct ec_params_motion_sense_fifo_int {
+	uint8_t cmd;
+	int8_t enable;
+} EC_PACKED;
+
+struct ec_params_motion_sense_tablet {	/* TABLET_MODE_LID_ANGLE */
+	uint8_t cmd;
+	int16_t lid_angle;
+	int16_t hys_degree;
+} EC_PACKED;
+
+/* Responses. */
+struct ec_response_motion_sense_dump {
+	uint8_t module_flags;
+	uint8_t sensor_count;
+	struct ec_response_motion_sensor_data sensor[];
+} EC_PACKED;
+
+struct ec_response_motion_sense_info {	/* versions 1, 2 */
+	uint8_t type;
+	uint8_t location;
+	uint8_t chip;
+} EC_PACKED;
+
+/* Version 3: not packed in the public header, so one byte of padding. */
+struct ec_response_motion_sense_info_3 {
+	uint8_t type;
+	uint8_t location;
+	uint8_t chip;
+	uint8_t reserved;
+	uint32_t min_frequency;		/* mHz */
+	uint32_t max_frequency;
+	uint32_t fifo_max_event_count;
+} EC_PACKED;
+
+/*
+ * Version 4: packed, so min_frequency would be at byte 3, not 4 as in v3;
+ * the firmware fills v4 answers as v3 and ORs flags into bytes 15..18, so
+ * only its size (19) is used (ec_cmd_motion.c).
+ */
+struct ec_response_motion_sense_info_4 {
+	uint8_t type;
+	uint8_t location;
+	uint8_t chip;
+	uint32_t min_frequency;
+	uint32_t max_frequency;
+	uint32_t fifo_max_event_count;
+	uint32_t flags;
+} EC_PACKED;
+
+struct ec_response_motion_sense_calib {	/* SENSOR_OFFSET, SENSOR_SCALE */
+	int16_t temp;
+	int16_t v[3];
+} EC_PACKED;
+
+struct ec_response_motion_sense_fifo_info {
+	uint16_t size;
+	uint16_t count;
+	uint32_t timestamp;
+	uint16_t total_lost;
+	uint16_t lost[];
+} EC_PACKED;
+
+struct ec_response_motion_sense_tablet {
+	uint16_t lid_angle;
+	uint16_t hys_degree;
+} EC_PACKED;
+
+/* The memory map's accelerometer area (EC_MEMMAP_ACC_*). */
+#define EC_MEMMAP_ACC_STATUS			0x90
+#define EC_MEMMAP_ACC_DATA			0x92	/* u16 lid angle, 2 x 3 x s16 */
+#define EC_MEMMAP_GYRO_DATA			0xA0	/* 3 x s16 */
+#define EC_MEMMAP_ACC_STATUS_SAMPLE_ID_MASK	0x0F
+#define EC_MEMMAP_ACC_STATUS_BUSY_BIT		(1u << 4)
+#define EC_MEMMAP_ACC_STATUS_PRESENCE_BIT	(1u << 7)
+
+/* ---- Buttons ---- */
+#define EC_CMD_BUTTON			0x0129
+struct ec_params_button {
+	uint32_t btn_mask;		/* bit enum keyboard_button_type */
+	uint32_t press_ms;
+} EC_PACKED;
+
+enum keyboard_button_type {
+	KEYBOARD_BUTTON_POWER = 0,
+	KEYBOARD_BUTTON_VOLUME_DOWN = 1,
+	KEYBOARD_BUTTON_VOLUME_UP = 2,
+	KEYBOARD_BUTTON_RECOVERY = 3,
+	KEYBOARD_BUTTON_COUNT = 12,
+};
+
+_Static_assert(sizeof(struct ec_response_motion_sensor_data) == 8, "MOTIONSENSE sample");
+_Static_assert(sizeof(struct ec_params_motion_sense_rate) == 9, "MOTIONSENSE ec_rate/odr/range");
+_Static_assert(sizeof(struct ec_params_motion_sense_offset) == 12, "MOTIONSENSE offset");
+_Static_assert(sizeof(struct ec_params_motion_sense_tablet) == 5, "MOTIONSENSE tablet angle");
+_Static_assert(sizeof(struct ec_response_motion_sense_info_3) == 16, "MOTIONSENSE info v3");
+_Static_assert(sizeof(struct ec_response_motion_sense_info_4) == 19, "MOTIONSENSE info v4");
+_Static_assert(sizeof(struct ec_response_motion_sense_fifo_info) == 10, "MOTIONSENSE fifo_info");
+_Static_assert(sizeof(struct ec_params_button) == 8, "BUTTON");
+
+/* ---- The AP's power sequencing and the panel backlight ---- */
+#define EC_CMD_GSV_PAUSE_IN_S5		0x000C
+#define EC_GSV_SET			0x80000000u
+struct ec_params_get_set_value {	/* also the answer */
+	uint32_t flags;			/* EC_GSV_SET: take @value */
+	uint32_t value;
+} EC_PACKED;
+
+#define EC_CMD_SWITCH_ENABLE_BKLIGHT	0x0090
+struct ec_params_switch_enable_backlight {
+	uint8_t enabled;
+} EC_PACKED;
+
+#define EC_CMD_REBOOT_AP_ON_G3		0x0127
+struct ec_params_reboot_ap_on_g3_v1 {
+	uint32_t reboot_ap_at_g3_delay;	/* seconds in G3 before the AP boots */
+} EC_PACKED;
+
+/* ---- I2C bus speed ---- */
+#define EC_CMD_I2C_CONTROL		0x0139
+enum ec_i2c_control_command {
+	EC_I2C_CONTROL_GET_SPEED = 0,
+	EC_I2C_CONTROL_SET_SPEED = 1,
+};
+#define EC_I2C_CONTROL_SPEED_UNKNOWN	0
+struct ec_params_i2c_control {
+	uint8_t port;
+	uint8_t cmd;			/* enum ec_i2c_control_command */
+	uint16_t speed_khz;		/* SET_SPEED */
+} EC_PACKED;
+
+/* ---- PD_WRITE_LOG_ENTRY ---- */
+#define EC_CMD_PD_WRITE_LOG_ENTRY	0x0118
+struct ec_params_pd_write_log_entry {
+	uint8_t type;			/* PD_EVENT_MCU_* */
+	uint8_t port;
+} EC_PACKED;
+
+_Static_assert(sizeof(struct ec_params_get_set_value) == 8, "GSV_PAUSE_IN_S5");
+_Static_assert(sizeof(struct ec_params_i2c_control) == 4, "I2C_CONTROL");
 
 #endif /* CROS_EC_EC_COMMANDS_H */

@@ -97,10 +97,11 @@ e2e_start_daemon "$daemon" -f --name="$name" --control="$sock" "${e2e_front_args
 e2e_wait_for_node "/dev/$name" "$e2e_node_timeout" ||
 	e2e_fatal "$(e2e_node_path "/dev/$name") did not appear within $e2e_node_timeout s"
 
-# GET_FEATURES: flash, pwm_fan, pwm_keyb, led, keyb, port80, thermal,
-# host_events, gpio, i2c, charger, hang_detect, battery, usb_pd, usb_mux, rtc /
-# unified_wake_masks, host_event64, efs2, typec_cmd.
-raw_is "GET_FEATURES advertises only backed features" 'aee6cb0843020000$' 0x0d 0
+# GET_FEATURES: flash, pwm_fan, pwm_keyb, led, motion_sense, keyb, port80,
+# thermal, bklight_switch, host_events, gpio, i2c, charger, hang_detect,
+# battery, usb_pd, usb_mux, motion_sense_fifo, rtc / unified_wake_masks,
+# host_event64, efs2, typec_cmd.
+raw_is "GET_FEATURES advertises only backed features" 'eeeecb0943020000$' 0x0d 0
 
 # --- write protect: one truth, three views ---
 wp_l=$(printf 'EC_WP_L' | od -An -tx1 | tr -d ' \n')
@@ -189,7 +190,7 @@ raw_refused "PORT80_READ v1 past the ring" INVALID_PARAM 0x48 1 0100800000000100
 
 # --- keyboard and MKBP ---
 raw_is "MKBP_INFO KBD: 8 rows, 13 columns" '080000000d00000000$' 0x61 0 0000
-raw_is "MKBP_INFO SUPPORTED switches: lid" '01000000$' 0x61 0 0104
+raw_is "MKBP_INFO SUPPORTED switches: lid, tablet mode" '03000000$' 0x61 0 0104
 raw_is "MKBP_INFO CURRENT switches: lid open" '01000000$' 0x61 0 0204
 raw_is "MKBP_SIMULATE_KEY col 2 row 3" '' 0x62 0 020301
 raw_is "MKBP_INFO CURRENT matrix shows it" '000008' 0x61 0 0200

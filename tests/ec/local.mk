@@ -27,6 +27,8 @@ ec_unit_tests = \
 	tests/ec/test_ec_pd \
 	tests/ec/test_ec_fp \
 	tests/ec/test_ec_fpmcu \
+	tests/ec/test_ec_motion \
+	tests/ec/test_ec_chipset \
 	tests/ec/test_ec_fault \
 	tests/ec/test_ec_recording \
 	tests/ec/test_ec_state_file

@@ -392,7 +392,7 @@ START_TEST(test_thermal_and_gpio_fields)
 
 	req[0] = EC_GPIO_GET_COUNT;
 	ck_assert_int_eq(hc(ec, EC_CMD_GPIO_GET, 1, req, 1, resp, sizeof(resp), &status), 1);
-	ck_assert_uint_eq(resp[0], 8);
+	ck_assert_uint_eq(resp[0], 9);
 	req[0] = EC_GPIO_GET_INFO;
 	req[1] = 4;
 	hc(ec, EC_CMD_GPIO_GET, 1, req, 2, resp, sizeof(resp), &status);

@@ -92,9 +92,10 @@ START_TEST(test_mkbp_info)
 	ck_assert_uint_eq(le32(resp + 4), 13);
 	ck_assert_uint_eq(mkbp_info(ec, EC_MKBP_INFO_SUPPORTED, EC_MKBP_EVENT_BUTTON, resp, &ret),
 			  EC_RES_SUCCESS);
-	ck_assert_uint_eq(le32(resp), 1u << EC_MKBP_POWER_BUTTON);
+	ck_assert_uint_eq(le32(resp), (1u << EC_MKBP_POWER_BUTTON) | (1u << EC_MKBP_VOL_UP) |
+			  (1u << EC_MKBP_VOL_DOWN));
 	mkbp_info(ec, EC_MKBP_INFO_SUPPORTED, EC_MKBP_EVENT_SWITCH, resp, NULL);
-	ck_assert_uint_eq(le32(resp), 1u << EC_MKBP_LID_OPEN);
+	ck_assert_uint_eq(le32(resp), (1u << EC_MKBP_LID_OPEN) | (1u << EC_MKBP_TABLET_MODE));
 	mkbp_info(ec, EC_MKBP_INFO_CURRENT, EC_MKBP_EVENT_SWITCH, resp, NULL);
 	ck_assert_uint_eq(le32(resp), 1u << EC_MKBP_LID_OPEN);
 	ec_apply_stimulus(ec, EC_STIM_LID_CLOSE);

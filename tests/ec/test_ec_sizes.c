@@ -57,6 +57,10 @@ static const struct size_case size_cases[] = {
 	{ EC_CMD_PWM_GET_DUTY, 0, { EC_PWM_TYPE_GENERIC, 0 }, 2, 2 },
 	{ EC_CMD_LED_CONTROL, 1, { EC_LED_ID_BATTERY_LED, EC_LED_FLAGS_QUERY }, 8, 6 },
 	{ EC_CMD_VBOOT_HASH, 0, { EC_VBOOT_HASH_GET }, 76, 76 },
+	{ EC_CMD_MOTION_SENSE_CMD, 1, { MOTIONSENSE_CMD_DUMP, 16 }, 2, 2 + 3 * 8 },
+	{ EC_CMD_MOTION_SENSE_CMD, 2, { MOTIONSENSE_CMD_INFO, 0 }, 2, 3 },
+	{ EC_CMD_MOTION_SENSE_CMD, 3, { MOTIONSENSE_CMD_INFO, 1 }, 2, 16 },
+	{ EC_CMD_MOTION_SENSE_CMD, 4, { MOTIONSENSE_CMD_INFO, 2 }, 2, 19 },
 	{ EC_CMD_FORCE_LID_OPEN, 0, { 1 }, 1, 0 },
 	{ EC_CMD_USB_CHARGE_SET_MODE, 0, { 0, USB_CHARGE_MODE_CDP }, 2, 0 },
 	{ EC_CMD_RTC_GET_VALUE, 0, { 0 }, 0, 4 },
@@ -133,6 +137,13 @@ static const struct size_case size_cases[] = {
 	{ EC_CMD_BATTERY_GET_STATIC, 0, { 0 }, 1, 40 },
 	{ EC_CMD_BATTERY_GET_STATIC, 1, { 0 }, 1, 56 },
 	{ EC_CMD_BATTERY_GET_DYNAMIC, 0, { 0 }, 1, 14 },
+	{ EC_CMD_BUTTON, 0, { 1u << KEYBOARD_BUTTON_VOLUME_UP, 0, 0, 0, 10 }, 8, 0 },
+	{ EC_CMD_GSV_PAUSE_IN_S5, 0, { 0 }, 8, 8 },
+	{ EC_CMD_SWITCH_ENABLE_BKLIGHT, 0, { 1 }, 1, 0 },
+	{ EC_CMD_REBOOT_AP_ON_G3, 0, { 0 }, 0, 0 },
+	{ EC_CMD_REBOOT_AP_ON_G3, 1, { 5 }, 4, 0 },
+	{ EC_CMD_I2C_CONTROL, 0, { 0, EC_I2C_CONTROL_GET_SPEED }, 4, 2 },
+	{ EC_CMD_PD_WRITE_LOG_ENTRY, 0, { PD_EVENT_MCU_CONNECT, 1 }, 2, 0 },
 };
 
 /*

@@ -653,6 +653,30 @@ START_TEST(test_refusals)
 	free(bad);
 	parsed_free(&p);
 
+	parse(blob, len, &p);
+	r = rec_named(&p, "motion.fifo_count");
+	ec_put_le32(r->data, EC_MOTION_FIFO_SIZE + 1);
+	bad = seal(&p, &blen);
+	refused(b, bad, blen, -EINVAL, "motion.fifo_head/fifo_count lie outside the sensor FIFO");
+	free(bad);
+	parsed_free(&p);
+
+	parse(blob, len, &p);
+	r = rec_named(&p, "motion.angle");
+	ec_put_le32(r->data, 361);
+	bad = seal(&p, &blen);
+	refused(b, bad, blen, -EINVAL, "motion.angle/open_angle are not 0..360 degrees");
+	free(bad);
+	parsed_free(&p);
+
+	parse(blob, len, &p);
+	r = rec_named(&p, "motion.sensor");
+	memset(r->data + offsetof(struct ec_motion_sensor_state, range), 0, sizeof(uint32_t));
+	bad = seal(&p, &blen);
+	refused(b, bad, blen, -EINVAL, "motion.sensor has a range of 0");
+	free(bad);
+	parsed_free(&p);
+
 	/* The untouched blob still loads. */
 	parse(blob, len, &p);
 	bad = seal(&p, &blen);
