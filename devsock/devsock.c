@@ -85,7 +85,7 @@ int devsock_send(int fd, const struct devsock_hdr *hdr, const void *data, size_t
  * it sent its request, and that came before the wait, still ends the wait.
  */
 static int devsock_recv_how(int fd, struct devsock_hdr *hdr, void *data, size_t size,
-			    int nointr, const sigset_t *mask)
+			    int nointr, const sigset_t *mask, bool nowait)
 {
 	struct iovec iov[2] = {
 		{ .iov_base = hdr, .iov_len = sizeof(*hdr) },
@@ -101,10 +101,12 @@ static int devsock_recv_how(int fd, struct devsock_hdr *hdr, void *data, size_t 
 			if (ret)
 				return ret;
 		}
-		n = recvmsg(fd, &msg, mask ? MSG_DONTWAIT : 0);
+		n = recvmsg(fd, &msg, mask || nowait ? MSG_DONTWAIT : 0);
 		if (n >= 0)
 			break;
 		if (errno == EAGAIN) {
+			if (nowait)
+				return -EAGAIN;
 			if (mask)
 				continue;
 			ret = devsock_wait(fd, POLLIN, NULL);
@@ -131,11 +133,16 @@ static int devsock_recv_how(int fd, struct devsock_hdr *hdr, void *data, size_t 
 
 int devsock_recv(int fd, struct devsock_hdr *hdr, void *data, size_t size, int nointr)
 {
-	return devsock_recv_how(fd, hdr, data, size, nointr, NULL);
+	return devsock_recv_how(fd, hdr, data, size, nointr, NULL, false);
+}
+
+int devsock_recv_nowait(int fd, struct devsock_hdr *hdr, void *data, size_t size)
+{
+	return devsock_recv_how(fd, hdr, data, size, 1, NULL, true);
 }
 
 int devsock_recv_sigmask(int fd, struct devsock_hdr *hdr, void *data, size_t size,
 			 const sigset_t *mask)
 {
-	return devsock_recv_how(fd, hdr, data, size, 0, mask);
+	return devsock_recv_how(fd, hdr, data, size, 0, mask, false);
 }

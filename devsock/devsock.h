@@ -121,6 +121,17 @@ int devsock_send(int fd, const struct devsock_hdr *hdr, const void *data, size_t
 int devsock_recv(int fd, struct devsock_hdr *hdr, void *data, size_t size, int nointr);
 
 /**
+ * devsock_recv_nowait() - take one whole message if one is waiting.
+ * @fd:   the connection
+ * @hdr:  the header received
+ * @data: room for the data
+ * @size: bytes of room
+ *
+ * Return: as devsock_recv(), and -EAGAIN when no message is waiting.
+ */
+int devsock_recv_nowait(int fd, struct devsock_hdr *hdr, void *data, size_t size);
+
+/**
  * devsock_recv_sigmask() - receive one whole message, waiting with a mask.
  * @fd:   the connection
  * @hdr:  the header received

@@ -321,6 +321,32 @@ static void shim_wake_waiters(struct shim_conn *c)
 }
 
 /*
+ * Before it sleeps, the receiver looks for the answer for a while: the
+ * daemon answers an XCMD in a few microseconds, and a thread that went to
+ * sleep pays the scheduler's wake-up on top of the socket's, about as much
+ * again on this kind of machine. Bounded, so a read that waits for an
+ * event costs SHIM_SPIN_NS of CPU once and then sleeps.
+ */
+#define SHIM_SPIN_NS 40000
+
+static int shim_recv_spin(int fd, struct devsock_hdr *h, void *buf)
+{
+	struct timespec t0, now;
+	int ret;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		ret = devsock_recv_nowait(fd, h, buf, DEVSOCK_DATA_MAX);
+		if (ret != -EAGAIN)
+			return ret;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if ((now.tv_sec - t0.tv_sec) * 1000000000L + (now.tv_nsec - t0.tv_nsec) >=
+		    SHIM_SPIN_NS)
+			return -EAGAIN;
+	}
+}
+
+/*
  * Receive one message as the connection's receiver and dispatch it.
  * Called with c->lock held and the role free; returns with it held.
  * Return: 0, -EINTR (a signal, nothing received) or the connection's error.
@@ -337,9 +363,10 @@ int shim_receive_one(struct shim_conn *c, int fd, const sigset_t *intr_mask)
 	}
 	c->receiving = true;
 	pthread_mutex_unlock(&c->lock);
-	if (intr_mask)
+	ret = shim_recv_spin(fd, &h, c->rbuf);
+	if (ret == -EAGAIN && intr_mask)
 		ret = devsock_recv_sigmask(fd, &h, c->rbuf, DEVSOCK_DATA_MAX, intr_mask);
-	else
+	else if (ret == -EAGAIN)
 		ret = devsock_recv(fd, &h, c->rbuf, DEVSOCK_DATA_MAX, 1);
 	pthread_mutex_lock(&c->lock);
 	c->receiving = false;

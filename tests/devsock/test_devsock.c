@@ -138,6 +138,24 @@ START_TEST(test_recv_clean_end)
 }
 END_TEST
 
+/* Nothing waiting: -EAGAIN at once, on a blocking socket; then the message whole. */
+START_TEST(test_recv_nowait)
+{
+	struct devsock_hdr h = { .type = DEVSOCK_READ, .seq = 3, .len = 2 }, got;
+	char data[4] = { 0 };
+
+	ck_assert_int_eq(devsock_recv_nowait(sv[1], &got, data, sizeof(data)), -EAGAIN);
+	ck_assert_int_eq(devsock_send(sv[0], &h, "ok", 2), 0);
+	ck_assert_int_eq(devsock_recv_nowait(sv[1], &got, data, sizeof(data)), 1);
+	ck_assert_uint_eq(got.seq, 3);
+	ck_assert(!memcmp(data, "ok", 2));
+	ck_assert_int_eq(devsock_recv_nowait(sv[1], &got, data, sizeof(data)), -EAGAIN);
+	close(sv[0]);
+	sv[0] = open("/dev/null", O_RDONLY);
+	ck_assert_int_eq(devsock_recv_nowait(sv[1], &got, data, sizeof(data)), 0);
+}
+END_TEST
+
 struct reader {
 	int fd;
 	int nointr;
@@ -320,6 +338,7 @@ static Suite *devsock_suite(void)
 	tcase_add_test(tc, test_recv_short_record);
 	tcase_add_test(tc, test_recv_length_disagrees);
 	tcase_add_test(tc, test_recv_clean_end);
+	tcase_add_test(tc, test_recv_nowait);
 	tcase_add_test(tc, test_nonblocking_whole_messages);
 	tcase_add_test(tc, test_recv_interrupted);
 	tcase_add_test(tc, test_recv_sigmask_pending_signal);
