@@ -51,6 +51,7 @@ static uint32_t pause_in_s5(struct ec *e, uint32_t flags, uint32_t value, uint32
 START_TEST(test_pause_in_s5)
 {
 	struct ec_params_reboot_ec cold = { .cmd = EC_REBOOT_COLD };
+	uint8_t raw[8] = { 0 };
 	uint32_t now = 7;
 
 	ck_assert_uint_eq(pause_in_s5(ec, 0, 1, &now), EC_RES_SUCCESS);
@@ -67,9 +68,9 @@ START_TEST(test_pause_in_s5)
 	ck_assert_uint_eq(pause_in_s5(ec, 0, 0, &now), EC_RES_SUCCESS);
 	ck_assert_uint_eq(now, 0);
 	/* Bad inputs: short request, version 1. */
-	ck_assert_uint_eq(hc_status(ec, EC_CMD_GSV_PAUSE_IN_S5, 0, &now, 7, &now, 8, NULL),
+	ck_assert_uint_eq(hc_status(ec, EC_CMD_GSV_PAUSE_IN_S5, 0, raw, 7, raw, sizeof(raw), NULL),
 			  EC_RES_INVALID_PARAM);
-	ck_assert_uint_eq(hc_status(ec, EC_CMD_GSV_PAUSE_IN_S5, 1, &now, 8, &now, 8, NULL),
+	ck_assert_uint_eq(hc_status(ec, EC_CMD_GSV_PAUSE_IN_S5, 1, raw, 8, raw, sizeof(raw), NULL),
 			  EC_RES_INVALID_VERSION);
 }
 END_TEST

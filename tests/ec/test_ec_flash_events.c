@@ -9,6 +9,7 @@
 #include <check.h>
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +29,7 @@ static struct ec *ec;
  * edit here.
  */
 #define SHIPPED_MAX	16
-static char shipped_profiles[SHIPPED_MAX][64];
+static char shipped_profiles[SHIPPED_MAX][sizeof("ec/profiles/") + NAME_MAX];
 static size_t n_shipped;
 
 static int name_cmp(const void *a, const void *b)
