@@ -260,6 +260,13 @@ static void shim_fd_assign(fd_set *set, int fd, bool on)
 		bits[fd / SHIM_LONG_BITS] &= ~bit;
 }
 
+/* The poll events the sets ask of @fd: 0 when no set names it. */
+static short shim_select_events(int fd, const fd_set *rd, const fd_set *wr, const fd_set *ex)
+{
+	return (shim_fd_isset(rd, fd) ? POLLIN : 0) | (shim_fd_isset(wr, fd) ? POLLOUT : 0) |
+	       (shim_fd_isset(ex, fd) ? POLLPRI : 0);
+}
+
 /* Whether any descriptor the sets name is a device file. */
 static bool shim_select_is_ours(int nfds, fd_set *rd, fd_set *wr, fd_set *ex)
 {
@@ -267,8 +274,7 @@ static bool shim_select_is_ours(int nfds, fd_set *rd, fd_set *wr, fd_set *ex)
 
 	shim_init();
 	for (fd = 0; fd < nfds && fd < SHIM_FDS; fd++)
-		if ((shim_fd_isset(rd, fd) || shim_fd_isset(wr, fd) || shim_fd_isset(ex, fd)) &&
-		    shim_conn_of(fd))
+		if (shim_select_events(fd, rd, wr, ex) && shim_conn_of(fd))
 			return true;
 	return false;
 }
@@ -289,7 +295,7 @@ static int shim_select(int nfds, fd_set *rd, fd_set *wr, fd_set *ex, int timeout
 	nfds_t n = 0, i;
 
 	for (fd = 0; fd < nfds; fd++)
-		n += shim_fd_isset(rd, fd) || shim_fd_isset(wr, fd) || shim_fd_isset(ex, fd);
+		n += shim_select_events(fd, rd, wr, ex) != 0;
 	pfd = calloc(n, sizeof(*pfd));
 	conns = calloc(n, sizeof(*conns));
 	if (!pfd || !conns) {
@@ -297,9 +303,7 @@ static int shim_select(int nfds, fd_set *rd, fd_set *wr, fd_set *ex, int timeout
 		goto out;
 	}
 	for (fd = 0, i = 0; fd < nfds; fd++) {
-		short events = (shim_fd_isset(rd, fd) ? POLLIN : 0) |
-			       (shim_fd_isset(wr, fd) ? POLLOUT : 0) |
-			       (shim_fd_isset(ex, fd) ? POLLPRI : 0);
+		short events = shim_select_events(fd, rd, wr, ex);
 
 		if (!events)
 			continue;
