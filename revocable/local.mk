@@ -19,8 +19,21 @@ revocable_librevocable_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/revocable
 # pragmas is exported, and the version script gives each symbol its node,
 # REVOCABLE_1 or REVOCABLE_INLINE_1 (tests/revocable/abi_symbols.sh checks
 # all three agree).
+#
+# Initial-exec TLS for the library's own thread-locals, the exported
+# revocable__tls_reader included: a shared object's default
+# (global-dynamic) model calls __tls_get_addr on every access, which
+# made each exported try_access/release pay a call into ld.so.  Initial
+# exec reads the thread pointer plus a GOT offset instead, and marks the
+# object DF_STATIC_TLS: its TLS block (about 320 bytes) must sit in the
+# static TLS area.  Loaded at start-up it always does; a dlopen()ed copy
+# takes it from the surplus glibc reserves for exactly that (>= 1152
+# bytes since glibc 2.32, elf/dl-tls.c and its test elf/tst-tls-ie.c)
+# and, should that be used up, dlopen() fails with "cannot allocate
+# memory in static TLS block" rather than the library misbehaving
+# (docs/design.md, "Thread-local storage"; tests/revocable/tls_model.sh).
 revocable_librevocable_la_CFLAGS = $(AM_CFLAGS) $(URCU_CFLAGS) \
-	-fvisibility=hidden
+	-fvisibility=hidden -ftls-model=initial-exec
 # Interface version current:revision:age, libtool's rules, never the
 # package version.  0:0:0 is the first interface that was ever installable
 # (a versioned one).  On a release: any change to the code, revision+1;

@@ -8,6 +8,10 @@
 # and the man pages against the header and mandoc -Tlint.
 dist_check_SCRIPTS += tests/revocable/abi_symbols.sh tests/revocable/man_pages.sh
 TESTS += tests/revocable/abi_symbols.sh tests/revocable/man_pages.sh
+# Its thread-locals reached by initial exec: no __tls_get_addr in the
+# exported read side (disassembled), no dynamic TLS relocation.
+dist_check_SCRIPTS += tests/revocable/tls_model.sh
+TESTS += tests/revocable/tls_model.sh
 
 # Unit tests (Check).  KUnit-shaped seed tests and the contract tests,
 # built with the opt-in inline read side (REVOCABLE_INLINE), where the
