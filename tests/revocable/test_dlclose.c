@@ -18,6 +18,24 @@
 
 #include "test_util.h"
 
+/*
+ * The record of a thread registered when the library is unloaded is
+ * leaked by design (nothing of the library may run for it any more).
+ * LeakSanitizer did not report it while the library's thread-locals were
+ * global-dynamic (a dlopen()ed library's TLS blocks are then heap memory,
+ * which it scans); they are initial-exec now (docs/design.md,
+ * "Thread-local storage"), in the exited thread's static TLS, and it is
+ * reported.  So the allocation that makes the record, the thread's first
+ * access, is marked as no leak.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/lsan_interface.h>
+#define LEAKED_BY_DESIGN(stmt) \
+	do { __lsan_disable(); stmt; __lsan_enable(); } while (0)
+#else
+#define LEAKED_BY_DESIGN(stmt) do { stmt; } while (0)
+#endif
+
 #define RES	((void *)0x5e52)
 #define ROUNDS	1000
 
@@ -69,7 +87,7 @@ static void *reader_fn(void *arg)
 	void *rp = lib->provider_alloc(RES);
 	void *rev = lib->alloc(rp);
 
-	r->seen = lib->try_access(rev);
+	LEAKED_BY_DESIGN(r->seen = lib->try_access(rev));
 	lib->release(rev);
 	lib->free_handle(rev);
 	lib->provider_free(rp);
