@@ -180,17 +180,21 @@ bool revocable__test_alloc_fails(enum revocable__alloc_site site);
  * Test-only seams (REVOCABLE_TEST_HOOKS, same scheme as the allocation
  * hook: tests/revocable/ compiles the sources into the test): the count
  * of overflow increments per provider, so a test can show that an access
- * finding a provider revoked leaves its counter alone, and of wake-ups of
- * parked revokers.  None in the installed library.
+ * finding a provider revoked leaves its counter alone, of wake-ups of
+ * parked revokers, and of a revoker's futex waits (its parks).  None in
+ * the installed library.
  */
 #ifdef REVOCABLE_TEST_HOOKS
 void revocable__test_overflow_counted(const struct revocable_provider *rp);
 void revocable__test_revokers_woken(void);
+void revocable__test_revoker_parks(void);
 #define REVOCABLE__OVERFLOW_COUNTED(rp)	revocable__test_overflow_counted(rp)
 #define REVOCABLE__REVOKERS_WOKEN()	revocable__test_revokers_woken()
+#define REVOCABLE__REVOKER_PARKS()	revocable__test_revoker_parks()
 #else
 #define REVOCABLE__OVERFLOW_COUNTED(rp)	do { } while (0)
 #define REVOCABLE__REVOKERS_WOKEN()	do { } while (0)
+#define REVOCABLE__REVOKER_PARKS()	do { } while (0)
 #endif
 
 /* reader.c */

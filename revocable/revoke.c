@@ -97,28 +97,42 @@ static void order_against_readers(void)
  * futex until its release says it is out.  The old pure polling with a
  * sleep growing to 1 ms and sched_yield() rounds left a revocation waiting
  * tens of ms past the last reader on a loaded single CPU.
+ *
+ * The revoker stays counted in @waiters from its first park to its
+ * return, so it orders itself against the readers once per slot it waits
+ * for: after that one membarrier every release of the reader sees
+ * @waiters, whatever wakes the revoker (the release, the bounded sleep
+ * running out) and however often it parks again.  A revoke thus issues at
+ * most 1 + (slots it parks on) membarriers, where re-parking with a fresh
+ * membarrier after every wake-up and every 20 ms made a long wait cost one
+ * IPI to every CPU each time (docs/design.md, "Waking the revoker").
  */
 static void wait_slot(struct reader_record *rec, unsigned int idx,
 		      struct revocable_provider *rp, unsigned long revoked_seen)
 {
 	const struct timespec park = { 0, WAIT_PARK_NS };
-	unsigned int round = 0, seq;
+	unsigned int round, seq;
 
-	while (slot_busy(rec, idx, rp, revoked_seen)) {
-		if (round++ < WAIT_SPIN_ROUNDS) {
-			caa_cpu_relax();
-			continue;
-		}
-		/* The slot first: a reader that sees @waiters sees it too. */
-		__atomic_fetch_add(&rec->slot_waiters[idx], 1, __ATOMIC_SEQ_CST);
-		__atomic_fetch_add(&rec->pub.waiters, 1, __ATOMIC_SEQ_CST);
-		order_against_readers();
-		seq = __atomic_load_n(&rec->wake_seq, __ATOMIC_SEQ_CST);
-		if (slot_busy(rec, idx, rp, revoked_seen))
-			revocable__futex(&rec->wake_seq, FUTEX_WAIT_PRIVATE, seq, &park);
-		__atomic_fetch_sub(&rec->pub.waiters, 1, __ATOMIC_SEQ_CST);
-		__atomic_fetch_sub(&rec->slot_waiters[idx], 1, __ATOMIC_SEQ_CST);
+	for (round = 0; round < WAIT_SPIN_ROUNDS; round++) {
+		if (!slot_busy(rec, idx, rp, revoked_seen))
+			return;
+		caa_cpu_relax();
 	}
+	/* The slot first: a reader that sees @waiters sees it too. */
+	__atomic_fetch_add(&rec->slot_waiters[idx], 1, __ATOMIC_SEQ_CST);
+	__atomic_fetch_add(&rec->pub.waiters, 1, __ATOMIC_SEQ_CST);
+	order_against_readers();
+	for (;;) {
+		/* Before the check: a wake-up after it changes the word and
+		 * the wait returns at once. */
+		seq = __atomic_load_n(&rec->wake_seq, __ATOMIC_SEQ_CST);
+		if (!slot_busy(rec, idx, rp, revoked_seen))
+			break;
+		REVOCABLE__REVOKER_PARKS();
+		revocable__futex(&rec->wake_seq, FUTEX_WAIT_PRIVATE, seq, &park);
+	}
+	__atomic_fetch_sub(&rec->pub.waiters, 1, __ATOMIC_SEQ_CST);
+	__atomic_fetch_sub(&rec->slot_waiters[idx], 1, __ATOMIC_SEQ_CST);
 }
 
 /* The stack part of the wait list: enough for any one reader record, so

@@ -69,7 +69,7 @@
 #define HACC	1		/* the signal handler's accesses */
 #endif
 #ifndef MAX_REPARK
-#define MAX_REPARK 1		/* re-parks of a revoker per slot it waits on */
+#define MAX_REPARK 1		/* wake-ups of a revoker into its awaited access */
 #endif
 
 #ifdef ASYNC
@@ -171,8 +171,10 @@ byte lab_slot;			/* the handle's remembered access (lab) */
 byte inside[NTH];		/* open accesses that saw the resource */
 bit revoke_done[NV + 1];	/* revocable_provider_revoke() returned */
 bit in_release[NW];		/* revocable__releasing names P */
-byte reparks[NW];
-bit q_out;			/* the Q reader is done */		/* re-parks in the current wait_slot() */
+byte reparks[NW];		/* wake-ups into the awaited access, this wait_slot() */
+/* the access revoker j noted in slot s is still open: awaited[(s) * NW + j] */
+bit awaited[NTH * SLOTS * NW];
+bit q_out;			/* the Q reader is done */
 
 #ifdef ASYNC
 /* struct async_revoke and revocable__ctx.async_jobs */
@@ -367,6 +369,17 @@ inline try_access(t, rp, r)
 }
 
 /* wake_all_revokers(): bump wake_seq, FUTEX_WAKE */
+/* (model) the access in slot x ended: no revoker awaits it any more */
+inline ended(x)
+{
+	atomic {
+		for (k : 0 .. NW - 1) {
+			awaited[(x) * NW + k] = 0
+		}
+		k = 0
+	}
+}
+
 inline wake_all(t)
 {
 	atomic {
@@ -472,9 +485,11 @@ inline release_slow(t, rp)
 			if
 			:: !found	/* no matching access: reported, ignored */
 			:: found && i + 1 < d ->
-				slot_rp[(t) * SLOTS + i] = MARK	/* release store */
+				slot_rp[(t) * SLOTS + i] = MARK;	/* release store */
+				ended((t) * SLOTS + i)
 			:: found && i + 1 >= d ->
 				slot_rp[(t) * SLOTS + i] = 0;	/* release store */
+				ended((t) * SLOTS + i);
 				d--;
 				do		/* pop the marks under it */
 				:: d > 0 && slot_rp[(t) * SLOTS + d - 1] == MARK ->
@@ -498,6 +513,7 @@ inline release(t, rp)
 {
 #ifdef BUG_V3_SHARED_INDEX
 	slot_rp[lab_slot * SLOTS] = 0;	/* ends the handle's latest access */
+	ended(lab_slot * SLOTS);
 	RSTATE = 0;
 	if
 	:: waiters[t] > 0 -> wake_revokers(t)
@@ -511,6 +527,7 @@ inline release(t, rp)
 		:: slot_rp[(t) * SLOTS] != rp -> release_slow(t, rp)
 		:: else ->
 			slot_rp[(t) * SLOTS] = 0;	/* store NULL, ORD_END */
+			ended((t) * SLOTS);
 			RSTATE = 0;		/* (owner) */
 			if		/* read fence; load pub.waiters */
 			:: waiters[t] > 0 -> wake_revokers(t)
@@ -658,21 +675,25 @@ inline slot_busy(s, j, busy)
 #endif
 }
 
-/* wait_slot() (revoke.c): spin (not modelled: re-checks), then park */
+/* wait_slot() (revoke.c): spin (not modelled: re-checks), then park.  The
+ * revoker is counted in waiters from its first park to its return, so it
+ * orders itself against the readers (membarrier) once per slot; a wake-up
+ * that finds the slot still busy parks again without one. */
 inline wait_slot(t, s, j)
 {
-	do
-	:: slot_busy(s, j, busy);
-		if
-		:: !busy -> break
-		:: else ->
-			slot_waiters[(s)]++;	/* seq_cst, the slot first */
-			waiters[t]++;		/* seq_cst */
-			/* order_against_readers(): cmm_smp_mb, membarrier */
-			seq = wake_seq[t];
+	slot_busy(s, j, busy);
+	if
+	:: busy ->
+		slot_waiters[(s)]++;	/* seq_cst, the slot first */
+		waiters[t]++;		/* seq_cst */
+		/* order_against_readers(): cmm_smp_mb, membarrier - the
+		 * wait's only one */
+		do
+		:: seq = wake_seq[t];
 			slot_busy(s, j, busy);
 			if
-			:: busy ->
+			:: !busy -> break
+			:: else ->
 				atomic {	/* FUTEX_WAIT: sleeps if equal */
 					if
 					:: wake_seq[t] == seq -> asleep[(t) * NW + j] = 1
@@ -680,21 +701,23 @@ inline wait_slot(t, s, j)
 					fi
 				};
 				!asleep[(t) * NW + j];	/* until a FUTEX_WAKE */
-				/* woken: if the slot is still busy the loop
-				 * re-parks, another membarrier (issue 26 #5) */
-				slot_busy(s, j, busy);
+				/* (model) woken while the access it waits for
+				 * is still open: an unrelated release woke it.
+				 * A new access of P in the slot, between its
+				 * slot store and its count, may find it busy
+				 * too: that one saw NULL and is not counted. */
 				if
-				:: busy ->
+				:: awaited[(s) * NW + j] ->
 					reparks[j]++;
 					assert(reparks[j] <= MAX_REPARK)
 				:: else
 				fi
-			:: else
-			fi;
-			waiters[t]--;
-			slot_waiters[(s)]--
-		fi
-	od;
+			fi
+		od;
+		waiters[t]--;
+		slot_waiters[(s)]--
+	:: else
+	fi;
 	reparks[j] = 0
 }
 
@@ -707,7 +730,7 @@ inline wait_for_readers(j)
 	:: ws < NTH * SLOTS ->
 		busy = (slot_rp[ws] == P);	/* acquire load of slot->rp */
 		if			/* acquire load of revoked_seen */
-		:: busy -> noted[ws * NW + j] = 1
+		:: busy -> noted[ws * NW + j] = 1; awaited[ws * NW + j] = 1
 		:: else
 		fi;
 		ws++
@@ -720,7 +743,7 @@ inline wait_for_readers(j)
 		:: noted[ws * NW + j] -> wait_slot(ws / SLOTS, ws, j)
 		:: else
 		fi;
-		atomic { noted[ws * NW + j] = 0; ws++ }	/* list entry gone */
+		atomic { noted[ws * NW + j] = 0; awaited[ws * NW + j] = 0; ws++ }	/* list entry gone */
 	:: else -> break
 	od;
 	ocount == 0			/* backoff() until no counted reader */

@@ -420,6 +420,67 @@ START_TEST(test_unrelated_release_wakes_no_revoker)
 }
 END_TEST
 
+/* ---- defect 5: a waiting revoker re-parked with a membarrier each time ---- */
+
+static unsigned long revoker_parks;
+
+/* The library's hook: a revoker is about to sleep on a reader's futex. */
+void revocable__test_revoker_parks(void)
+{
+	__atomic_fetch_add(&revoker_parks, 1, __ATOMIC_SEQ_CST);
+}
+
+/* Parks of the revoker a long wait is made of: each beyond the first
+ * is the bounded sleep running out (or a wake-up finding the slot busy). */
+#define LONG_WAIT_PARKS 6
+
+/*
+ * A revoke that waits for a reader issues one membarrier to publish and
+ * one when it first parks on the reader, and no more however often it
+ * parks again: the reader stays inside A until the revoker has parked
+ * LONG_WAIT_PARKS times (the hook's count, the reported condition), making
+ * releases of B meanwhile.  Re-parking with a fresh membarrier, as before,
+ * gave one per park.
+ */
+START_TEST(test_long_wait_membarriers_bounded)
+{
+	struct revocable_provider *a = revocable_provider_alloc(RES_LIVE);
+	struct revocable_provider *b = revocable_provider_alloc(RES_GONE);
+	struct revocable *rev_a = revocable_alloc(a), *rev_b = revocable_alloc(b);
+	uint64_t before, issued;
+	pthread_t revoker;
+	int64_t start;
+
+	ck_assert_ptr_eq(revocable_try_access(rev_a), RES_LIVE);
+	ck_assert_msg(revocable__ctx.use_membarrier,
+		      "this kernel offers no private expedited membarrier");
+	before = __atomic_load_n(&revocable__ctx.membarriers, __ATOMIC_SEQ_CST);
+	revoker = start_thread(revoke_fn, a);
+	start = now_ms();
+	while (__atomic_load_n(&revoker_parks, __ATOMIC_SEQ_CST) < LONG_WAIT_PARKS) {
+		ck_assert_msg(now_ms() - start < 20000,
+			      "the revoker of A parked %lu times, not %d, in 20 s",
+			      __atomic_load_n(&revoker_parks, __ATOMIC_SEQ_CST),
+			      LONG_WAIT_PARKS);
+		ck_assert_ptr_eq(revocable_try_access(rev_b), RES_GONE);
+		revocable_release(rev_b);
+		sched_yield();
+	}
+	issued = __atomic_load_n(&revocable__ctx.membarriers, __ATOMIC_SEQ_CST) -
+		 before;
+	revocable_release(rev_a);
+	join_within(revoker, 10000, "the revoke of A after the reader left");
+	ck_assert_msg(issued <= 2,
+		      "%llu membarriers while the revoke waited through %d parks (bound: 1 + 1 per slot parked on = 2)",
+		      (unsigned long long)issued, LONG_WAIT_PARKS);
+	revocable_free(rev_a);
+	revocable_free(rev_b);
+	revocable_provider_free(a);
+	revocable_provider_free(b);
+	revocable_barrier();
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("revocable_hooks");
@@ -432,6 +493,7 @@ int main(void)
 	tcase_add_test(tc, test_revoke_issues_membarrier_in_every_build);
 	tcase_add_test(tc, test_reader_ids_wrap);
 	tcase_add_test(tc, test_unrelated_release_wakes_no_revoker);
+	tcase_add_test(tc, test_long_wait_membarriers_bounded);
 	suite_add_tcase(s, tc);
 	return check_run_suite_forked(s);
 }
