@@ -91,7 +91,9 @@ EXTRA_DIST += revocable/README.md docs/design.md revocable/revocable.sym \
 
 # Benchmark: prints figures, never run as a test.
 noinst_PROGRAMS += bench/revocable_bench
-bench_revocable_bench_SOURCES = bench/revocable_bench.c
+# membarrier_count.c interposes syscall() to count the membarriers.
+bench_revocable_bench_SOURCES = bench/revocable_bench.c \
+	bench/membarrier_count.c bench/membarrier_count.h
 bench_revocable_bench_CFLAGS = $(AM_CFLAGS) $(URCU_CFLAGS) -O2
 bench_revocable_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/revocable
-bench_revocable_bench_LDADD = revocable/librevocable.la $(URCU_LIBS)
+bench_revocable_bench_LDADD = revocable/librevocable.la $(URCU_LIBS) -ldl
