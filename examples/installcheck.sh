@@ -8,7 +8,8 @@
 # installation is looked for under it (pkg-config's sysroot).  Also checks
 # that the header, pkg-config file and man pages were installed.
 # Environment (from make installcheck): DESTDIR, pkgconfigdir, libdir,
-# includedir, mandir, CC, CFLAGS.
+# includedir, mandir, CC, CFLAGS, LDFLAGS (the build's own: a sanitized
+# library needs its runtime in the program too).
 # not set -euo pipefail: POSIX sh (make runs it with $(SHELL)), which has
 # no pipefail; no pipe here hides a failure that matters (ldd's shows in
 # its output, which is checked).
@@ -42,7 +43,7 @@ echo "pkg-config --cflags --libs revocable: $cflags $libs"
 
 for ex in "$@"; do
 	# shellcheck disable=SC2086
-	if ! ${CC:-cc} ${CFLAGS:-} $cflags -o "$work/$ex" "$srcdir/$ex.c" $libs; then
+	if ! ${CC:-cc} ${CFLAGS:-} $cflags ${LDFLAGS:-} -o "$work/$ex" "$srcdir/$ex.c" $libs; then
 		fail "$ex does not build from pkg-config alone"
 		continue
 	fi

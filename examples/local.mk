@@ -26,7 +26,7 @@ installcheck-local: installcheck-examples
 installcheck-examples:
 	DESTDIR='$(DESTDIR)' pkgconfigdir='$(pkgconfigdir)' libdir='$(libdir)' \
 	includedir='$(includedir)' mandir='$(mandir)' CC='$(CC)' \
-	CFLAGS='$(WARN_CFLAGS)' \
+	CFLAGS='$(WARN_CFLAGS) $(CFLAGS)' LDFLAGS='$(LDFLAGS)' \
 		$(SHELL) $(srcdir)/examples/installcheck.sh $(srcdir)/examples \
 		$(revocable_examples:examples/%=%)
 .PHONY: installcheck-examples
