@@ -2139,6 +2139,13 @@ struct ec_response_smart_discharge {
 	int32_t dzone_stayup;		/* mAh: below it the EC stays up */
 } EC_PACKED;
 
+/* ---- GPIO_SET (ectool gpioset) ---- */
+#define EC_CMD_GPIO_SET			0x0092
+struct ec_params_gpio_set {
+	char name[32];			/* need not be NUL-terminated */
+	uint8_t val;
+} EC_PACKED;
+
 /* ---- USB-PD discovery (ectool infopddev) ---- */
 #define EC_CMD_USB_PD_DISCOVERY		0x0113
 struct ec_params_usb_pd_discovery_entry {	/* the answer */
@@ -2153,5 +2160,6 @@ _Static_assert(sizeof(struct ec_params_battery_vendor_param) == 9, "BATTERY_VEND
 _Static_assert(sizeof(struct ec_params_smart_discharge) == 8, "SMART_DISCHARGE");
 _Static_assert(sizeof(struct ec_response_smart_discharge) == 16, "SMART_DISCHARGE");
 _Static_assert(sizeof(struct ec_params_usb_pd_discovery_entry) == 5, "USB_PD_DISCOVERY");
+_Static_assert(sizeof(struct ec_params_gpio_set) == 33, "GPIO_SET");
 
 #endif /* CROS_EC_EC_COMMANDS_H */

@@ -3,7 +3,7 @@
  * test_ec_host_misc.c - the laptop commands behind ectool's test,
  * apreset, chargesplash, batteryparam, smartdischarge and infopddev:
  * TEST_PROTOCOL, AP_RESET, CHARGESPLASH, BATTERY_VENDOR_PARAM,
- * SMART_DISCHARGE and USB_PD_DISCOVERY, each with the state it acts on and
+ * SMART_DISCHARGE, USB_PD_DISCOVERY and (gpioset) GPIO_SET, each with the state it acts on and
  * its bad inputs; and docs/ec-commands.md's lists of what the laptop and
  * usbc-dual boards answer.
  */
@@ -337,6 +337,54 @@ START_TEST(test_usb_pd_discovery)
 }
 END_TEST
 
+static uint32_t gpio_set(const char *name, uint8_t val)
+{
+	struct ec_params_gpio_set p = { .val = val };
+
+	strncpy(p.name, name, sizeof(p.name));
+	return hc_status(ec, EC_CMD_GPIO_SET, 0, &p, sizeof(p), NULL, 0, NULL);
+}
+
+static uint8_t gpio_get(const char *name)
+{
+	struct ec_params_gpio_get p = { { 0 } };
+	uint8_t val = 0xff;
+
+	strncpy(p.name, name, sizeof(p.name));
+	ck_assert_uint_eq(hc_status(ec, EC_CMD_GPIO_GET, 0, &p, sizeof(p), &val, 1, NULL),
+			  EC_RES_SUCCESS);
+	return val;
+}
+
+START_TEST(test_gpio_set)
+{
+	struct ec_params_gpio_set p = { "ENABLE_BACKLIGHT", 1 };
+	uint8_t resp[12];
+
+	ck_assert_uint_eq(gpio_set("ENABLE_BACKLIGHT", 0), EC_RES_SUCCESS);
+	ck_assert_uint_eq(gpio_get("ENABLE_BACKLIGHT"), 0);
+	ck_assert_uint_eq(gpio_set("ENABLE_BACKLIGHT", 7), EC_RES_SUCCESS);
+	ck_assert_uint_eq(gpio_get("ENABLE_BACKLIGHT"), 1);
+	/* Bad inputs: an input, an unknown name, short, version 1, locked. */
+	ck_assert_uint_eq(gpio_set("LID_OPEN", 0), EC_RES_ERROR);
+	ck_assert_uint_eq(gpio_get("LID_OPEN"), 1);
+	ck_assert_uint_eq(gpio_set("NO_SUCH_GPIO", 0), EC_RES_ERROR);
+	ck_assert_uint_eq(hc_status(ec, EC_CMD_GPIO_SET, 0, &p, sizeof(p) - 1, NULL, 0, NULL),
+			  EC_RES_INVALID_PARAM);
+	ck_assert_uint_eq(hc_status(ec, EC_CMD_GPIO_SET, 1, &p, sizeof(p), NULL, 0, NULL),
+			  EC_RES_INVALID_VERSION);
+	ec_apply_stimulus(ec, EC_STIM_WP_ASSERT);
+	{
+		struct ec_params_flash_protect fp = { EC_FLASH_PROTECT_RO_AT_BOOT,
+						      EC_FLASH_PROTECT_RO_AT_BOOT };
+
+		hc_status(ec, EC_CMD_FLASH_PROTECT, 1, &fp, sizeof(fp), resp, 12, NULL);
+	}
+	ck_assert_uint_eq(gpio_set("ENABLE_BACKLIGHT", 0), EC_RES_ACCESS_DENIED);
+	ck_assert_uint_eq(gpio_get("ENABLE_BACKLIGHT"), 1);
+}
+END_TEST
+
 START_TEST(test_doc_lists_what_laptops_answer)
 {
 	struct fake_clock fc2;
@@ -362,6 +410,7 @@ static Suite *ec_host_misc_suite(void)
 	tcase_add_test(tc, test_battery_vendor_param);
 	tcase_add_test(tc, test_smart_discharge);
 	tcase_add_test(tc, test_usb_pd_discovery);
+	tcase_add_test(tc, test_gpio_set);
 	tcase_add_test(tc, test_doc_lists_what_laptops_answer);
 	suite_add_tcase(s, tc);
 	return s;

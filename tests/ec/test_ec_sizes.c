@@ -121,6 +121,8 @@ static const struct size_case size_cases[] = {
 	{ EC_CMD_USB_PD_POWER_INFO, 0, { 0 }, 1, 16 },
 	{ EC_CMD_USB_PD_DEV_INFO, 0, { 0 }, 1, 27 },
 	{ EC_CMD_USB_PD_DISCOVERY, 0, { 0 }, 1, 5 },
+	{ EC_CMD_GPIO_SET, 0, { 'E', 'N', 'A', 'B', 'L', 'E', '_', 'B', 'A', 'C', 'K', 'L', 'I', 'G',
+				'H', 'T' }, 33, 0 },
 	{ EC_CMD_PD_CHARGE_PORT_OVERRIDE, 0, { 0xFF, 0xFF }, 2, 0 },
 	{ EC_CMD_USB_PD_GET_AMODE, 0, { 0 }, 3, 2 },
 	{ EC_CMD_PD_CONTROL, 0, { 0, PD_RESUME }, 2, 0 },
@@ -292,6 +294,7 @@ START_TEST(test_sizes_usbc_dual)
 	 */
 	if ((status == EC_RES_INVALID_PARAM &&
 	     (c->cmd == EC_CMD_GPIO_GET || c->cmd == EC_CMD_LED_CONTROL)) ||
+	    (status == EC_RES_ERROR && c->cmd == EC_CMD_GPIO_SET) ||
 	    (status == EC_RES_INVALID_COMMAND && !ec_cmd_versions(dual, c->cmd))) {
 		ec_destroy(dual);
 		return;
