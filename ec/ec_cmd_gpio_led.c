@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * ec_cmd_gpio_led.c - GPIO read-back and LED control host commands.
+ * ec_cmd_gpio_led.c - GPIO read-back and setting, LED control host
+ * commands.
  */
 #include <string.h>
 
@@ -103,9 +104,35 @@ static int ec_cmd_led_control(struct ec_cmd_args *args)
 	return EC_RES_SUCCESS;
 }
 
+/**
+ * ec_cmd_gpio_set() - GPIO_SET v0: drive an output GPIO (GPIO_GET reads it
+ * back; ENABLE_BACKLIGHT is the panel's, as SWITCH_ENABLE_BKLIGHT drives
+ * it). As the firmware: ACCESS_DENIED while the system is locked, ERROR for
+ * an unknown name or an input. A request shorter than 33 bytes is
+ * INVALID_PARAM.
+ */
+static int ec_cmd_gpio_set(struct ec_cmd_args *args)
+{
+	const struct ec_params_gpio_set *p = (const void *)args->req;
+	struct ec *ec = args->ec;
+	int idx;
+
+	if (args->req_len < sizeof(*p))
+		return EC_RES_INVALID_PARAM;
+	if (ec_system_locked(ec))
+		return EC_RES_ACCESS_DENIED;
+	idx = ec_gpio_find(ec, p->name);
+	if (idx < 0 || !ec->prof.gpios[idx].output)
+		return EC_RES_ERROR;
+	ec->gpio_value[idx] = p->val ? 1 : 0;
+	ec_console_log(ec, "GPIO %.32s = %u", p->name, ec->gpio_value[idx]);
+	return EC_RES_SUCCESS;
+}
+
 /* This subsystem's host commands, sorted by number. */
 static const struct ec_cmd_entry ec_gpio_led_cmds[] = {
 	EC_HOST_COMMAND(EC_CMD_LED_CONTROL, EC_VER_MASK(1), ec_cmd_led_control),
+	EC_HOST_COMMAND(EC_CMD_GPIO_SET, EC_VER_MASK(0), ec_cmd_gpio_set),
 	EC_HOST_COMMAND(EC_CMD_GPIO_GET, EC_VER_MASK(0) | EC_VER_MASK(1), ec_cmd_gpio_get),
 };
 

@@ -66,6 +66,37 @@ static void ec_pd_set_dp(struct ec *ec, unsigned int port, bool on)
 	ec_console_log(ec, "C%u: DP mode %s", port, on ? "entered" : "exited");
 }
 
+/* The product type of the partner's ID header: a DP sink is a peripheral. */
+static uint32_t ec_pd_partner_ptype(const struct ec *ec, unsigned int port)
+{
+	return ec_pd_partner_has_dp(ec, port) ? IDH_PTYPE_PERIPH : IDH_PTYPE_PSD;
+}
+
+/**
+ * ec_cmd_usb_pd_discovery() - USB_PD_DISCOVERY: the partner's VID, its
+ * product type and (with a VID) its PID, from the same identity
+ * TYPEC_DISCOVERY shows; zeros with nothing attached (ectool infopddev:
+ * "has no discovered device"). A port past the board's or an empty
+ * request is INVALID_PARAM.
+ */
+static int ec_cmd_usb_pd_discovery(struct ec_cmd_args *args)
+{
+	const struct ec_params_usb_pd_info_request *p = (const void *)args->req;
+	struct ec_params_usb_pd_discovery_entry *r = (void *)args->resp;
+	struct ec *ec = args->ec;
+
+	if (args->req_len < sizeof(*p) || !ec_pd_port_get(ec, p->port))
+		return EC_RES_INVALID_PARAM;
+	args->resp_size = sizeof(*r);
+	if (!ec->pd[p->port].connected)
+		return EC_RES_SUCCESS;
+	r->vid = (uint16_t)ec->prof.pd_ports[p->port].partner_vid;
+	r->ptype = (uint8_t)ec_pd_partner_ptype(ec, p->port);
+	if (r->vid)
+		r->pid = (uint16_t)ec->prof.pd_ports[p->port].partner_pid;
+	return EC_RES_SUCCESS;
+}
+
 /**
  * ec_cmd_usb_pd_get_amode() - USB_PD_GET_AMODE: the partner's SVID number
  * @svid_idx with its mode VDOs and the mode entered (opos, 0 = none). Past
@@ -235,7 +266,7 @@ static int ec_cmd_typec_discovery(struct ec_cmd_args *args)
 	dp = ec_pd_partner_has_dp(ec, p->port);
 	r->identity_count = 3;
 	r->discovery_vdo[0] = IDH_USB_DEVICE | (dp ? IDH_MODAL : 0) |
-			      (uint32_t)(dp ? IDH_PTYPE_PERIPH : IDH_PTYPE_PSD) << IDH_PTYPE_SHIFT |
+			      ec_pd_partner_ptype(ec, p->port) << IDH_PTYPE_SHIFT |
 			      (pp->partner_vid & 0xFFFF);
 	r->discovery_vdo[1] = 0;		/* cert stat: no XID */
 	r->discovery_vdo[2] = (pp->partner_pid & 0xFFFF) << 16 | PRODUCT_BCD_DEVICE;
@@ -398,6 +429,7 @@ static int ec_cmd_pd_charge_port_override(struct ec_cmd_args *args)
 static const struct ec_cmd_entry ec_pd_cmds[] = {
 	EC_HOST_COMMAND(EC_CMD_USB_MUX, EC_VER_MASK(0), ec_cmd_usb_mux),
 	EC_HOST_COMMAND(EC_CMD_USB_PD_DEV_INFO, EC_VER_MASK(0), ec_cmd_usb_pd_dev_info),
+	EC_HOST_COMMAND(EC_CMD_USB_PD_DISCOVERY, EC_VER_MASK(0), ec_cmd_usb_pd_discovery),
 	EC_HOST_COMMAND(EC_CMD_PD_CHARGE_PORT_OVERRIDE, EC_VER_MASK(0),
 			ec_cmd_pd_charge_port_override),
 	EC_HOST_COMMAND(EC_CMD_PD_GET_LOG_ENTRY, EC_VER_MASK(0), ec_cmd_pd_get_log_entry),

@@ -58,6 +58,21 @@ static void ec_port80_init(struct ec *ec)
 }
 
 /**
+ * ec_port80_ap_boot() - the AP was reset: the code it wrote last becomes the
+ * previous boot's, then a reset marker and a fresh boot's codes.
+ * @ec: the EC, locked
+ */
+void ec_port80_ap_boot(struct ec *ec)
+{
+	struct ec_board_state *b = &ec->board;
+
+	if (b->p80_writes)
+		b->p80_last_boot = b->p80[(b->p80_writes - 1) % EC_PORT80_HISTORY];
+	ec_port80_sequence(ec, PORT_80_EVENT_RESET, ec_post_boot,
+			   sizeof(ec_post_boot) / sizeof(ec_post_boot[0]));
+}
+
+/**
  * ec_port80_resume() - the AP came back from S3: its resume path's codes.
  * @ec: the EC, locked
  */

@@ -189,16 +189,25 @@ static int ec_cmd_rtc_get_value(struct ec_cmd_args *args)
 
 /**
  * ec_cmd_get_uptime_info() - GET_UPTIME_INFO: 44 bytes; uptime since the
- * last EC reset and why it reset. The EC never resets the simulated AP, so
- * the AP reset log stays empty.
+ * last EC reset and why it reset; the AP resets since then (AP_RESET) and
+ * the last four, read from the ring's oldest slot on as the firmware does
+ * (unused slots, all zero, come first).
  */
 static int ec_cmd_get_uptime_info(struct ec_cmd_args *args)
 {
 	struct ec_response_uptime_info *r = (void *)args->resp;
+	const struct ec_chipset_state *c = &args->ec->chipset;
+	unsigned int i;
 
 	r->time_since_ec_boot_ms = (uint32_t)ec_uptime_ms(args->ec);
-	r->ap_resets_since_ec_boot = 0;
+	r->ap_resets_since_ec_boot = c->ap_resets;
 	r->ec_reset_flags = args->ec->sys.reset_flags;
+	for (i = 0; i < EC_AP_RESET_LOG_LEN; i++) {
+		unsigned int slot = (c->ap_resets + i) % EC_AP_RESET_LOG_LEN;
+
+		r->recent_ap_reset[i].reset_cause = c->ap_reset_cause[slot];
+		r->recent_ap_reset[i].reset_time_ms = c->ap_reset_ms[slot];
+	}
 	args->resp_size = sizeof(*r);
 	return EC_RES_SUCCESS;
 }
@@ -225,6 +234,29 @@ static int ec_cmd_resend_response(struct ec_cmd_args *args)
 	return (int)ec->saved_status;
 }
 
+/**
+ * ec_cmd_test_protocol() - TEST_PROTOCOL: answer with the status the host
+ * names and the first ret_len bytes (at most 32) of what it sent, as every
+ * firmware does. A status the host protocol gives a meaning of its own
+ * (IN_PROGRESS: the host would poll for a result that never comes) or no
+ * status at all (past BUSY) is INVALID_PARAM, as is a request shorter than
+ * the 40-byte parameters: a choice, the firmware answers whatever it is told.
+ */
+static int ec_cmd_test_protocol(struct ec_cmd_args *args)
+{
+	const struct ec_params_test_protocol *p = (const void *)args->req;
+	struct ec_response_test_protocol *r = (void *)args->resp;
+	size_t len;
+
+	if (args->req_len < sizeof(*p) || p->ec_result == EC_RES_IN_PROGRESS ||
+	    p->ec_result > EC_RES_BUSY)
+		return EC_RES_INVALID_PARAM;
+	len = p->ret_len < sizeof(r->buf) ? p->ret_len : sizeof(r->buf);
+	memcpy(r->buf, p->buf, len);
+	args->resp_size = len;
+	return (int)p->ec_result;
+}
+
 /* This subsystem's host commands, sorted by number. */
 static const struct ec_cmd_entry ec_system_cmds[] = {
 	EC_HOST_COMMAND(EC_CMD_HELLO, EC_VER_MASK(0), ec_cmd_hello),
@@ -236,6 +268,7 @@ static const struct ec_cmd_entry ec_system_cmds[] = {
 	EC_HOST_COMMAND(EC_CMD_GET_CMD_VERSIONS, EC_VER_MASK(0) | EC_VER_MASK(1),
 			ec_cmd_get_cmd_versions),
 	EC_HOST_COMMAND(EC_CMD_GET_COMMS_STATUS, EC_VER_MASK(0), ec_cmd_get_comms_status),
+	EC_HOST_COMMAND(EC_CMD_TEST_PROTOCOL, EC_VER_MASK(0), ec_cmd_test_protocol),
 	EC_HOST_COMMAND(EC_CMD_GET_PROTOCOL_INFO, EC_VER_MASK(0), ec_cmd_get_protocol_info),
 	EC_HOST_COMMAND(EC_CMD_GET_FEATURES, EC_VER_MASK(0), ec_cmd_get_features),
 	EC_HOST_COMMAND(EC_CMD_SYSINFO, EC_VER_MASK(0), ec_cmd_sysinfo),

@@ -178,6 +178,7 @@ static const struct ec_hw_cmds ec_hw_table[] = {
 	{ ec_no_trng, { EC_CMD_RAND_NUM } },
 	{ ec_no_battery, { EC_CMD_BATTERY_CUT_OFF, EC_CMD_CHARGE_CURRENT_LIMIT,
 			   EC_CMD_EXTERNAL_POWER_LIMIT } },
+	{ ec_no_battery, { EC_CMD_BATTERY_VENDOR_PARAM, EC_CMD_SMART_DISCHARGE } },
 	{ ec_no_usb_a, { EC_CMD_USB_CHARGE_SET_MODE } },
 	{ ec_no_spi_flash, { EC_CMD_FLASH_SPI_INFO } },
 	{ ec_no_motion, { EC_CMD_MOTION_SENSE_CMD } },

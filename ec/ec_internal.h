@@ -367,17 +367,61 @@ struct ec_buttons_state {
 	uint64_t release_ns;
 };
 
+#define EC_AP_RESET_LOG_LEN		4	/* the firmware's reset_logs[] */
+#define EC_CHARGESPLASH_REQUESTS	5	/* requests allowed per period */
+
 /**
- * struct ec_chipset_state - the AP power settings the host made
- * (ec_cmd_chipset.c); EC RAM, cleared at every boot.
+ * struct ec_chipset_state - the AP power settings the host made and what
+ * the EC did to the AP (ec_cmd_chipset.c); EC RAM, cleared at every boot.
  * @pause_in_s5:   GSV_PAUSE_IN_S5: stay in S5 on the way down
  * @reboot_at_g3:  REBOOT_AP_ON_G3 was asked ...
  * @g3_delay_s:    ... with this many seconds in G3 first
+ * @ap_resets:     AP resets since the EC booted (GET_UPTIME_INFO)
+ * @ap_reset_cause: the last EC_AP_RESET_LOG_LEN resets' causes ...
+ * @ap_reset_ms:   ... and EC uptimes, a ring whose next slot is
+ *                 @ap_resets % EC_AP_RESET_LOG_LEN
+ * @splash_requested: CHARGESPLASH: the AP was powered on for the splash
+ * @splash_display:   ... and its display came up
+ * @splash_locked:    ... too many requests: locked out
+ * @splash_log_s:     the last requests' EC uptimes in seconds, a ring ...
+ * @splash_log_used:  ... bit n: slot n holds one
+ * @splash_next:      ... whose next slot this is
  */
 struct ec_chipset_state {
 	bool pause_in_s5;
 	bool reboot_at_g3;
 	uint32_t g3_delay_s;
+	uint32_t ap_resets;
+	uint16_t ap_reset_cause[EC_AP_RESET_LOG_LEN];
+	uint32_t ap_reset_ms[EC_AP_RESET_LOG_LEN];
+	bool splash_requested;
+	bool splash_display;
+	bool splash_locked;
+	uint64_t splash_log_s[EC_CHARGESPLASH_REQUESTS];
+	uint32_t splash_log_used;
+	unsigned int splash_next;
+};
+
+#define EC_BATT_FIRST_USE_SLOTS	3
+
+/**
+ * struct ec_battery_host_state - battery settings of the host
+ * (ec_cmd_battery.c).
+ * @first_use:       the pack's first-use date slots (in the pack: kept over
+ *                   EC resets) ...
+ * @first_use_slots: ... written so far
+ * @hours_to_zero:   SMART_DISCHARGE (EC RAM from here on) ...
+ * @rate_cutoff_ua:  ... discharge rate in cutoff ...
+ * @rate_hibern_ua:  ... and in hibernation ...
+ * @zone_cutoff_mah: ... below this the EC cuts the pack off ...
+ * @zone_stayup_mah: ... below this it stays up
+ */
+struct ec_battery_host_state {
+	uint32_t first_use[EC_BATT_FIRST_USE_SLOTS];
+	unsigned int first_use_slots;
+	uint16_t hours_to_zero;
+	uint16_t rate_cutoff_ua, rate_hibern_ua;
+	int32_t zone_cutoff_mah, zone_stayup_mah;
 };
 
 /**
@@ -436,6 +480,7 @@ struct ec {
 	struct ec_motion_state motion;
 	struct ec_buttons_state buttons;
 	struct ec_chipset_state chipset;
+	struct ec_battery_host_state batt_host;
 
 	/* console: a ring; positions are absolute byte counts */
 	char console[EC_CONSOLE_SIZE];
@@ -593,7 +638,8 @@ struct ec_subsystem {
 	X(fp)			\
 	X(motion)		\
 	X(buttons)		\
-	X(chipset)
+	X(chipset)		\
+	X(battery)
 
 #define EC_SUBSYS_DECLARE(name)	extern const struct ec_subsystem ec_subsys_##name;
 EC_SUBSYSTEMS(EC_SUBSYS_DECLARE)
@@ -611,6 +657,7 @@ bool ec_i2c_port_exists(const struct ec *ec, uint32_t port);
 /* ec_cmd_rtc.c, ec_cmd_port80.c */
 void ec_port80_write(struct ec *ec, uint16_t code);
 void ec_port80_resume(struct ec *ec);
+void ec_port80_ap_boot(struct ec *ec);
 
 
 /* ec_cmd_flashrw.c (called with ec->lock held). */

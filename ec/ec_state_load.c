@@ -134,6 +134,10 @@ static const char *ec_state_unusable(const struct ec *st)
 	for (i = 0; i < EC_HOST_QUEUE_LEN; i++)
 		if (st->host_queue[i].len > EC_EVENT_PAYLOAD_MAX)
 			return "host_queue holds an event longer than its payload";
+	if (st->chipset.splash_next >= EC_CHARGESPLASH_REQUESTS)
+		return "chipset.splash_next lies outside the request log";
+	if (st->batt_host.first_use_slots > EC_BATT_FIRST_USE_SLOTS)
+		return "batt_host.first_use_slots is more than the pack's slots";
 	if (st->motion.fifo_head >= EC_MOTION_FIFO_SIZE ||
 	    st->motion.fifo_count > EC_MOTION_FIFO_SIZE)
 		return "motion.fifo_head/fifo_count lie outside the sensor FIFO";

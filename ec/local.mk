@@ -55,6 +55,7 @@ ec_model_sources = \
 	ec/ec_cmd_motion.c \
 	ec/ec_cmd_buttons.c \
 	ec/ec_cmd_chipset.c \
+	ec/ec_cmd_battery.c \
 	ec/ec_features.c \
 	ec/sha256.c \
 	ec/sha256.h \

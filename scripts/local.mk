@@ -35,6 +35,10 @@ install-data-hook:
 uninstall-hook:
 	for n in $(bashcompletion_links); do rm -f "$(DESTDIR)$(bashcompletiondir)/$$n"; done
 
+# The real ectool's every subcommand against the daemon (ECTOOL=path; run by
+# hand, never by the build or the tests: docs/ec-commands.md).
+EXTRA_DIST += scripts/ectool-sweep
+
 ecshelldir = $(pkglibexecdir)
 dist_ecshell_SCRIPTS = scripts/uml-run
 dist_pkgdata_DATA = scripts/uml-xstate-shim.c

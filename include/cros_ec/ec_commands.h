@@ -2069,4 +2069,97 @@ struct ec_params_pd_write_log_entry {
 _Static_assert(sizeof(struct ec_params_get_set_value) == 8, "GSV_PAUSE_IN_S5");
 _Static_assert(sizeof(struct ec_params_i2c_control) == 4, "I2C_CONTROL");
 
+/* ---- The protocol test, every EC ---- */
+#define EC_CMD_TEST_PROTOCOL		0x000A
+struct ec_params_test_protocol {
+	uint32_t ec_result;		/* the status to answer with */
+	uint32_t ret_len;		/* bytes of @buf to send back */
+	uint8_t buf[32];
+} EC_PACKED;
+struct ec_response_test_protocol {
+	uint8_t buf[32];
+} EC_PACKED;
+
+/* ---- AP reset and the charge splash ---- */
+#define EC_CMD_AP_RESET			0x0125
+#define CHIPSET_RESET_HOST_CMD		4	/* enum chipset_shutdown_reason */
+#define EC_CMD_CHARGESPLASH		0x00A5
+enum ec_chargesplash_cmd {
+	EC_CHARGESPLASH_GET_STATE = 0,
+	EC_CHARGESPLASH_DISPLAY_READY = 1,
+	EC_CHARGESPLASH_REQUEST = 2,
+	EC_CHARGESPLASH_RESET = 3,
+	EC_CHARGESPLASH_LOCKOUT = 4,
+};
+struct ec_params_chargesplash {
+	uint8_t cmd;			/* enum ec_chargesplash_cmd */
+} EC_PACKED;
+struct ec_response_chargesplash {
+	uint8_t requested;
+	uint8_t display_initialized;
+	uint8_t locked_out;
+} EC_PACKED;
+
+/* ---- Battery vendor parameters and smart discharge ---- */
+#define EC_CMD_BATTERY_VENDOR_PARAM	0x00B4
+enum ec_battery_vendor_param_mode {
+	BATTERY_VENDOR_PARAM_MODE_GET = 0,
+	BATTERY_VENDOR_PARAM_MODE_SET = 1,
+};
+struct ec_params_battery_vendor_param {
+	uint32_t param;
+	uint32_t value;
+	uint8_t mode;			/* enum ec_battery_vendor_param_mode */
+} EC_PACKED;
+struct ec_response_battery_vendor_param {
+	uint32_t value;
+} EC_PACKED;
+
+/*
+ * The public header declares these two without packing: natural alignment
+ * puts a pad byte after @flags and two before @dzone, spelled out here.
+ */
+#define EC_CMD_SMART_DISCHARGE		0x012B
+#define EC_SMART_DISCHARGE_FLAGS_SET	0x01
+struct ec_smart_discharge_rate {
+	uint16_t cutoff;		/* uA drawn in cutoff */
+	uint16_t hibern;		/* uA drawn in hibernation */
+} EC_PACKED;
+struct ec_params_smart_discharge {
+	uint8_t flags;			/* EC_SMART_DISCHARGE_FLAGS_* */
+	uint8_t reserved;
+	uint16_t hours_to_zero;
+	struct ec_smart_discharge_rate drate;	/* both 0: keep the rates */
+} EC_PACKED;
+struct ec_response_smart_discharge {
+	uint16_t hours_to_zero;
+	struct ec_smart_discharge_rate drate;
+	uint16_t reserved;
+	int32_t dzone_cutoff;		/* mAh: below it the EC cuts the battery off */
+	int32_t dzone_stayup;		/* mAh: below it the EC stays up */
+} EC_PACKED;
+
+/* ---- GPIO_SET (ectool gpioset) ---- */
+#define EC_CMD_GPIO_SET			0x0092
+struct ec_params_gpio_set {
+	char name[32];			/* need not be NUL-terminated */
+	uint8_t val;
+} EC_PACKED;
+
+/* ---- USB-PD discovery (ectool infopddev) ---- */
+#define EC_CMD_USB_PD_DISCOVERY		0x0113
+struct ec_params_usb_pd_discovery_entry {	/* the answer */
+	uint16_t vid;
+	uint16_t pid;
+	uint8_t ptype;			/* product type of the ID header */
+} EC_PACKED;
+
+_Static_assert(sizeof(struct ec_params_test_protocol) == 40, "TEST_PROTOCOL");
+_Static_assert(sizeof(struct ec_response_chargesplash) == 3, "CHARGESPLASH");
+_Static_assert(sizeof(struct ec_params_battery_vendor_param) == 9, "BATTERY_VENDOR_PARAM");
+_Static_assert(sizeof(struct ec_params_smart_discharge) == 8, "SMART_DISCHARGE");
+_Static_assert(sizeof(struct ec_response_smart_discharge) == 16, "SMART_DISCHARGE");
+_Static_assert(sizeof(struct ec_params_usb_pd_discovery_entry) == 5, "USB_PD_DISCOVERY");
+_Static_assert(sizeof(struct ec_params_gpio_set) == 33, "GPIO_SET");
+
 #endif /* CROS_EC_EC_COMMANDS_H */

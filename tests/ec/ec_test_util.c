@@ -229,3 +229,39 @@ const struct ec_cmd_entry *test_cmd_table(size_t *count)
 	*count = n;
 	return table;
 }
+
+void check_doc_answered_list(struct ec *ec, const char *name)
+{
+	static char doc[96 * 1024];
+	static bool listed[0x10000];
+	const struct ec_cmd_entry *table;
+	char marker[64], *start, *end, *p;
+	size_t n, i, len;
+	FILE *f = fopen(test_path("docs/ec-commands.md"), "r");
+
+	ck_assert_ptr_nonnull(f);
+	len = fread(doc, 1, sizeof(doc) - 1, f);
+	fclose(f);
+	ck_assert_uint_lt(len, sizeof(doc) - 1);
+	doc[len] = 0;
+	snprintf(marker, sizeof(marker), "<!-- answered:%s -->", name);
+	start = strstr(doc, marker);
+	ck_assert_msg(start, "no %s in docs/ec-commands.md", marker);
+	end = strstr(start, "<!-- end -->");
+	ck_assert_ptr_nonnull(end);
+	*end = 0;
+	memset(listed, 0, sizeof(listed));
+	for (p = strstr(start, "0x"); p; p = strstr(p + 2, "0x"))
+		listed[strtoul(p, NULL, 16) & 0xFFFF] = true;
+	table = test_cmd_table(&n);
+	for (i = 0; i < n; i++) {
+		uint16_t c = table[i].command;
+		bool answered = ec_cmd_versions(ec, c) != 0;
+
+		ck_assert_msg(answered == listed[c], "%s: 0x%04x: answered %d, listed %d", name, c,
+			      answered, listed[c]);
+		listed[c] = false;
+	}
+	for (i = 0; i < 0x10000; i++)
+		ck_assert_msg(!listed[i], "%s: 0x%04zx listed but not a command", name, i);
+}

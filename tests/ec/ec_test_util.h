@@ -116,4 +116,14 @@ uint16_t le16(const uint8_t *p);
  */
 const struct ec_cmd_entry *test_cmd_table(size_t *count);
 
+/**
+ * check_doc_answered_list() - docs/ec-commands.md's marker list for a
+ * profile ("<!-- answered:NAME -->" up to "<!-- end -->") names exactly the
+ * commands @ec answers (GET_CMD_VERSIONS non-zero): a Check failure names
+ * the first command on one side only.
+ * @ec:   an EC built from that profile
+ * @name: the profile's name in the marker
+ */
+void check_doc_answered_list(struct ec *ec, const char *name);
+
 #endif /* EC_TEST_UTIL_H */

@@ -29,6 +29,7 @@ ec_unit_tests = \
 	tests/ec/test_ec_fpmcu \
 	tests/ec/test_ec_motion \
 	tests/ec/test_ec_chipset \
+	tests/ec/test_ec_host_misc \
 	tests/ec/test_ec_fault \
 	tests/ec/test_ec_recording \
 	tests/ec/test_ec_state_file

@@ -58,7 +58,7 @@ END_TEST
 
 START_TEST(test_unknown_commands)
 {
-	static const uint32_t unknown[] = { 0x0000, 0x0003, 0x000A, 0x3FFF, 0x10000,
+	static const uint32_t unknown[] = { 0x0000, 0x0003, 0x000E, 0x3FFF, 0x10000,
 					    0xFFFFFFFFu, 0x4001, 0x8002, 0xC000 };
 	uint8_t resp[RESP_MAX];
 	uint32_t status;

@@ -333,35 +333,7 @@ END_TEST
 /* docs/ec-commands.md's list for fingerprint.profile is what it answers. */
 START_TEST(test_doc_lists_what_fpmcu_answers)
 {
-	static char doc[64 * 1024];
-	const struct ec_cmd_entry *table;
-	bool listed[0x10000] = { false };
-	char *start, *end, *p;
-	size_t n, i, len;
-	FILE *f = fopen(test_path("docs/ec-commands.md"), "r");
-
-	ck_assert_ptr_nonnull(f);
-	len = fread(doc, 1, sizeof(doc) - 1, f);
-	fclose(f);
-	doc[len] = 0;
-	start = strstr(doc, "<!-- answered:fingerprint -->");
-	ck_assert_ptr_nonnull(start);
-	end = strstr(start, "<!-- end -->");
-	ck_assert_ptr_nonnull(end);
-	*end = 0;
-	for (p = strstr(start, "0x"); p; p = strstr(p + 2, "0x"))
-		listed[strtoul(p, NULL, 16) & 0xFFFF] = true;
-	table = test_cmd_table(&n);
-	for (i = 0; i < n; i++) {
-		uint16_t c = table[i].command;
-		bool answered = ec_cmd_versions(ec, c) != 0;
-
-		ck_assert_msg(answered == listed[c], "0x%04x: answered %d, listed %d", c, answered,
-			      listed[c]);
-		listed[c] = false;
-	}
-	for (i = 0; i < 0x10000; i++)
-		ck_assert_msg(!listed[i], "0x%04zx listed but not a command", i);
+	check_doc_answered_list(ec, "fingerprint");
 }
 END_TEST
 

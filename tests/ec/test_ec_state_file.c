@@ -662,6 +662,22 @@ START_TEST(test_refusals)
 	parsed_free(&p);
 
 	parse(blob, len, &p);
+	r = rec_named(&p, "chipset.splash_next");
+	ec_put_le32(r->data, EC_CHARGESPLASH_REQUESTS);
+	bad = seal(&p, &blen);
+	refused(b, bad, blen, -EINVAL, "chipset.splash_next lies outside the request log");
+	free(bad);
+	parsed_free(&p);
+
+	parse(blob, len, &p);
+	r = rec_named(&p, "batt_host.first_use_slots");
+	ec_put_le32(r->data, EC_BATT_FIRST_USE_SLOTS + 1);
+	bad = seal(&p, &blen);
+	refused(b, bad, blen, -EINVAL, "batt_host.first_use_slots is more than the pack's slots");
+	free(bad);
+	parsed_free(&p);
+
+	parse(blob, len, &p);
 	r = rec_named(&p, "motion.angle");
 	ec_put_le32(r->data, 361);
 	bad = seal(&p, &blen);
