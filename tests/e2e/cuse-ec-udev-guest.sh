@@ -257,27 +257,40 @@ fi
 e2e_check "each uevent counted once, copies per source beside it" \
 	wait_until "copies counted: $(ctl stats)" copies_counted
 
-# 3. hotplug_sim's scenarios through uevents under load.
-e2e_check "hotplug_sim flap 20 via uevents exits 0" \
+# 3. hotplug_sim's scenarios through uevents. The volume (1,000 flap
+#    cycles, random actions, in-flight calls, again under ASan and TSan) is
+#    the host's, through the device socket (hotplug-control.test,
+#    devsock-*.test); here the kernel's part, with the least volume that
+#    still exercises it: real uevents reaching the monitor while clients
+#    and a blocked reader are revoked. Without udevd every scenario; with
+#    udevd a short flap, which is where its copies could double an unplug
+#    (the man page: the same counts as without udevd) - the others'
+#    outcome does not depend on udevd, and each event in a UML guest costs
+#    udevd a worker's CPU.
+if (( with_udevd )); then flap_cycles=3; else flap_cycles=5; fi
+e2e_check "hotplug_sim flap $flap_cycles via uevents exits 0" \
 	"$sim" --name="$name" --control="$sock" --trigger=uevent --daemon-pid="$pid" \
-	--clients=4 --readers=1 --scenario=flap --cycles=20 --period=20ms \
+	--clients=4 --readers=1 --scenario=flap --cycles=$flap_cycles --period=20ms \
 	--deadline=5s --json="$out/flap.json" -q
-e2e_check "flap: 20 unplugs revoked, nothing unexpected or hung" \
-	grep -Eq '"unexpected":0,.*"unplugs":20,.*"hung":0' "$out/flap.json"
+e2e_check "flap: $flap_cycles unplugs revoked, nothing unexpected or hung" \
+	grep -Eq "\"unexpected\":0,.*\"unplugs\":$flap_cycles,.*\"hung\":0" "$out/flap.json"
 e2e_check "flap: every unplug was seen revoked" \
-	grep -Eq '"trigger_to_revoked":\{"n":20,' "$out/flap.json"
-e2e_check "daemon counted 21 uevent unplugs" test "$(stat_of uevent_unplugs)" = 21
+	grep -Eq "\"trigger_to_revoked\":\\{\"n\":$flap_cycles," "$out/flap.json"
+e2e_check "daemon counted $((flap_cycles + 1)) uevent unplugs" \
+	test "$(stat_of uevent_unplugs)" = $((flap_cycles + 1))
 grep -o '"trigger_to_revoked":{[^}]*}' "$out/flap.json"
-e2e_check "hotplug_sim replug via uevents exits 0" \
-	"$sim" --name="$name" --control="$sock" --trigger=uevent --daemon-pid="$pid" \
-	--clients=2 --readers=1 --scenario=replug --json="$out/replug.json" -q
-e2e_check "hotplug_sim inflight via uevents exits 0" \
-	"$sim" --name="$name" --control="$sock" --trigger=uevent --daemon-pid="$pid" \
-	--clients=3 --mix=xcmd=100 --scenario=inflight --latency=100ms \
-	--json="$out/inflight.json" -q
-e2e_check "hotplug_sim random 20 via uevents exits 0" \
-	"$sim" --name="$name" --control="$sock" --trigger=uevent --daemon-pid="$pid" \
-	--clients=3 --readers=1 --scenario=random --cycles=20 --period=10ms --seed=7 -q
+if (( !with_udevd )); then
+	e2e_check "hotplug_sim replug via uevents exits 0" \
+		"$sim" --name="$name" --control="$sock" --trigger=uevent --daemon-pid="$pid" \
+		--clients=2 --readers=1 --scenario=replug --json="$out/replug.json" -q
+	e2e_check "hotplug_sim inflight via uevents exits 0" \
+		"$sim" --name="$name" --control="$sock" --trigger=uevent --daemon-pid="$pid" \
+		--clients=3 --mix=xcmd=100 --scenario=inflight --latency=100ms \
+		--json="$out/inflight.json" -q
+	e2e_check "hotplug_sim random 5 via uevents exits 0" \
+		"$sim" --name="$name" --control="$sock" --trigger=uevent --daemon-pid="$pid" \
+		--clients=3 --readers=1 --scenario=random --cycles=5 --period=10ms --seed=7 -q
+fi
 settle
 e2e_check "after the scenarios: each uevent counted once" \
 	wait_until "copies counted: $(ctl stats)" copies_counted
@@ -382,16 +395,27 @@ e2e_check_exit "--name=cros_ec daemon exits 0" 0 e2e_stop_daemon
 #     runtime rule, so only the daemon's last chmod leaves it 0666; the
 #     group (plugdev, from the shipped rule) shows that udevd set it up.
 cat >"$out/gate.sh" <<'SH'
-#!/bin/sh
-# gate.sh PREFIX: udevd is in the event (PREFIX.in) until PREFIX.go exists;
-# 60 s at most, so that udevd is never held for good. udevd gives a
-# PROGRAM no PATH.
-/usr/bin/touch "$1.in"
-i=0
-while [ ! -e "$1.go" ] && [ $i -lt 1200 ]; do /usr/bin/sleep 0.05; i=$((i + 1)); done
+#!/bin/bash
+# gate.sh PREFIX: udevd is in the event (PREFIX.in) until a line comes on
+# the FIFO PREFIX.go; 60 s at most, so that udevd is never held for good.
+# Built-ins only once started: a sleep process per poll costs ~50 ms of CPU
+# in UML, for as long as the gate is held. The FIFO is open before
+# PREFIX.in says so, so a line written after that is never lost.
+exec 3<>"$1.go" || exit 0
+: >"$1.in"
+read -r -t 60 -u 3 _
 exit 0
 SH
 
+# gate_open PREFIX : let gate.sh PREFIX go (read-write: never blocks, even
+# on a gate that already gave up).
+gate_open() {
+	local fd
+
+	exec {fd}<>"$1.go"
+	echo go >&"$fd"
+	exec {fd}>&-
+}
 # udevd_behind LATE : LATE=0, the previous device's entry is still there
 # when the daemon starts; LATE=1, it is written after that.
 udevd_behind() {
@@ -403,10 +427,11 @@ udevd_behind() {
 	{
 		echo "SUBSYSTEM==\"cuse\", KERNEL==\"$second\", MODE:=\"0600\""
 		echo "SUBSYSTEM==\"cuse\", KERNEL==\"$first\", ACTION==\"change\"," \
-			"PROGRAM==\"/bin/sh $out/gate.sh $gate-change\""
+			"PROGRAM==\"/bin/bash $out/gate.sh $gate-change\""
 		((late)) && echo "SUBSYSTEM==\"cuse\", KERNEL==\"$first\", ACTION==\"add\"," \
-			"PROGRAM==\"/bin/sh $out/gate.sh $gate-add\""
+			"PROGRAM==\"/bin/bash $out/gate.sh $gate-add\""
 	} >"$rule"
+	mkfifo "$gate-change.go" "$gate-add.go"
 	udevadm control --reload
 	settle
 	e2e_start_daemon "$daemon" -f --name="$first" --control="$sock"
@@ -429,14 +454,14 @@ udevd_behind() {
 	e2e_check "$what: /dev/$second has /dev/$first's number $devnum" \
 		test "$(stat -c '%t:%T' "/dev/$second")" = "$devnum"
 	if ((late)); then
-		touch "$gate-add.go"
+		gate_open "$gate-add"
 		e2e_check "$what: udevd is held in /dev/$first's change" \
 			wait_until "udevd ran $gate-change" test -e "$gate-change.in"
 	fi
 	e2e_check "$what: the daemon sees that udevd's entry is /dev/$first's" \
 		wait_until "the daemon logged the entry as another device's" \
 		grep -q "is not /dev/$second's" "$log"
-	touch "$gate-change.go"
+	gate_open "$gate-change"
 	settle
 	e2e_check "$what: --mode=0666 is the last word, after udevd's 0600" \
 		wait_until "/dev/$second is 0666 plugdev" perms_are "/dev/$second" 666 "$plugdev"
