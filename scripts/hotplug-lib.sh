@@ -107,19 +107,37 @@ hl_nap() {
 	read -r -t "$1" -u "$hl_nap_fd" _ || true
 }
 
+# hl_backoff VAR: the pause of a polling loop whose check costs a process
+# (a control command, stat, grep). VAR holds milliseconds (start it at 0)
+# and doubles from 10 up to 200, so a condition that is met at once is
+# seen within 10 ms and a long wait polls 5 times a second, not 20: inside
+# user-mode-linux each poll's fork and exec costs ~50 ms of the host's CPU,
+# so a 20-Hz poll kept a core busy for as long as it waited. A check here
+# is of a state that holds once reached, never of a passing one.
+hl_backoff() {
+	local -n hl_backoff_ms=$1
+	local secs
+
+	(( hl_backoff_ms = hl_backoff_ms ? hl_backoff_ms * 2 : 10 ))
+	(( hl_backoff_ms <= 200 )) || hl_backoff_ms=200
+	printf -v secs '0.%03d' "$hl_backoff_ms"
+	hl_nap "$secs"
+}
+
 # hl_until SECS CMD...: run CMD until it succeeds, for up to SECS seconds
 # by the clock however slow each try is (a loaded machine slows a guest
 # many times over: a bound counted in tries would shrink with it). Every
 # wait of these scripts is a deadline for a failure, never a pause that a
 # passing run sits out, so they are generous.
 hl_until() {
-	local end=$(( SECONDS + $1 + 1 ))
+	# shellcheck disable=SC2034 # hl_backoff reads and sets it by name
+	local end=$(( SECONDS + $1 + 1 )) pause=0
 
 	shift
 	while :; do
 		"$@" && return 0
 		(( SECONDS < end )) || return 1
-		hl_nap 0.05
+		hl_backoff pause
 	done
 }
 

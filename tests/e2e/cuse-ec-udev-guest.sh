@@ -47,12 +47,13 @@ stat_of() {
 # wait_until DESC CMD... : run CMD until it succeeds (bounded by the
 # clock, 60 s, however slow each try is under load).
 wait_until() {
-	local desc=$1 end=$((SECONDS + 60))
+	# shellcheck disable=SC2034 # hl_backoff reads and sets it by name
+	local desc=$1 end=$((SECONDS + 60)) pause=0
 
 	shift
 	while ((SECONDS < end)); do
 		"$@" && return 0
-		hl_nap 0.05
+		hl_backoff pause
 	done
 	"$@" && return 0
 	echo "still not true after 60 s: $desc" >&2

@@ -271,7 +271,7 @@ e2e_wait_for_gone() {
 # in the daemon). The daemon says when, never a sleep; after SECS (default
 # 60, generous for valgrind under load) it says which condition failed.
 e2e_wait_stat() {
-	local daemon=$1 sock=$2 name=$3 min=$4 secs=${5:-60} end got="" out=""
+	local daemon=$1 sock=$2 name=$3 min=$4 secs=${5:-60} end got="" out="" pause=0
 
 	end=$(( SECONDS + secs ))
 	while :; do
@@ -282,7 +282,7 @@ e2e_wait_stat() {
 		[[ " $out " =~ [[:space:]]$name=([0-9]+)[[:space:]] ]] && got=${BASH_REMATCH[1]}
 		[[ -n $got ]] && (( got >= min )) && return 0
 		(( SECONDS < end )) || break
-		hl_nap 0.05
+		hl_backoff pause
 	done
 	echo "e2e: the daemon did not report $name >= $min within $secs s (last: ${got:-none})" >&2
 	return 1
@@ -292,13 +292,13 @@ e2e_wait_stat() {
 # trace (`trace`) has an event line matching the extended REGEX, e.g.
 # 'access-end file=[0-9]+ cmd=poll': the daemon recorded that step.
 e2e_wait_trace() {
-	local daemon=$1 sock=$2 regex=$3 secs=${4:-60} end
+	local daemon=$1 sock=$2 regex=$3 secs=${4:-60} end pause=0
 
 	end=$(( SECONDS + secs ))
 	while :; do
 		[[ $("$daemon" --control="$sock" --send=trace 2>/dev/null) =~ $regex ]] && return 0
 		(( SECONDS < end )) || break
-		hl_nap 0.05
+		hl_backoff pause
 	done
 	echo "e2e: no trace event matching '$regex' within $secs s" >&2
 	return 1
