@@ -21,31 +21,7 @@
 #include "chardev_trace.h"
 #include "control.h"
 #include "control_internal.h"
-
-/**
- * struct control_verb - one control verb: the only place it is declared.
- * @name:  the words that select it: "plug", "unplug wait"
- * @value: NULL, or the placeholder of the value it takes last ("NS"), which
- *         @parse reads
- * @help:  what it does, for "help VERB"
- * @parse: reads the value into the command; -EINVAL with a reason
- * @now:   runs a verb whose one-line reply is ready at once
- * @serve: runs a verb that needs the server (several lines, a later reply)
- *
- * Exactly one of @now and @serve is set. A line selects the row whose
- * @name its first words are and whose @value it has; rows are tried in
- * table order, so with two rows of one first word the literal one comes
- * first (tests/cuse_ec/test_control_options.c checks the table).
- */
-struct control_verb {
-	const char *name;
-	const char *value;
-	const char *help;
-	int (*parse)(const char *value, struct control_cmd *cmd, char *err, size_t errlen);
-	int (*now)(struct chardev_ctx *ctx, const struct control_cmd *cmd,
-		   char *reply, size_t len);
-	void (*serve)(struct control_server *srv, int idx, const struct control_cmd *cmd);
-};
+#include "cros_ec/ec_commands.h"
 
 static int control_parse_event(const char *value, struct control_cmd *cmd,
 			       char *err, size_t errlen)
@@ -444,6 +420,23 @@ static const struct control_verb control_verbs[] = {
 	{ .name = "inject", .value = "EVENT", .parse = control_parse_event,
 	  .now = control_do_inject,
 	  .help = "change the EC's state and raise the events a real EC would" },
+	{ .name = "motion angle", .value = "DEGREES", .parse = control_parse_angle,
+	  .now = control_do_motion_angle,
+	  .help = "move the hinge to 0..360 degrees as a hand would; tablet mode follows "
+		  "(a convertible's lid and base accelerometers)" },
+	{ .name = "motion tablet on", .arg = 1, .now = control_do_motion_tablet,
+	  .help = "fold the lid behind the base (360 degrees): tablet mode" },
+	{ .name = "motion tablet off", .arg = 0, .now = control_do_motion_tablet,
+	  .help = "unfold the lid to the profile's angle" },
+	{ .name = "button vup", .value = "MS", .arg = EC_MKBP_VOL_UP,
+	  .parse = control_parse_press, .now = control_do_button,
+	  .help = "hold volume up for 1..60000 ms of the EC's clock (MKBP button events)" },
+	{ .name = "button vdown", .value = "MS", .arg = EC_MKBP_VOL_DOWN,
+	  .parse = control_parse_press, .now = control_do_button,
+	  .help = "hold volume down for 1..60000 ms" },
+	{ .name = "button rec", .value = "MS", .arg = EC_MKBP_RECOVERY,
+	  .parse = control_parse_press, .now = control_do_button,
+	  .help = "hold the recovery button for 1..60000 ms" },
 	{ .name = "fault clear", .now = control_do_fault_clear,
 	  .help = "remove every fault rule" },
 	{ .name = "fault", .value = "RULE", .parse = control_parse_fault,

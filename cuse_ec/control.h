@@ -51,6 +51,9 @@ struct control_device {
  * @latency_ns: "latency": the latency
  * @fault:      "fault": the rule
  * @topic:      "help VERB": the verb's row
+ * @lid_angle:  "motion angle": the hinge's degrees, 0..360
+ * @button:     "button": EC_MKBP_VOL_UP, EC_MKBP_VOL_DOWN or EC_MKBP_RECOVERY
+ * @press_ms:   "button": how long it is held
  */
 struct control_cmd {
 	char device[CTL_DEVICE_NAME_MAX];
@@ -61,6 +64,9 @@ struct control_cmd {
 	uint64_t latency_ns;
 	struct ec_fault fault;
 	const struct control_verb *topic;
+	unsigned int lid_angle;
+	unsigned int button;
+	uint32_t press_ms;
 };
 
 /**

@@ -3,7 +3,8 @@
  * control_internal.h - what the control socket's two halves share: the
  * verbs (control.c: parser, one-shot commands, "trace", "unplug wait") and
  * the server (control_server.c: listening, clients, the poll loop, waiters,
- * idle timeout, eviction). Not for use outside those two files.
+ * idle timeout, eviction), and the verbs that move the EC's hardware
+ * (control_hw.c). Not for use outside those files.
  */
 #ifndef CUSE_EC_CONTROL_INTERNAL_H
 #define CUSE_EC_CONTROL_INTERNAL_H
@@ -21,6 +22,50 @@
 #include "control.h"
 
 #define CONTROL_MAX_CLIENTS 16
+
+/**
+ * struct control_verb - one control verb: the only place it is declared.
+ * @name:  the words that select it: "plug", "unplug wait"
+ * @value: NULL, or the placeholder of the value it takes last ("NS"), which
+ *         @parse reads
+ * @help:  what it does, for "help VERB"
+ * @arg:   a constant of the row for @parse or @now (a button's code,
+ *         "motion tablet on"'s 1)
+ * @parse: reads the value into the command; -EINVAL with a reason
+ * @now:   runs a verb whose one-line reply is ready at once
+ * @serve: runs a verb that needs the server (several lines, a later reply)
+ *
+ * Exactly one of @now and @serve is set. A line selects the row whose
+ * @name its first words are and whose @value it has; rows are tried in
+ * table order, so with two rows of one first word the literal one comes
+ * first (tests/cuse_ec/test_control_options.c checks the table). The
+ * table is control.c's; the verbs' functions are in control.c and
+ * control_hw.c.
+ */
+struct control_verb {
+	const char *name;
+	const char *value;
+	const char *help;
+	unsigned int arg;
+	int (*parse)(const char *value, struct control_cmd *cmd, char *err, size_t errlen);
+	int (*now)(struct chardev_ctx *ctx, const struct control_cmd *cmd,
+		   char *reply, size_t len);
+	void (*serve)(struct control_server *srv, int idx, const struct control_cmd *cmd);
+};
+
+/* Longest press "button" takes: above a minute it is a stuck button. */
+#define CONTROL_PRESS_MS_MAX 60000
+
+/* control_hw.c: the hardware verbs' values (the verb table's @parse)... */
+int control_parse_angle(const char *value, struct control_cmd *cmd, char *err, size_t errlen);
+int control_parse_press(const char *value, struct control_cmd *cmd, char *err, size_t errlen);
+/* ... and handlers (@now): "ok ..." or an error naming why, -errno. */
+int control_do_motion_angle(struct chardev_ctx *ctx, const struct control_cmd *cmd,
+			    char *reply, size_t len);
+int control_do_motion_tablet(struct chardev_ctx *ctx, const struct control_cmd *cmd,
+			     char *reply, size_t len);
+int control_do_button(struct chardev_ctx *ctx, const struct control_cmd *cmd,
+		      char *reply, size_t len);
 
 /**
  * struct control_waiter - an "unplug wait" whose reply is still due.

@@ -511,8 +511,8 @@ static int cuse_ec_start(struct cuse_ec_daemon *d)
 
 /*
  * Phase 4: the front end serves until an exit signal (or the kernel ends
- * the CUSE session); --user's drop happens in it, once what needs root is
- * open.
+ * a CUSE session), which ends every device's; --user's drop happens in
+ * it, once, when what needs root is open for every device.
  */
 static int cuse_ec_run(struct cuse_ec_daemon *d)
 {
@@ -538,11 +538,11 @@ static void cuse_ec_teardown(struct cuse_ec_daemon *d)
 
 	/*
 	 * A second SIGTERM (an impatient operator, a stop script) must not
-	 * cut the teardown short: once cuse_lowlevel_teardown() has put back
-	 * the default actions it would kill the daemon with status 143 and
-	 * could leave its udev rule behind. Every other thread is gone or
-	 * blocks these, so held here they stay pending and die with the
-	 * process; SIGKILL still ends a teardown that hangs.
+	 * cut the teardown short: a handler put back to the default action
+	 * would kill the daemon with status 143 and could leave its udev
+	 * rules behind. Every other thread is gone or blocks these, so held
+	 * here they stay pending and die with the process; SIGKILL still
+	 * ends a teardown that hangs.
 	 */
 	cuse_ec_frontend_block_signals(NULL);
 	shutdown_watch_stop(d->shutdown);

@@ -99,11 +99,11 @@ struct cuse_ec_frontend_config {
  *               reachable if that needs the chardev. Logs its failures;
  *               returns 0 or -1
  * @run:         phase 4: serve @fes[0..@n), every instance of this front
- *               end the daemon has (one per device; CUSE: one, the
- *               options refuse more), in the calling thread, until an
- *               exit signal; runs --user's drop once, when what needs
- *               root is open; logs "exiting (why)". Returns the exit
- *               status, 0 or 1
+ *               end the daemon has (one per device), from the calling
+ *               thread, until an exit signal, which ends every instance;
+ *               runs --user's drop once, when what needs root is open
+ *               for every instance; logs "exiting (why)". Returns the
+ *               exit status, 0 or 1
  * @stop:        phase 5, after chardev_shutdown() (no operation waits for
  *               long): end every open file, close the node, undo @setup,
  *               @start and @attach, whatever of them happened; the lock stays

@@ -18,6 +18,7 @@ cuse_ec_libcuse_ec_daemon_la_SOURCES = \
 	cuse_ec/lifecycle.c \
 	cuse_ec/control.c \
 	cuse_ec/control_server.c \
+	cuse_ec/control_hw.c \
 	cuse_ec/options.c \
 	cuse_ec/session_files.c \
 	cuse_ec/profile_path.c \

@@ -95,8 +95,9 @@ static const struct cuse_ec_option_desc cuse_ec_option_descs[] = {
 	       "the built-in laptop); repeatable, up to "
 	       CUSE_EC_STRINGIFY(CUSE_EC_DEVICES_MAX) " nodes,\n"
 	       "the first is the control socket's default; not with\n"
-	       "--name or --profile; several need --socket-dir and\n"
-	       "refuse --record, --replay, --state and --follow"),
+	       "--name or --profile; through CUSE each is a session\n"
+	       "of its own; several refuse --record, --replay,\n"
+	       "--state and --follow"),
 	OPTION(OPT_CHECK, "check", no_argument, NULL,
 	       "check the options and load the profile, say what\n"
 	       "would be served, serve nothing (exit 0, or 1/2)"),
@@ -308,7 +309,7 @@ static int cuse_ec_add_device(struct cuse_ec_options *opts, const char *arg, con
 
 /*
  * With --device: what conflicts with it (the one-node options) and what
- * one daemon cannot do for several nodes yet. Without: the one node of
+ * one daemon cannot do for several nodes. Without: the one node of
  * --name and --profile.
  */
 static int cuse_ec_check_devices(struct cuse_ec_options *opts, bool name_set, const char *prog,
@@ -338,12 +339,7 @@ static int cuse_ec_check_devices(struct cuse_ec_options *opts, bool name_set, co
 			prog);
 		return -EINVAL;
 	}
-	if (!opts->socket_dir) {
-		fprintf(err, "%s: several --device are served with --socket-dir only; "
-			"through CUSE run one daemon per node\n", prog);
-		return -EINVAL;
-	}
-	for (i = 0; i < opts->n_devices; i++) {
+	for (i = 0; opts->socket_dir && i < opts->n_devices; i++) {
 		if (strlen(opts->socket_dir) + 1 + strlen(opts->devices[i].name) >= 108) {
 			fprintf(err, "%s: --socket-dir: %s/%s is longer than a socket path may "
 				"be (107 bytes)\n", prog, opts->socket_dir,

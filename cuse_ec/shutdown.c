@@ -2,7 +2,7 @@
 /*
  * shutdown.c - the daemon's exit, unplug first.
  *
- * Left to libfuse, SIGTERM/SIGINT/SIGHUP stop the loop from taking new
+ * Left to the front end, SIGTERM/SIGINT/SIGHUP stop the loop from taking new
  * requests at once, but the loop ends only when every worker is done with
  * the request it serves: a command with a long EC latency holds the exit,
  * the revoke in the teardown, and every waiter - a woken poller asks the
@@ -10,9 +10,10 @@
  * to a thread of ours first, while the loop keeps serving: it starts the
  * revoke (chardev_shutdown_begin(): parked reads get ENODEV, pollers
  * POLLERR, new calls ENODEV), gives the commands in flight @timeout_ms to
- * finish, and only then hands the signal on to libfuse's handler, which
- * ends the loop. Past @timeout_ms the process exits without the commands
- * (their callers get ECONNABORTED from the kernel).
+ * finish, and only then hands the signal on to the front end's handler
+ * (frontend_cuse.c's or sock_frontend.c's), which ends the loops. Past
+ * @timeout_ms the process exits without the commands (their callers get
+ * ECONNABORTED from the kernel).
  */
 #include "config.h"
 
@@ -36,13 +37,13 @@ const int shutdown_signals[SHUTDOWN_NSIG] = { SIGTERM, SIGINT, SIGHUP };
 
 /*
  * A signal handler gets no argument, so what it needs lives here: the pipe
- * it writes to and the handlers (libfuse's) it hands the signal on to. Set
+ * it writes to and the handlers (the front end's) it hands the signal on to. Set
  * before the handlers are installed, cleared after they are removed.
  */
 static int shutdown_signal_fd = -1;
 static struct sigaction shutdown_prev[SHUTDOWN_NSIG];
 /*
- * Set once the waiters are out: signals go to libfuse from then on. Written
+ * Set once the waiters are out: signals go to the front end from then on. Written
  * by the watch's thread, read in the handler on another thread: an atomic
  * (lock-free, so safe in a handler), not merely volatile.
  */
@@ -176,12 +177,11 @@ static void *shutdown_thread(void *arg)
 		_exit(1);
 	}
 	/*
-	 * Now libfuse's handler, in the loop's main thread: the signal there
-	 * also interrupts its wait, so the loop sees the exit at once. A
-	 * signal that lands after the loop checked its exit flag and before it
-	 * sleeps again is lost to it (libfuse's own handler has that window
-	 * too; valgrind widens it), so the thread kicks again until
-	 * shutdown_watch_stop() says the loop is out.
+	 * Now the front end's handler, in ->run's thread: the signal there
+	 * also interrupts its wait, so it sees the exit at once. A signal
+	 * that lands after it checked and before it sleeps again is lost to
+	 * it (valgrind widens that window), so the thread kicks again until
+	 * shutdown_watch_stop() says ->run is out.
 	 */
 	atomic_store(&shutdown_hand_on, 1);
 	do
@@ -223,7 +223,7 @@ int shutdown_watch_start(struct chardev_ctx *const *ctxs, size_t n, unsigned int
 	/* The handler must never block a loop thread. */
 	fcntl(w->pipe[1], F_SETFL, O_NONBLOCK);
 
-	/* The thread leaves the signals to libfuse's loop threads. */
+	/* The thread leaves the signals to the front end's loop threads. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	ret = -pthread_create(&w->thread, NULL, shutdown_thread, w);

@@ -31,9 +31,9 @@ struct shutdown_watch;
  * @arg:        passed to @abandon
  * @out:        the watch
  *
- * Call after libfuse installed its own handlers (cuse_lowlevel_setup()),
- * from the thread that runs the loop: the signal is handed on to libfuse's
- * handler there once the waiters are out. One watch per process.
+ * Call after the front end installed its own handlers (its ->setup),
+ * from the thread that runs ->run: the signal is handed on to the front
+ * end's handler there once the waiters are out. One watch per process.
  *
  * Return: 0, -EINVAL for a bad @n, or -errno.
  */

@@ -21,8 +21,13 @@
  *   cuse_ec_probe openclose DEV N         N open/close cycles
  *   cuse_ec_probe openhold DEV N SECS     hold N open files for SECS seconds
  *                                         (prints "opened" once they are)
- *   cuse_ec_probe drive DEV               HELLO in a loop until stdin ends;
- *                                         prints "ok=N enodev=N other=N"
+ *   cuse_ec_probe drive DEV [readmem] [paced]
+ *                                         HELLO in a loop until stdin ends;
+ *                                         prints "ok=N enodev=N other=N";
+ *                                         with readmem every other call is a
+ *                                         READMEM, counted in "readmem=N" too;
+ *                                         paced: a 5 ms pause after each
+ *                                         call (a guest's one CPU)
  *
  * Exit status: 0 pass, 1 a check failed, 2 usage.
  */
@@ -632,19 +637,21 @@ static int cmd_openhold(const char *dev, long n, long secs)
 }
 
 /*
- * drive DEV: a client using a device while another device of the daemon
- * is pulled: HELLO on one open file, again and again, until stdin ends
+ * drive DEV [readmem]: a client using a device while another device of the
+ * daemon is pulled: HELLO (with @readmem, HELLO and READMEM in turn: both
+ * ways into the EC) on one open file, again and again, until stdin ends
  * (the test closes it). After an error the file is closed and opened
  * again, as a real client (biod, ectool in a loop) does, and the next try
  * waits for stdin up to 1 ms: a throttle against spinning on a device
  * that is gone, not a synchronization. Prints the counts; the test decides
  * what they must be. Exit 0, or 2 when stdin cannot be polled.
  */
-static int cmd_drive(const char *dev)
+static int cmd_drive(const char *dev, bool with_readmem, bool paced)
 {
 	struct pollfd in = { .fd = STDIN_FILENO, .events = POLLIN };
-	unsigned long ok = 0, enodev = 0, other = 0;
+	unsigned long ok = 0, enodev = 0, other = 0, readmem_ok = 0, calls = 0;
 	int fd = -1, wait_ms = 0, n;
+	bool readmem;
 	long ret;
 
 	for (;;) {
@@ -656,10 +663,12 @@ static int cmd_drive(const char *dev)
 			break;
 		if (fd < 0)
 			fd = open_dev(dev, 0);
-		ret = fd < 0 ? fd : hello(fd);
-		wait_ms = ret ? 1 : 0;
+		readmem = with_readmem && (calls++ & 1);
+		ret = fd < 0 ? fd : readmem ? readmem_ec(fd) : hello(fd);
+		wait_ms = ret ? 1 : paced ? 5 : 0;
 		if (!ret) {
 			ok++;
+			readmem_ok += readmem;
 			continue;
 		}
 		if (ret == -ENODEV)
@@ -672,7 +681,10 @@ static int cmd_drive(const char *dev)
 	}
 	if (fd >= 0)
 		close(fd);
-	printf("ok=%lu enodev=%lu other=%lu\n", ok, enodev, other);
+	printf("ok=%lu enodev=%lu other=%lu", ok, enodev, other);
+	if (with_readmem)
+		printf(" readmem=%lu", readmem_ok);
+	printf("\n");
 	return 0;
 }
 
@@ -716,11 +728,25 @@ int main(int argc, char **argv)
 	if (argc == 5 && !strcmp(argv[1], "openhold") && (n = parse_count(argv[3])) >= 0 &&
 	    parse_count(argv[4]) >= 0)
 		return cmd_openhold(argv[2], n, parse_count(argv[4]));
-	if (argc == 3 && !strcmp(argv[1], "drive"))
-		return cmd_drive(argv[2]);
+	if (argc >= 3 && argc <= 5 && !strcmp(argv[1], "drive")) {
+		bool with_readmem = false, paced = false;
+		int i;
+
+		for (i = 3; i < argc; i++) {
+			if (!strcmp(argv[i], "readmem") && !with_readmem)
+				with_readmem = true;
+			else if (!strcmp(argv[i], "paced") && !paced)
+				paced = true;
+			else
+				break;
+		}
+		if (i == argc)
+			return cmd_drive(argv[2], with_readmem, paced);
+	}
 	fprintf(stderr, "usage: cuse_ec_probe abi DEV | ctl SOCK LINE | events DEV SOCK |\n"
 		"       load DEV SOCK CYCLES |"
 		" zombie DEV SOCK | hold DEV SECS [cuse|socket] |\n"
-		"       holdterm DEV | openclose DEV N | openhold DEV N SECS | drive DEV\n");
+		"       holdterm DEV | openclose DEV N | openhold DEV N SECS |"
+		" drive DEV [readmem] [paced]\n");
 	return 2;
 }

@@ -23,6 +23,7 @@ daemon_unit_tests = \
 	tests/cuse_ec/test_control_options \
 	tests/cuse_ec/test_control_devices \
 	tests/cuse_ec/test_control_state \
+	tests/cuse_ec/test_control_hw \
 	tests/cuse_ec/test_control_races \
 	tests/cuse_ec/test_udev_follow \
 	tests/cuse_ec/test_privdrop \

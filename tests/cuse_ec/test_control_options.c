@@ -365,6 +365,8 @@ START_TEST(test_control_help)
 			snprintf(sp + 1, sizeof(line) - (size_t)(sp + 1 - line), "%s",
 				 !strncmp(line, "inject", 6) ? "lid-open" :
 				 !strncmp(line, "latency", 7) ? "5" :
+				 !strncmp(line, "motion angle", 12) ? "90" :
+				 !strncmp(line, "button", 6) ? "100" :
 				 !strncmp(line, "fault", 5) ? "eio" : "plug");
 		ck_assert_msg(control_parse(line, &cmd, err, sizeof(err)) == 0,
 			      "help lists '%s', the parser refuses '%s': %s", forms[i], line, err);

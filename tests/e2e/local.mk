@@ -77,10 +77,11 @@ hostile_e2e_tests = \
 	tests/e2e/cuse-ec-death.test \
 	tests/e2e/cuse-ec-valgrind.test \
 	tests/e2e/cuse-ec-user.test \
-	tests/e2e/cuse-ec-claim.test
+	tests/e2e/cuse-ec-claim.test \
+	tests/e2e/cuse-ec-multi.test
 TESTS += $(hostile_e2e_tests)
 dist_noinst_SCRIPTS += $(hostile_e2e_tests)
 EXTRA_DIST += tests/e2e/cuse-ec-fuzz-guest.sh tests/e2e/cuse-ec-death-guest.sh \
 	tests/e2e/cuse-ec-valgrind-guest.sh tests/e2e/cuse-ec-user-guest.sh \
-	tests/e2e/cuse-ec-claim-guest.sh
+	tests/e2e/cuse-ec-claim-guest.sh tests/e2e/cuse-ec-multi-guest.sh
 dist_doc_DATA += docs/device-abi.md
