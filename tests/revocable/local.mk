@@ -106,7 +106,6 @@ tests_revocable_test_revocable_v11_calls_CPPFLAGS = $(AM_CPPFLAGS) \
 tests_revocable_test_revocable_v11_calls_LDADD = $(revocable_test_ldadd)
 dist_check_SCRIPTS += tests/revocable/api_select.sh
 TESTS += tests/revocable/api_select.sh
-tests/revocable/api_select.log: revocable/revocable.h revocable/revocable_v11.h
 
 # The inline protocol's version (revocable.sym): one small program built
 # with each read side, and the library of the next protocol - the same
