@@ -5,7 +5,7 @@
 # API"): small programs compiled with $CC, the wrong ones expected to stop
 # with the header's own message.
 # - a program with v11's names and one with the seed's compile (with and
-#   without REVOCABLE_INLINE);
+#   without REVOCABLE_INLINE), the v11 one inline with REVOCABLE_INLINE;
 # - both headers in one translation unit, in either order: #error;
 # - seed calls of the names v11 reuses (revocable_alloc(), revocable_init(),
 #   revocable_try_access()) in a v11 translation unit: compile-time error;
@@ -17,7 +17,7 @@ set -euo pipefail
 srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 header=$srcdir/revocable/revocable.h
 cc=${CC:-cc}
-read -r -a cflags <<<"-fsyntax-only -Wall -I$srcdir/revocable $(pkg-config --cflags liburcu 2>/dev/null || true)"
+read -r -a cflags <<<"-Wall -I$srcdir/revocable $(pkg-config --cflags liburcu 2>/dev/null || true)"
 # revocable.h's names that stay usable in a v11 translation unit, and the
 # ones v11 gives another meaning (checked by the calls further down).
 kept="revocable_provider_set_release revocable_provider_revoke_async
@@ -38,7 +38,7 @@ compile() {
 	shift 2
 	cat >"$tmp/t.c"
 	checked=$((checked + 1))
-	if out=$("$cc" "${cflags[@]}" "$@" "$tmp/t.c" 2>&1); then
+	if out=$("$cc" -fsyntax-only "${cflags[@]}" "$@" "$tmp/t.c" 2>&1); then
 		[ "$want" = ok ] || fail "$what: compiled; want an error with '$want'"
 		return 0
 	fi
@@ -97,6 +97,27 @@ for mode in "" -DREVOCABLE_INLINE; do
 	compile "v11 program ${mode:-calls}" ok $mode <<<"$v11_program"
 	compile "seed program ${mode:-calls}" ok $mode <<<"$seed_program"
 done
+
+# With REVOCABLE_INLINE a v11 unit's accesses are the inline read side:
+# no call of the exported revocable_try_access(), the slow path's entry
+# instead; without it, the call.
+if command -v nm >/dev/null; then
+	printf '%s\n' "$v11_program" >"$tmp/v11.c"
+	for mode in "" -DREVOCABLE_INLINE; do
+		checked=$((checked + 1))
+		"$cc" -O2 -c "${cflags[@]}" $mode -o "$tmp/v11.o" "$tmp/v11.c"
+		calls=$(nm -u "$tmp/v11.o" | awk '{ print $2 }')
+		if [ -n "$mode" ]; then
+			grep -qx revocable_try_access <<<"$calls" &&
+				fail "v11 unit with REVOCABLE_INLINE calls revocable_try_access()"
+			grep -qx revocable__try_access_slow <<<"$calls" ||
+				fail "v11 unit with REVOCABLE_INLINE has no inline read side"
+		else
+			grep -qx revocable_try_access <<<"$calls" ||
+				fail "v11 unit without REVOCABLE_INLINE does not call revocable_try_access()"
+		fi
+	done
+fi
 
 compile "revocable.h then revocable_v11.h" "revocable_v11.h after revocable.h" <<'EOF'
 #include <revocable.h>

@@ -3,9 +3,10 @@
  * The kernel series' v11 KUnit cases (drivers/base/test/revocable-test.c:
  * basic and revocation, each with an allocated and an embedded provider,
  * the access macros, concurrent access), written here against
- * revocable_v11.h through the KUnit shim, plus two cases of ours: a v11
+ * revocable_v11.h through the KUnit shim, plus three cases of ours: a v11
  * provider with a consumer written with the seed's names in another
- * translation unit (v11_seed_side.c), and the other way round.
+ * translation unit (v11_seed_side.c), and the other way round; and a
+ * revoke inside an access to its own provider, reported, not a deadlock.
  *
  * Where the library differs from the kernel's the case says so: a revoke
  * that waits holds one reference of its own (upstream reads 4, here 5),
@@ -19,6 +20,9 @@
 #include <revocable_v11.h>
 
 #include <semaphore.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "v11_seed_side.h"
 
@@ -422,6 +426,54 @@ static void v11_interop_seed_provider_v11_consumer(struct kunit *test)
 	revocable_barrier();
 }
 
+/*
+ * Ours: revocable_revoke() inside an access to the same provider cannot wait
+ * for itself; it reports that on stderr and leaves the provider alone
+ * (upstream's synchronize_srcu() would never return).
+ */
+static void v11_revoke_inside_access_reported(struct kunit *test)
+{
+	struct revocable *rev = revocable_alloc(REAL_RES);
+	struct revocable_handle rh;
+	char report[256] = "";
+	FILE *err = tmpfile();
+	int saved;
+
+	KUNIT_ASSERT_NOT_NULL(test, rev);
+	KUNIT_ASSERT_NOT_NULL(test, err);
+	revocable_handle_init(rev, &rh);
+	KUNIT_EXPECT_PTR_EQ(test, revocable_try_access(&rh), REAL_RES);
+
+	fflush(stderr);
+	saved = dup(STDERR_FILENO);
+	ck_assert_int_ge(saved, 0);
+	ck_assert_int_ge(dup2(fileno(err), STDERR_FILENO), 0);
+	revocable_revoke(rev);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	rewind(err);
+	if (!fgets(report, sizeof(report), err))
+		report[0] = '\0';
+	fclose(err);
+	ck_assert_msg(strstr(report, "inside an access to the same provider"),
+		      "no report of a revoke inside its own access: '%s'",
+		      report);
+
+	/* Untouched: still live, no reference dropped. */
+	KUNIT_EXPECT_EQ(test, get_refcount(rev), 3);
+	KUNIT_EXPECT_PTR_EQ(test, revocable_try_access(&rh), REAL_RES);
+	revocable_withdraw_access(&rh);
+	revocable_withdraw_access(&rh);
+
+	revocable_revoke(rev);
+	KUNIT_EXPECT_PTR_EQ(test, revocable_try_access(&rh), NULL);
+	revocable_withdraw_access(&rh);
+	revocable_handle_deinit(&rh);
+	KUNIT_EXPECT_EQ(test, get_refcount(rev), 1);
+	revocable_put(rev);
+}
+
 static struct kunit_case v11_test_cases[] = {
 	KUNIT_CASE(v11_test_basic),
 	KUNIT_CASE(v11_embedded_test_basic),
@@ -431,6 +483,7 @@ static struct kunit_case v11_test_cases[] = {
 	KUNIT_CASE(v11_test_concurrent_access),
 	KUNIT_CASE(v11_interop_v11_provider_seed_consumer),
 	KUNIT_CASE(v11_interop_seed_provider_v11_consumer),
+	KUNIT_CASE(v11_revoke_inside_access_reported),
 	{}
 };
 
