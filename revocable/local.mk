@@ -6,7 +6,7 @@
 # (with -I$(top_srcdir)/revocable and #include <revocable.h>).
 
 lib_LTLIBRARIES += revocable/librevocable.la
-include_HEADERS += revocable/revocable.h
+include_HEADERS += revocable/revocable.h revocable/revocable_v11.h
 # The library without its exported read-side entry points (access.c): the
 # teaching lab's library compiles these with lab_v3_index_bug.c instead
 # (tests/revocable/local.mk).

@@ -28,6 +28,14 @@
  * REVOCABLE_NO_INLINE forces the calls even where REVOCABLE_INLINE is
  * defined (the library's own sources define it).
  */
+/*
+ * One API per translation unit: revocable_v11.h reads this header with
+ * v11's names; included again after it, the seed's would be missing.
+ */
+#if defined(REVOCABLE_V11_H) && !defined(REVOCABLE__V11_READING)
+#error "revocable.h after revocable_v11.h: a translation unit uses either the seed's names or v11's (revocable(3), \"The v11 API\")"
+#endif
+
 #ifndef REVOCABLE_H
 #define REVOCABLE_H
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * kunit_shim.h - just enough of the KUnit API, on top of Check, for the
- * seed's revocable KUnit tests to build unchanged apart from includes.
+ * seed's and v11's revocable KUnit tests to build with their own calls.
  *
  * KUnit's EXPECT forms keep going after a failure; Check has no such
  * assertion, so both EXPECT and ASSERT end the test case here.
@@ -36,6 +36,12 @@ struct kunit_suite {
 #define KUNIT_EXPECT_PTR_EQ(test, a, b)	ck_assert_ptr_eq((a), (b))
 #define KUNIT_EXPECT_TRUE(test, cond)	ck_assert(cond)
 #define KUNIT_EXPECT_FALSE(test, cond)	ck_assert(!(cond))
+/* What v11's cases use besides. */
+#define KUNIT_ASSERT_NOT_NULL(test, ptr)				\
+	ck_assert_msg((ptr) != NULL, "%s is NULL", #ptr)
+#define KUNIT_ASSERT_FALSE(test, cond)	ck_assert(!(cond))
+#define KUNIT_EXPECT_EQ(test, a, b)	ck_assert_int_eq((a), (b))
+#define KUNIT_FAIL(test, msg)		ck_abort_msg("%s", (msg))
 
 /*
  * kunit_test_suite() - run every case of @suite as one Check loop test and

@@ -88,6 +88,29 @@ tests_revocable_test_revocable_dlclose_LDADD = $(CHECK_LIBS) -ldl
 EXTRA_tests_revocable_test_revocable_dlclose_DEPENDENCIES = \
 	revocable/librevocable.la
 
+# The kernel series' v11 API (revocable_v11.h): its KUnit cases and two
+# cases mixing it with the seed's names (v11_seed_side.c, a translation unit
+# of its own), with the inline read side and with the calls; and the
+# compile-time refusals of mixing the two APIs in one translation unit.
+check_PROGRAMS += tests/revocable/test_revocable_v11 \
+	tests/revocable/test_revocable_v11_calls
+TESTS += tests/revocable/test_revocable_v11 \
+	tests/revocable/test_revocable_v11_calls
+noinst_HEADERS += tests/revocable/v11_seed_side.h
+revocable_v11_test_sources = tests/revocable/test_v11.c \
+	tests/revocable/v11_seed_side.c
+tests_revocable_test_revocable_v11_SOURCES = $(revocable_v11_test_sources)
+tests_revocable_test_revocable_v11_CFLAGS = $(revocable_test_cflags)
+tests_revocable_test_revocable_v11_CPPFLAGS = $(revocable_test_cppflags)
+tests_revocable_test_revocable_v11_LDADD = $(revocable_test_ldadd)
+tests_revocable_test_revocable_v11_calls_SOURCES = $(revocable_v11_test_sources)
+tests_revocable_test_revocable_v11_calls_CFLAGS = $(revocable_test_cflags)
+tests_revocable_test_revocable_v11_calls_CPPFLAGS = $(AM_CPPFLAGS) \
+	-I$(top_srcdir)/revocable -I$(top_srcdir)/tests/revocable
+tests_revocable_test_revocable_v11_calls_LDADD = $(revocable_test_ldadd)
+dist_check_SCRIPTS += tests/revocable/api_select.sh
+TESTS += tests/revocable/api_select.sh
+
 # The inline protocol's version (revocable.sym): one small program built
 # with each read side, and the library of the next protocol - the same
 # sources, the version script with REVOCABLE_INLINE_1 renamed (derived, not
