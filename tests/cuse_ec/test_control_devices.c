@@ -119,7 +119,6 @@ START_TEST(test_device_options_bad)
 		"--device=cros_ec:minimal", "--socket-dir=/tmp");
 	REFUSED("--name and --profile describe the one node", "--name=x", "--device=cros_ec");
 	REFUSED("--name and --profile describe the one node", "--device=cros_ec", "--profile=laptop");
-	REFUSED("served with --socket-dir only", "--device=cros_ec", "--device=cros_fp");
 	REFUSED("one node's", "--device=a", "--device=b", "--socket-dir=/tmp", "--state=/tmp/s");
 	REFUSED("one node's", "--device=a", "--device=b", "--socket-dir=/tmp", "--record=/tmp/r");
 	REFUSED("one node's", "--device=a", "--device=b", "--socket-dir=/tmp", "--replay=/tmp/r");
