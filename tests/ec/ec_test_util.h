@@ -51,6 +51,28 @@ struct ec *make_ec_text(const char *text, struct fake_clock *fc);
 struct ec *make_ec_file_plus(const char *profile_file, const char *extra, struct fake_clock *fc);
 
 /**
+ * EC_TEST_FIXTURE() - the checked fixture most EC test programs share: a
+ * file-scope fake clock @fc and EC @ec, made from @profile_file (a shipped
+ * profile, NULL = the built-in default) before each test by setup() and
+ * destroyed after it by teardown(), for tcase_add_checked_fixture().
+ * @profile_file: as make_ec_file() takes it
+ */
+#define EC_TEST_FIXTURE(profile_file)				\
+	static struct fake_clock fc;				\
+	static struct ec *ec;					\
+	static void setup(void)					\
+	{							\
+		fake_clock_init(&fc);				\
+		ec = make_ec_file((profile_file), &fc);		\
+	}							\
+	static void teardown(void)				\
+	{							\
+		ec_destroy(ec);					\
+		ec = NULL;					\
+	}							\
+	struct ec_test_fixture_semicolon
+
+/**
  * hc() - run a host command with a guard zone after @resp_max and check the
  * EC wrote nothing past it; returns ec_host_command()'s value.
  */

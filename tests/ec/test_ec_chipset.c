@@ -11,20 +11,7 @@
 #include "ec_test_util.h"
 #include "../check_run.h"
 
-static struct fake_clock fc;
-static struct ec *ec;
-
-static void setup(void)
-{
-	fake_clock_init(&fc);
-	ec = make_ec_file(NULL, &fc);
-}
-
-static void teardown(void)
-{
-	ec_destroy(ec);
-	ec = NULL;
-}
+EC_TEST_FIXTURE(NULL);
 
 /* The console's text since the last snapshot, for what a command logged. */
 static void console(struct ec *e, char *buf, size_t len)

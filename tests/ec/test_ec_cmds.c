@@ -14,20 +14,7 @@
 
 #define RESP_MAX 248
 
-static struct fake_clock fc;
-static struct ec *ec;
-
-static void setup(void)
-{
-	fake_clock_init(&fc);
-	ec = make_ec_file(NULL, &fc);
-}
-
-static void teardown(void)
-{
-	ec_destroy(ec);
-	ec = NULL;
-}
+EC_TEST_FIXTURE(NULL);
 
 START_TEST(test_unsupported_versions)
 {

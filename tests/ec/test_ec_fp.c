@@ -20,20 +20,7 @@
 #define TEMPLATE_SIZE 5156u
 #define IMAGE_BYTES (160u * 160u)
 
-static struct fake_clock fc;
-static struct ec *ec;
-
-static void setup(void)
-{
-	fake_clock_init(&fc);
-	ec = make_ec_file(FP_PROFILE, &fc);
-}
-
-static void teardown(void)
-{
-	ec_destroy(ec);
-	ec = NULL;
-}
+EC_TEST_FIXTURE(FP_PROFILE);
 
 /* fingerprint.profile with @extra appended (a later key wins). */
 static struct ec *fp_variant(const char *extra, struct fake_clock *clk)

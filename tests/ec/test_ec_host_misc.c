@@ -8,25 +8,13 @@
  * usbc-dual boards answer.
  */
 #include <check.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "ec_test_util.h"
 #include "../check_run.h"
 
-static struct fake_clock fc;
-static struct ec *ec;
-
-static void setup(void)
-{
-	fake_clock_init(&fc);
-	ec = make_ec_file(NULL, &fc);
-}
-
-static void teardown(void)
-{
-	ec_destroy(ec);
-	ec = NULL;
-}
+EC_TEST_FIXTURE(NULL);
 
 static const struct ec_params_reboot_ec cold = { .cmd = EC_REBOOT_COLD };
 
@@ -341,7 +329,7 @@ static uint32_t gpio_set(const char *name, uint8_t val)
 {
 	struct ec_params_gpio_set p = { .val = val };
 
-	strncpy(p.name, name, sizeof(p.name));
+	snprintf(p.name, sizeof(p.name), "%s", name);
 	return hc_status(ec, EC_CMD_GPIO_SET, 0, &p, sizeof(p), NULL, 0, NULL);
 }
 
@@ -350,7 +338,7 @@ static uint8_t gpio_get(const char *name)
 	struct ec_params_gpio_get p = { { 0 } };
 	uint8_t val = 0xff;
 
-	strncpy(p.name, name, sizeof(p.name));
+	snprintf(p.name, sizeof(p.name), "%s", name);
 	ck_assert_uint_eq(hc_status(ec, EC_CMD_GPIO_GET, 0, &p, sizeof(p), &val, 1, NULL),
 			  EC_RES_SUCCESS);
 	return val;

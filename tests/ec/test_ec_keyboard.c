@@ -12,20 +12,7 @@
 #include "ec_test_util.h"
 #include "../check_run.h"
 
-static struct fake_clock fc;
-static struct ec *ec;
-
-static void setup(void)
-{
-	fake_clock_init(&fc);
-	ec = make_ec_file(NULL, &fc);
-}
-
-static void teardown(void)
-{
-	ec_destroy(ec);
-	ec = NULL;
-}
+EC_TEST_FIXTURE(NULL);
 
 /* Drop the boot-time events so GET_NEXT_EVENT shows only what a test does. */
 static void drain(struct ec *e)

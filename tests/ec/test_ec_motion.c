@@ -17,20 +17,7 @@
 #define NS_PER_MS	1000000ull
 #define DUAL		"ec/profiles/usbc-dual.profile"
 
-static struct fake_clock fc;
-static struct ec *ec;
-
-static void setup(void)
-{
-	fake_clock_init(&fc);
-	ec = make_ec_file(NULL, &fc);
-}
-
-static void teardown(void)
-{
-	ec_destroy(ec);
-	ec = NULL;
-}
+EC_TEST_FIXTURE(NULL);
 
 /* One MOTION_SENSE_CMD; @resp_len set to the answer's bytes. */
 static uint32_t ms(struct ec *e, uint32_t ver, const void *req, size_t len, uint8_t *resp,

@@ -17,20 +17,7 @@
 #include "ec_test_util.h"
 #include "../check_run.h"
 
-static struct fake_clock fc;
-static struct ec *ec;
-
-static void setup(void)
-{
-	fake_clock_init(&fc);
-	ec = make_ec_file(NULL, &fc);
-}
-
-static void teardown(void)
-{
-	ec_destroy(ec);
-	ec = NULL;
-}
+EC_TEST_FIXTURE(NULL);
 
 /* The EC lock is free during a call, and the callee may call back in. */
 static void hook_check_unlocked(struct test_listener *l, const struct ec_event *ev)

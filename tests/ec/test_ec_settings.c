@@ -11,20 +11,7 @@
 #include "ec_test_util.h"
 #include "../check_run.h"
 
-static struct fake_clock fc;
-static struct ec *ec;
-
-static void setup(void)
-{
-	fake_clock_init(&fc);
-	ec = make_ec_file(NULL, &fc);
-}
-
-static void teardown(void)
-{
-	ec_destroy(ec);
-	ec = NULL;
-}
+EC_TEST_FIXTURE(NULL);
 
 static uint32_t run(uint32_t cmd, uint32_t ver, const void *req, size_t len, void *resp,
 		    size_t resp_max)

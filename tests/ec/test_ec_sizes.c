@@ -177,20 +177,7 @@ static const struct size_case fp_size_cases[] = {
 	{ EC_CMD_FLASH_ERASE, 0, { 0, 0, 0, 0, 0, 0x40 }, 8, 0 },
 };
 
-static struct fake_clock fc;
-static struct ec *ec;
-
-static void setup(void)
-{
-	fake_clock_init(&fc);
-	ec = make_ec_file(NULL, &fc);
-}
-
-static void teardown(void)
-{
-	ec_destroy(ec);
-	ec = NULL;
-}
+EC_TEST_FIXTURE(NULL);
 
 /* What a command answers when the host's room is one byte short. */
 static uint32_t room_status(uint32_t cmd)

@@ -19,20 +19,7 @@
 #define MINUTE (60 * NS_PER_S)
 #define HOUR (60 * MINUTE)
 
-static struct fake_clock fc;
-static struct ec *ec;
-
-static void setup(void)
-{
-	fake_clock_init(&fc);
-	ec = make_ec_file(NULL, &fc);
-}
-
-static void teardown(void)
-{
-	ec_destroy(ec);
-	ec = NULL;
-}
+EC_TEST_FIXTURE(NULL);
 
 static void memmap(struct ec *e, uint8_t *map)
 {
