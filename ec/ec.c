@@ -25,11 +25,6 @@
 #define NS_PER_MS	1000000ull
 
 
-/* Commands a passthrough device (a PD MCU behind the EC) answers. */
-static const uint16_t ec_passthru_cmds[] = {
-	EC_CMD_HELLO, EC_CMD_GET_VERSION, EC_CMD_GET_CMD_VERSIONS, EC_CMD_GET_PROTOCOL_INFO,
-};
-
 /**
  * ec_cmd_lookup() - the table entry serving @command on this board.
  * @ec:      the EC (its profile may disable commands)
@@ -57,18 +52,12 @@ uint32_t ec_cmd_versions(const struct ec *ec, uint32_t command)
 	const struct ec_cmd_entry *entry;
 	uint32_t dev = command / EC_CMD_PASSTHRU_OFFSET(1);
 	uint32_t base = command % EC_CMD_PASSTHRU_OFFSET(1);
-	size_t i;
 
 	if (command > 0xFFFF)
 		return 0;
-	if (dev) {
-		if (!ec->prof.passthru_version[dev][0])
-			return 0;
-		for (i = 0; i < sizeof(ec_passthru_cmds) / sizeof(ec_passthru_cmds[0]); i++)
-			if (ec_passthru_cmds[i] == base)
-				return ec_cmd_table_versions(base);
-		return 0;
-	}
+	/* A device behind the EC: what the child answers (its profile is fixed). */
+	if (dev)
+		return ec->passthru[dev] ? ec_cmd_versions(ec->passthru[dev], base) : 0;
 	entry = ec_cmd_lookup(ec, command);
 	return entry ? entry->versions : 0;
 }
@@ -151,6 +140,42 @@ static size_t ec_room(uint16_t packet)
 	return room < 256 ? 256 : room;
 }
 
+/* Destroy the PD MCUs behind @ec (none, some or all created). */
+static void ec_passthru_destroy(struct ec *ec)
+{
+	unsigned int dev;
+
+	for (dev = 1; dev <= EC_PASSTHRU_DEVICES_MAX; dev++) {
+		ec_destroy(ec->passthru[dev]);
+		ec->passthru[dev] = NULL;
+	}
+}
+
+/*
+ * Create the PD MCU behind @ec for each device its profile declares: an EC
+ * of kind pd reading the same clock, booted at the same instant as its
+ * parent but from then on reset only by its own commands.
+ */
+static int ec_passthru_create(struct ec *ec)
+{
+	struct ec_profile *child;
+	unsigned int dev;
+	int ret = 0;
+
+	child = malloc(sizeof(*child));
+	if (!child)
+		return -ENOMEM;
+	for (dev = 1; dev <= EC_PASSTHRU_DEVICES_MAX && !ret; dev++) {
+		if (!ec->prof.passthru_version[dev][0])
+			continue;
+		ret = ec_profile_passthru(&ec->prof, dev, child);
+		if (!ret)
+			ret = ec_create(child, &ec->clock, &ec->passthru[dev]);
+	}
+	free(child);
+	return ret;
+}
+
 int ec_create(const struct ec_profile *profile, const struct ec_clock *clock, struct ec **out)
 {
 	struct ec *ec;
@@ -226,12 +251,17 @@ int ec_create(const struct ec_profile *profile, const struct ec_clock *clock, st
 	ec_wp_apply(ec, profile->write_protect);
 	if (ec_subsystems_create(ec))
 		goto err_sync;
+	if (ec_passthru_create(ec))
+		goto err_subsys;
 	/* What the EC itself sets up at every boot (ec_cmd_reboot.c). */
 	ec_boot(ec, EC_RESET_FLAG_POWER_ON);
 	ec_memmap_refresh(ec);
 	*out = ec;
 	return 0;
 
+err_subsys:
+	ec_passthru_destroy(ec);
+	ec_subsystems_destroy(ec);
 err_sync:
 	ec_notifier_fini(ec);
 	pthread_mutex_destroy(&ec->lock);
@@ -248,6 +278,7 @@ void ec_destroy(struct ec *ec)
 {
 	if (!ec)
 		return;
+	ec_passthru_destroy(ec);
 	ec_notifier_fini(ec);
 	pthread_mutex_destroy(&ec->lock);
 	ec_subsystems_destroy(ec);
@@ -259,12 +290,16 @@ void ec_destroy(struct ec *ec)
 
 size_t ec_memory_footprint(struct ec *ec)
 {
+	unsigned int dev;
 	size_t bytes;
 
 	/* The flash and fingerprint state grow under the lock's commands. */
 	pthread_mutex_lock(&ec->lock);
 	bytes = sizeof(*ec) + ec->req_room + 2 * ec->resp_room + ec_subsystems_footprint(ec);
 	pthread_mutex_unlock(&ec->lock);
+	for (dev = 1; dev <= EC_PASSTHRU_DEVICES_MAX; dev++)
+		if (ec->passthru[dev])
+			bytes += ec_memory_footprint(ec->passthru[dev]);
 	return bytes;
 }
 
@@ -324,60 +359,26 @@ static void ec_spend(struct ec *ec, uint64_t ns)
 }
 
 /*
- * What a device behind the EC (passthrough n) answers: a small EC of its
- * own with a version string from the profile and nothing else.
+ * A command on a passthrough offset: the EC relays it to the PD MCU behind
+ * it, which runs it as its own host command (its version check, its
+ * handlers, its state) and answers the status and bytes the EC hands back,
+ * as the firmware's host_command_process() does with pd_host_command().
+ * A device the profile does not declare is a command the EC lacks.
  */
 static int ec_passthru(struct ec_cmd_args *args, uint32_t dev, uint32_t base)
 {
-	struct ec *ec = args->ec;
-	struct ec_response_get_version *ver = (void *)args->resp;
-	uint32_t mask = ec_cmd_versions(ec, base + EC_CMD_PASSTHRU_OFFSET(dev));
+	struct ec *child = args->ec->passthru[dev];
+	uint32_t status;
+	int ret;
 
-	if (!mask)
+	if (!child)
 		return EC_RES_INVALID_COMMAND;
-	if (args->version > 31 || !(mask & EC_VER_MASK(args->version)))
-		return EC_RES_INVALID_VERSION;
-	switch (base) {
-	case EC_CMD_GET_VERSION:
-		if (args->version == 0) {
-			memset(ver, 0, sizeof(*ver));
-			ec_copy_str(ver->version_string_ro, sizeof(ver->version_string_ro),
-				    ec->prof.passthru_version[dev]);
-			ec_copy_str(ver->version_string_rw, sizeof(ver->version_string_rw),
-				    ec->prof.passthru_version[dev]);
-			ver->current_image = EC_IMAGE_RW;
-			args->resp_size = sizeof(*ver);
-		} else {
-			struct ec_response_get_version_v1 *v1 = (void *)args->resp;
-
-			memset(v1, 0, sizeof(*v1));
-			ec_copy_str(v1->version_string_ro, sizeof(v1->version_string_ro),
-				    ec->prof.passthru_version[dev]);
-			ec_copy_str(v1->version_string_rw, sizeof(v1->version_string_rw),
-				    ec->prof.passthru_version[dev]);
-			v1->current_image = EC_IMAGE_RW;
-			args->resp_size = sizeof(*v1);
-		}
-		return EC_RES_SUCCESS;
-	case EC_CMD_GET_CMD_VERSIONS: {
-		uint32_t cmd = args->version == 0 ? args->req[0] :
-			       (uint32_t)(args->req[0] | (args->req[1] << 8));
-		uint32_t v = 0;
-		size_t i;
-
-		for (i = 0; i < sizeof(ec_passthru_cmds) / sizeof(ec_passthru_cmds[0]); i++)
-			if (ec_passthru_cmds[i] == cmd)
-				v = ec_cmd_table_versions(cmd);
-		if (!v)
-			return EC_RES_INVALID_PARAM;
-		ec_put_le32(args->resp, v);
-		args->resp_size = 4;
-		return EC_RES_SUCCESS;
-	}
-	default:
-		/* HELLO and GET_PROTOCOL_INFO behave as on the EC itself. */
-		return ec_cmd_find(base)->handler(args);
-	}
+	ret = ec_host_command(child, base, args->version, args->req, args->req_len, args->resp,
+			      args->resp_max, &status);
+	if (ret < 0)
+		return EC_RES_ERROR;
+	args->resp_size = status == EC_RES_SUCCESS ? (size_t)ret : 0;
+	return (int)status;
 }
 
 static int ec_dispatch(struct ec_cmd_args *args, uint32_t command)

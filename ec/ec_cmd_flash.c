@@ -88,5 +88,5 @@ static const struct ec_cmd_entry ec_flash_cmds[] = {
 const struct ec_subsystem ec_subsys_flash = {
 	.name = "flash",
 	EC_SUBSYSTEM_CMDS(ec_flash_cmds),
-	.kinds = EC_KINDS_ALL,
+	.kinds = EC_KINDS_CORE,
 };

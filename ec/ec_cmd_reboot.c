@@ -125,5 +125,5 @@ static const struct ec_cmd_entry ec_reboot_cmds[] = {
 const struct ec_subsystem ec_subsys_reboot = {
 	.name = "reboot",
 	EC_SUBSYSTEM_CMDS(ec_reboot_cmds),
-	.kinds = EC_KINDS_ALL,
+	.kinds = EC_KINDS_CORE,
 };

@@ -280,5 +280,5 @@ static const struct ec_cmd_entry ec_system_cmds[] = {
 const struct ec_subsystem ec_subsys_system = {
 	.name = "system",
 	EC_SUBSYSTEM_CMDS(ec_system_cmds),
-	.kinds = EC_KINDS_ALL,
+	.kinds = EC_KINDS_CORE,
 };

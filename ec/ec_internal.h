@@ -519,6 +519,14 @@ struct ec {
 
 	uint8_t memmap[EC_MEMMAP_SIZE];
 
+	/*
+	 * The PD MCUs behind this EC, [passthru] device n at @passthru[n]
+	 * (NULL: none), each an EC of its own with its own lock, clock
+	 * readings and state; created and destroyed with this one. The
+	 * parent's lock is taken before a child's, never the reverse.
+	 */
+	struct ec *passthru[EC_PASSTHRU_DEVICES_MAX + 1];
+
 	/* Scratch buffers of max(packet - 8, 256) bytes: requests zero-filled. */
 	size_t req_room, resp_room;
 	uint8_t *req_buf;
@@ -606,8 +614,10 @@ struct ec_subsystem {
 	uint32_t kinds;
 };
 
-/* The subsystems every kind of firmware is built with. */
+/* The subsystems the laptop EC and the fingerprint MCU are built with. */
 #define EC_KINDS_ALL	(EC_KIND_MASK(EC_KIND_EC) | EC_KIND_MASK(EC_KIND_FPMCU))
+/* ... and the core a PD MCU has too: system, flash geometry, reboot. */
+#define EC_KINDS_CORE	(EC_KINDS_ALL | EC_KIND_MASK(EC_KIND_PD))
 
 #define EC_SUBSYSTEM_CMDS(array)	.cmds = (array), .n_cmds = sizeof(array) / sizeof((array)[0])
 

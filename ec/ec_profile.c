@@ -367,6 +367,57 @@ static int parse_passthru(struct parser *ps, const char *key, const char *v)
 	return 0;
 }
 
+/*
+ * The PD MCU behind a laptop EC, once: an STM32F072 as on samus_pd (128 KiB
+ * of flash in 2 KiB pages, written in half-words, protected in 4 KiB
+ * banks). It keeps no wall time and has no memory map (that is the LPC
+ * host interface's; the chip sits on the EC's I2C), so RTC_GET_VALUE and
+ * READ_MEMMAP are switched off; it advertises no features. Its version
+ * string is the parent's [passthru] line, prefixed to the build info.
+ */
+static const char ec_pd_mcu_profile[] =
+	"[ec]\n"
+	"kind = pd\n"
+	"board = pd\n"
+	"build_info = 2026-02-01 08:30:00 builder@cuse-ec\n"
+	"memmap_direct = no\n"
+	"disable_commands = 0x0007, 0x0044\n"
+	"[chip]\n"
+	"vendor = st\n"
+	"name = stm32f07x\n"
+	"revision = 1\n"
+	"[flash]\n"
+	"size = 128K\n"
+	"write_block = 2\n"
+	"erase_block = 2048\n"
+	"protect_block = 4096\n"
+	"write_protect = no\n";
+
+int ec_profile_passthru(const struct ec_profile *parent, unsigned int dev,
+			struct ec_profile *out)
+{
+	const char *version;
+	char err[128];
+	char build[EC_VERSION_STRING_LEN + EC_BUILD_INFO_LEN];
+
+	if (!parent || !out || dev < 1 || dev > EC_PASSTHRU_DEVICES_MAX ||
+	    !parent->passthru_version[dev][0])
+		return -EINVAL;
+	version = parent->passthru_version[dev];
+	/* The text is ours: a parse failure is a bug a unit test catches. */
+	if (ec_profile_parse_text(ec_pd_mcu_profile, "pd-mcu", out, err, sizeof(err)))
+		return -EINVAL;
+	ec_copy_str(out->version_ro, sizeof(out->version_ro), version);
+	ec_copy_str(out->version_rw, sizeof(out->version_rw), version);
+	/* Room for both: the field then cuts the line to what it holds. */
+	snprintf(build, sizeof(build), "%s %s", version, out->build_info);
+	ec_copy_str(out->build_info, sizeof(out->build_info), build);
+	/* What the EC relays is bounded by its own buffers. */
+	out->max_request_packet = parent->max_request_packet;
+	out->max_response_packet = parent->max_response_packet;
+	return 0;
+}
+
 static int parse_line(struct parser *ps, char *line)
 {
 	char *s = trim(line), *eq, *key, *v;

@@ -107,11 +107,14 @@ struct ec_adc_profile {
  * a laptop and the fingerprint MCU answer different command sets: each
  * subsystem says which kinds are built with it (struct ec_subsystem's
  * kinds), and a command of a subsystem the board's kind lacks answers
- * INVALID_COMMAND there. The profile's [ec] kind names one.
+ * INVALID_COMMAND there. The profile's [ec] kind names one. A PD MCU
+ * (pd) is what sits behind a laptop EC on its passthrough offset: only the
+ * core every firmware has (system, flash geometry, reboot).
  */
 #define EC_KINDS(X)		\
 	X(EC, "ec")		\
-	X(FPMCU, "fpmcu")
+	X(FPMCU, "fpmcu")	\
+	X(PD, "pd")
 
 enum ec_kind {
 #define EC_KIND_ENUM(id, name) EC_KIND_##id,
@@ -280,6 +283,19 @@ struct ec_profile {
 void ec_copy_str(char *dst, size_t room, const char *src);
 
 extern const char ec_builtin_laptop_profile[];
+
+/**
+ * ec_profile_passthru() - the profile of the PD MCU behind @parent on
+ * passthrough device @dev: the model's PD chip (kind pd) with the version
+ * string the parent's [passthru] line gives and the parent's packet limits.
+ * @parent: the EC's profile
+ * @dev:    1..EC_PASSTHRU_DEVICES_MAX, declared in @parent
+ * @out:    filled on success
+ *
+ * Return: 0, or -EINVAL when @parent declares no device @dev.
+ */
+int ec_profile_passthru(const struct ec_profile *parent, unsigned int dev,
+			struct ec_profile *out);
 int ec_profile_parse_text(const char *text, const char *name, struct ec_profile *out,
 			  char *err, size_t errlen);
 bool ec_profile_cmd_disabled(const struct ec_profile *profile, uint32_t command);

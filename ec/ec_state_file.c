@@ -403,6 +403,7 @@ const struct ec_state_field ec_state_fields[] = {
 	SAVE(saved_len),
 	HEAP(saved_resp, ec_state_resp_codec),
 	NOT_SAVED(memmap, "derived"),
+	NOT_SAVED(passthru, "devices behind the EC: each an EC of its own, not saved"),
 	NOT_SAVED(req_room, "profile"),
 	NOT_SAVED(resp_room, "profile"),
 	NOT_SAVED(req_buf, "scratch"),

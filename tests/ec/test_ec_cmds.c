@@ -670,12 +670,12 @@ START_TEST(test_passthrough)
 	hc(dual, EC_CMD_PASSTHRU_OFFSET(1) + EC_CMD_GET_CMD_VERSIONS, 0, req, 1, resp,
 	   sizeof(resp), &status);
 	ck_assert_uint_eq(le32(resp), 1);
-	req[0] = EC_CMD_GET_FEATURES;
+	req[0] = EC_CMD_CHARGE_STATE;
 	hc(dual, EC_CMD_PASSTHRU_OFFSET(1) + EC_CMD_GET_CMD_VERSIONS, 0, req, 1, resp,
 	   sizeof(resp), &status);
 	ck_assert_uint_eq(status, EC_RES_INVALID_PARAM);
-	/* Other commands on the device, and devices 2 and 3, do not exist. */
-	hc(dual, EC_CMD_PASSTHRU_OFFSET(1) + EC_CMD_GET_FEATURES, 0, NULL, 0, resp, sizeof(resp),
+	/* A laptop command on the PD chip, and devices 2 and 3, do not exist. */
+	hc(dual, EC_CMD_PASSTHRU_OFFSET(1) + EC_CMD_CHARGE_STATE, 0, NULL, 0, resp, sizeof(resp),
 	   &status);
 	ck_assert_uint_eq(status, EC_RES_INVALID_COMMAND);
 	hc(dual, EC_CMD_PASSTHRU_OFFSET(2) + EC_CMD_HELLO, 0, req, 4, resp, sizeof(resp), &status);
