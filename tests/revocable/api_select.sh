@@ -169,15 +169,9 @@ struct revocable_guard guard;
 EOF
 
 # Every other public name of revocable.h in a v11 translation unit.
-public=$(
-	{
-		awk '/^#pragma GCC visibility push\(default\)/ { on = 1; next }
-		     /^#pragma GCC visibility pop/ { on = 0 }
-		     on' "$header" | grep -o '\brevocable_[a-z_]*(' | tr -d '(' | grep -v '^revocable__'
-		sed -n 's/^#define \(REVOCABLE[A-Z_]*\).*/\1/p' "$header" |
-			grep -v -e '^REVOCABLE__' -e '^REVOCABLE_H$'
-	} | sort -u
-)
+# shellcheck source=tests/revocable/public_names.sh
+. "$srcdir/tests/revocable/public_names.sh"
+public=$(revocable_public_names "$header")
 [ "$(wc -w <<<"$public")" -ge 20 ] || fail "found only $(wc -w <<<"$public") public names in $header"
 for name in $public; do
 	grep -qw -- "$name" <<<"$reused" && continue

@@ -7,6 +7,7 @@
 # The shared object's symbols against the version script and the header,
 # and the man pages against the header and mandoc -Tlint.
 dist_check_SCRIPTS += tests/revocable/abi_symbols.sh tests/revocable/man_pages.sh
+EXTRA_DIST += tests/revocable/public_names.sh
 TESTS += tests/revocable/abi_symbols.sh tests/revocable/man_pages.sh
 # Its thread-locals reached by initial exec: no __tls_get_addr in the
 # exported read side (disassembled), no dynamic TLS relocation.

@@ -17,17 +17,9 @@ fail() { echo "FAIL: $*"; status=1; }
 
 command -v mandoc >/dev/null || { echo "SKIP: mandoc missing (apt-get install mandoc)"; exit 77; }
 
-# Public functions: the exported region of the header minus revocable__*;
-# public macros: every REVOCABLE_* the header defines, minus internals and
-# the include guard.
-public=$(
-	awk '/^#pragma GCC visibility push\(default\)/ { on = 1; next }
-	     /^#pragma GCC visibility pop/ { on = 0 }
-	     on' "$header" | grep -o '\brevocable_[a-z_]*(' | tr -d '(' | grep -v '^revocable__'
-	sed -n 's/^#define \(REVOCABLE[A-Z_]*\).*/\1/p' "$header" |
-		grep -v -e '^REVOCABLE__' -e '^REVOCABLE_H$'
-)
-public=$(echo "$public" | sort -u)
+# shellcheck source=tests/revocable/public_names.sh
+. "$srcdir/tests/revocable/public_names.sh"
+public=$(revocable_public_names "$header")
 
 for name in $public; do
 	page=$mandir/$name.3
