@@ -109,18 +109,22 @@ hl_nap() {
 
 # hl_backoff VAR: the pause of a polling loop whose check costs a process
 # (a control command, stat, grep). VAR holds milliseconds (start it at 0)
-# and doubles from 10 up to 200, so a condition that is met at once is
-# seen within 10 ms and a long wait polls 5 times a second, not 20: inside
-# user-mode-linux each poll's fork and exec costs ~50 ms of the host's CPU,
-# so a 20-Hz poll kept a core busy for as long as it waited. A check here
-# is of a state that holds once reached, never of a passing one.
+# and doubles from 10, so a condition that is met at once is seen within
+# 10 ms, up to a cap: 200 ms on the host (a long wait polls 5 times a
+# second, not 20), 1 s inside a user-mode-linux guest (uml-run sets
+# UML_GUEST), where each poll's fork and exec costs ~50 ms of the host's
+# CPU on a quiet machine and 300-600 ms on a loaded one: there a 5-Hz poll
+# kept a core busy for as long as it waited, and a wait that grew longer
+# under load polled more, which loaded it further. A check here is of a
+# state that holds once reached, never of a passing one.
 hl_backoff() {
 	local -n hl_backoff_ms=$1
-	local secs
+	local secs cap=200
 
+	[[ -z ${UML_GUEST:-} ]] || cap=1000
 	(( hl_backoff_ms = hl_backoff_ms ? hl_backoff_ms * 2 : 10 ))
-	(( hl_backoff_ms <= 200 )) || hl_backoff_ms=200
-	printf -v secs '0.%03d' "$hl_backoff_ms"
+	(( hl_backoff_ms <= cap )) || hl_backoff_ms=$cap
+	printf -v secs '%d.%03d' $(( hl_backoff_ms / 1000 )) $(( hl_backoff_ms % 1000 ))
 	hl_nap "$secs"
 }
 
