@@ -198,7 +198,8 @@ int ec_create(const struct ec_profile *profile, const struct ec_clock *clock, st
 	ec->resp_room = ec_room(profile->max_response_packet);
 	ec->req_buf = malloc(ec->req_room);
 	ec->resp_buf = malloc(ec->resp_room);
-	ec->saved_resp = malloc(ec->resp_room);
+	/* Zeroed: the state file saves it whole, past the response in it. */
+	ec->saved_resp = calloc(1, ec->resp_room);
 	if (!ec->req_buf || !ec->resp_buf || !ec->saved_resp)
 		goto err_free;
 	if (pthread_mutex_init(&ec->lock, NULL))

@@ -9,6 +9,7 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -509,6 +510,44 @@ static struct rec *rec_named(struct parsed *in, const char *name)
 }
 
 /*
+ * A state file holds only what the EC's state determines. The saved
+ * response buffer is saved whole (its room, whatever the last response's
+ * length); valgrind saw the bytes past that response reach the file
+ * uninitialised, as ec_create() malloc()ed the buffer. With glibc's heap
+ * perturbed (ASan fills new blocks itself), they must still be zeros.
+ */
+START_TEST(test_saved_response_tail_is_zero)
+{
+	struct parsed in;
+	const struct rec *resp, *rlen;
+	struct ec *e;
+	void *blob;
+	size_t len, saved_len, i;
+
+	fake_clock_init(&fc);
+	mallopt(M_PERTURB, 0x5a);
+	e = make_ec_file(NULL, &fc);
+	mallopt(M_PERTURB, 0);
+	drive(e);
+	ck_assert_int_eq(ec_state_save(e, &blob, &len), 0);
+	parse(blob, len, &in);
+	resp = rec_named(&in, "saved_resp");
+	rlen = rec_named(&in, "saved_len");
+	ck_assert_ptr_nonnull(resp);
+	ck_assert_ptr_nonnull(rlen);
+	ck_assert_uint_eq(rlen->len, sizeof(saved_len));
+	memcpy(&saved_len, rlen->data, sizeof(saved_len));
+	ck_assert_uint_lt(saved_len, resp->len);
+	for (i = saved_len; i < resp->len; i++)
+		ck_assert_msg(!resp->data[i], "saved_resp byte %zu of %u (response %zu bytes) is 0x%02x",
+			      i, resp->len, saved_len, resp->data[i]);
+	parsed_free(&in);
+	free(blob);
+	ec_destroy(e);
+}
+END_TEST
+
+/*
  * Load @blob into @e, which must refuse it with @ret and a message holding
  * @msg, and be left exactly as it was: its state saved before and after
  * (same clock reading) is the same blob.
@@ -831,6 +870,7 @@ static Suite *ec_state_file_suite(void)
 	tcase_add_test(tc, test_round_trip_every_field_fingerprint);
 	tcase_add_test(tc, test_round_trip_host_commands);
 	tcase_add_test(tc, test_refusals);
+	tcase_add_test(tc, test_saved_response_tail_is_zero);
 	suite_add_tcase(s, tc);
 	tcase_add_checked_fixture(tf, file_setup, file_teardown);
 	tcase_add_test(tf, test_files);
