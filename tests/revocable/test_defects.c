@@ -215,16 +215,20 @@ END_TEST
 
 #define X86_EFLAGS_TF	0x100
 
-static struct revocable *step_rev_handler;
+/* The handler's handles: on another provider, and on the stepped one's. */
+static struct revocable *step_rev_handler[2];
 static volatile sig_atomic_t step_stop;
 static volatile long step_traps;
 static volatile long step_handler_bad;
 
 /*
- * Runs after every single instruction of the stepped access (the trap
- * flag): a whole access and release of its own, as a signal handler may
- * at any instruction boundary.  Once the stepped code says it is past
- * the access, the trap flag is cleared in the context it returns to.
+ * Runs after every single instruction of the stepped code (the trap
+ * flag): two accesses and their releases, oldest first, as a signal
+ * handler may at any instruction boundary - a nested access, one of the
+ * provider the interrupted code holds or is taking, and an out-of-order
+ * release with its compaction, all through slot 0 while the interrupted
+ * fast path is anywhere in its steps.  Once the stepped code says it is
+ * done, the trap flag is cleared in the context it returns to.
  */
 static void step_trap(int sig, siginfo_t *si, void *ctx)
 {
@@ -237,22 +241,47 @@ static void step_trap(int sig, siginfo_t *si, void *ctx)
 		return;
 	}
 	step_traps++;
-	if (revocable_try_access(step_rev_handler) != RES)
+	if (revocable_try_access(step_rev_handler[0]) != RES)
 		step_handler_bad++;
-	revocable_release(step_rev_handler);
+	if (revocable_try_access(step_rev_handler[1]) != RES)
+		step_handler_bad++;
+	revocable_release(step_rev_handler[0]);
+	revocable_release(step_rev_handler[1]);
 }
 
 static inline void step_start(void)
 {
+	step_stop = 0;
 	__asm__ volatile("pushfq\n\torq $0x100, (%%rsp)\n\tpopfq"
 			 ::: "memory", "cc");
 }
 
+/* The handler cleared the trap flag at the first boundary after this. */
+static inline void step_end(void)
+{
+	step_stop = 1;
+	__asm__ volatile("" ::: "memory");
+}
+
+/* Nothing but the stepped access may be recorded: slot 0 as @want, no
+ * slot above, no counted entry. */
+static void check_reader(const struct revocable__reader *rd,
+			 const struct revocable_provider *want, const char *when)
+{
+	ck_assert_msg(rd->slot[0].rp == want && !rd->slot[1].rp &&
+		      !rd->depth && !rd->overflow_depth,
+		      "%s, after %ld handler accesses: slot 0 %s, slot 1 %p, depth %u, overflow %u",
+		      when, step_traps,
+		      rd->slot[0].rp == want ? "as it should be" : "wrong",
+		      (void *)rd->slot[1].rp, rd->depth, rd->overflow_depth);
+}
+
 /*
- * Single-steps the inline try_access (this thread already registered,
- * so the fast path runs) with a handler access at every instruction
- * boundary; the interrupted access must come out intact: its slot and
- * depth recorded, so a revoke still waits for it.
+ * Single-steps try_access and release of a registered thread (so the fast
+ * path runs), inline and through the exported calls, with handler
+ * accesses at every instruction boundary; the interrupted access must come
+ * out intact: recorded in slot 0 while held, so a revoke still waits for
+ * it, and slot 0 free after its release.
  */
 START_TEST(test_signal_at_every_fast_path_step)
 {
@@ -263,33 +292,47 @@ START_TEST(test_signal_at_every_fast_path_step)
 	struct sigaction sa = { .sa_sigaction = step_trap,
 				.sa_flags = SA_SIGINFO };
 	struct revocable__reader *rd;
+	long traps_before;
 	void *res;
+	int exported;
 
-	step_rev_handler = revocable_alloc(rp_h);
+	step_rev_handler[0] = revocable_alloc(rp_h);
+	step_rev_handler[1] = revocable_alloc(rp);
 	ck_assert_ptr_eq(revocable_try_access(rev), RES);	/* registers */
 	revocable_release(rev);
 	rd = revocable__tls_reader;
-	ck_assert_uint_eq(rd->state, 0);
+	check_reader(rd, NULL, "before");
 	sigemptyset(&sa.sa_mask);
 	ck_assert_int_eq(sigaction(SIGTRAP, &sa, NULL), 0);
 
-	step_start();
-	res = revocable_try_access(vrev);
-	step_stop = 1;
-	/* The handler cleared the trap flag at the first boundary after. */
+	for (exported = 0; exported < 2; exported++) {
+		traps_before = step_traps;
+		step_start();
+		res = exported ? (revocable_try_access)(vrev) :
+				 revocable_try_access(vrev);
+		step_end();
+		ck_assert_msg(step_traps - traps_before > 3,
+			      "only %ld steps: the trap flag did not work",
+			      step_traps - traps_before);
+		ck_assert_ptr_eq(res, RES);
+		check_reader(rd, rp, exported ? "exported access" : "inline access");
 
-	ck_assert_msg(step_traps > 3, "only %ld steps: the trap flag did not work",
-		      step_traps);
+		traps_before = step_traps;
+		step_start();
+		if (exported)
+			(revocable_release)(vrev);
+		else
+			revocable_release(vrev);
+		step_end();
+		ck_assert_msg(step_traps - traps_before > 3,
+			      "only %ld steps in the release",
+			      step_traps - traps_before);
+		check_reader(rd, NULL, exported ? "exported release" : "inline release");
+	}
 	ck_assert_int_eq(step_handler_bad, 0);
-	ck_assert_ptr_eq(res, RES);
-	ck_assert_msg(rd->state == 1 && rd->slot[0].rp == rp,
-		      "after %ld handler accesses the interrupted access is lost: state %u, slot 0 %s",
-		      step_traps, rd->state,
-		      rd->slot[0].rp == rp ? "holds it" : "does not hold it");
-	revocable_release(rev);
-	ck_assert_uint_eq(rd->state, 0);
 	revocable_free(rev);
-	revocable_free(step_rev_handler);
+	revocable_free(step_rev_handler[0]);
+	revocable_free(step_rev_handler[1]);
 	revocable_provider_free(rp);
 	revocable_provider_free(rp_h);
 	revocable_barrier();
