@@ -260,6 +260,22 @@ static inline void revocable__release_inline(struct revocable *rev)
 /* ---- public API ---- */
 
 /*
+ * The exported read side is called through the GOT, not the PLT (GCC's
+ * noplt, what -fno-plt does for every call): the PLT's extra indirect
+ * jump per call was a third of the calls' cost over the inline path
+ * (docs/design.md, "ABI").  The symbols are then bound when the program
+ * loads rather than at their first call.
+ */
+#if defined(__has_attribute)
+#if __has_attribute(noplt)
+#define REVOCABLE__READ_CALL __attribute__((noplt))
+#endif
+#endif
+#ifndef REVOCABLE__READ_CALL
+#define REVOCABLE__READ_CALL
+#endif
+
+/*
  * The shared object is built with -fvisibility=hidden and a version script
  * (revocable.sym: the API in node REVOCABLE_1, the internals above in
  * REVOCABLE_INLINE_2): exactly what is declared between the visibility
@@ -289,12 +305,12 @@ void revocable_free(struct revocable *rev);
 void revocable_init(struct revocable *rev, struct revocable_provider *rp);
 void revocable_fini(struct revocable *rev);
 
-void *revocable_try_access(struct revocable *rev);
-void revocable_release(struct revocable *rev);
+REVOCABLE__READ_CALL void *revocable_try_access(struct revocable *rev);
+REVOCABLE__READ_CALL void revocable_release(struct revocable *rev);
 
-void *revocable_guard_enter(struct revocable_guard *guard,
-			    struct revocable *rev);
-void revocable_guard_exit(struct revocable_guard *guard);
+REVOCABLE__READ_CALL void *revocable_guard_enter(struct revocable_guard *guard,
+						 struct revocable *rev);
+REVOCABLE__READ_CALL void revocable_guard_exit(struct revocable_guard *guard);
 
 void revocable_barrier(void);
 #pragma GCC visibility pop
