@@ -3,7 +3,8 @@
 #
 # The inline read side's protocol is versioned (revocable/revocable.sym):
 # - a program built with the default read side imports no library
-#   internal (revocable__*), only the API of node REVOCABLE_1;
+#   internal (revocable__*), only the API of node REVOCABLE_1, and calls
+#   the read side through its GOT, not a PLT stub (noplt);
 # - one built with REVOCABLE_INLINE imports the internals it inlines, each
 #   under this protocol's node, REVOCABLE_INLINE_<n> (read from
 #   revocable.sym);
@@ -62,6 +63,20 @@ grep '^revocable__' "$tmp/inline" | grep -v -q "@$node\$" &&
 imports "$prev_inline" >"$tmp/prev"
 grep -q "^revocable__tls_reader@$prev_node\$" "$tmp/prev" ||
 	fail "the previous protocol's stand-in does not import revocable__tls_reader@$prev_node: $(tr '\n' ' ' <"$tmp/prev")"
+
+# The default program calls the read side through its GOT, not a PLT stub
+# (revocable.h declares the calls noplt, a GCC attribute: a program built
+# by another compiler is not checked).
+if readelf -p .comment "$calls" 2>/dev/null | grep -q 'GCC:' &&
+	! readelf -p .comment "$calls" 2>/dev/null | grep -qi clang; then
+	relocs=$(readelf -r -W "$calls")
+	for fn in revocable_try_access revocable_release; do
+		grep -q "JUMP_SLO.* $fn@" <<<"$relocs" &&
+			fail "the default program calls $fn through the PLT"
+		grep -q "GLOB_DAT.* $fn@" <<<"$relocs" ||
+			fail "the default program has no GOT entry for $fn"
+	done
+fi
 
 # Both run against this build's library (their RUNPATH).
 for prog in "$calls" "$inline"; do
