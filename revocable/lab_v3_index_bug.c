@@ -141,15 +141,17 @@ static void lab_release(struct revocable *rev)
 			slot = *index;
 		pthread_mutex_unlock(&lab.lock);
 	}
-	if (!slot || depth == 0 || depth > REVOCABLE_READER_SLOTS) {
+	/* The remembered slot is our own: the thread's own accesses release
+	 * as in the installed library (slot 0's mark and holes are its
+	 * bookkeeping); the bug is in sharing the handle between threads. */
+	if (!slot || depth == 0 ||
+	    (slot >= &rd->slot[0] && slot < &rd->slot[REVOCABLE_READER_SLOTS])) {
 		revocable__release_inline(rev);
 		return;
 	}
-	/* End the access the handle remembers - maybe another thread's,
-	 * leaving ours recorded and theirs unprotected. */
+	/* End the access the handle remembers - another thread's, leaving
+	 * ours recorded and theirs unprotected. */
 	__atomic_store_n(&slot->rp, NULL, __ATOMIC_RELEASE);
-	if (rd->depth)
-		rd->depth -= 1;
 }
 
 /*
