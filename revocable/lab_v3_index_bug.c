@@ -100,11 +100,22 @@ void revocable__lab_forget(const struct revocable *rev)
 	pthread_mutex_unlock(&lab.lock);
 }
 
+/* Slots the calling thread uses, slot 0 included; 0 if its accesses are
+ * counted (no slot to remember) or it has none. */
+static uint32_t lab_depth(const struct revocable__reader *rd)
+{
+	struct revocable_provider *v0 = rd->slot[0].rp;
+
+	if (!v0 || v0 == SLOT_SLOW || rd->overflow_depth)
+		return 0;
+	return rd->depth + 1;
+}
+
 static void *lab_try_access(struct revocable *rev)
 {
 	void *res = revocable__try_access_inline(rev);
 	struct revocable__reader *rd = revocable__tls_reader;
-	uint32_t depth = (uint32_t)rd->state;	/* any flag: no slot used */
+	uint32_t depth = lab_depth(rd);
 	struct revocable__slot **index;
 
 	if (!rev || depth == 0 || depth > REVOCABLE_READER_SLOTS)
@@ -120,7 +131,7 @@ static void *lab_try_access(struct revocable *rev)
 static void lab_release(struct revocable *rev)
 {
 	struct revocable__reader *rd = revocable__tls_reader;
-	uint32_t depth = (uint32_t)rd->state;
+	uint32_t depth = lab_depth(rd);
 	struct revocable__slot **index, *slot = NULL;
 
 	if (rev) {
@@ -130,14 +141,17 @@ static void lab_release(struct revocable *rev)
 			slot = *index;
 		pthread_mutex_unlock(&lab.lock);
 	}
-	if (!slot || depth == 0 || depth > REVOCABLE_READER_SLOTS) {
+	/* The remembered slot is our own: the thread's own accesses release
+	 * as in the installed library (slot 0's mark and holes are its
+	 * bookkeeping); the bug is in sharing the handle between threads. */
+	if (!slot || depth == 0 ||
+	    (slot >= &rd->slot[0] && slot < &rd->slot[REVOCABLE_READER_SLOTS])) {
 		revocable__release_inline(rev);
 		return;
 	}
-	/* End the access the handle remembers - maybe another thread's,
-	 * leaving ours recorded and theirs unprotected. */
+	/* End the access the handle remembers - another thread's, leaving
+	 * ours recorded and theirs unprotected. */
 	__atomic_store_n(&slot->rp, NULL, __ATOMIC_RELEASE);
-	rd->state -= 1;
 }
 
 /*

@@ -17,7 +17,7 @@ revocable_librevocable_la_SOURCES = $(revocable_core_sources) \
 revocable_librevocable_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/revocable
 # Hidden by default: only what revocable.h declares between its visibility
 # pragmas is exported, and the version script gives each symbol its node,
-# REVOCABLE_1 or REVOCABLE_INLINE_1 (tests/revocable/abi_symbols.sh checks
+# REVOCABLE_1 or REVOCABLE_INLINE_2 (tests/revocable/abi_symbols.sh checks
 # all three agree).
 #
 # Initial-exec TLS for the library's own thread-locals, the exported

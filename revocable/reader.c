@@ -49,8 +49,10 @@ struct revocable_provider revocable__null_provider = {
 	.priv_revoked_cond = PTHREAD_COND_INITIALIZER,
 };
 
+const long revocable__slot_marks[2];
+
 struct revocable__reader revocable__unregistered_reader = {
-	.state = REVOCABLE__DEPTH_SLOW_ONLY,
+	.slot = { [0] = { .rp = SLOT_SLOW } },
 };
 __thread struct revocable__reader *revocable__tls_reader =
 	&revocable__unregistered_reader;
@@ -88,8 +90,6 @@ static __thread struct refused_accesses revocable_refused;
  */
 static __thread bool revocable_in_slow;
 static __thread unsigned int revocable_handler_refused;
-/* We set OVERFLOW so the handler's releases come to the slow path too. */
-static __thread bool revocable_handler_flagged;
 
 static void refused_add(struct revocable_provider *rp)
 {
@@ -163,15 +163,6 @@ long revocable__futex(unsigned int *word, int op, unsigned int val,
 	return syscall(SYS_futex, word, op, val, timeout, NULL, 0);
 }
 
-/*
- * What an out-of-order release leaves in a slot below the top: not NULL,
- * which below the top means an access whose provider is not stored yet
- * (see release_slow()).  Never dereferenced and never any provider, so a
- * revoker's comparison or a release's match never takes it for one.
- */
-static const char slot_hole_mark;
-#define SLOT_HOLE ((struct revocable_provider *)(uintptr_t)&slot_hole_mark)
-
 static void wake_all_revokers(struct reader_record *rec)
 {
 	REVOCABLE__REVOKERS_WOKEN();
@@ -234,10 +225,10 @@ static void reader_thread_exit(void *arg)
 	for (i = 0; i < REVOCABLE_READER_SLOTS; i++) {
 		struct revocable_provider *held = rec->pub.slot[i].rp;
 
-		if (!held)
+		if (!held || held == SLOT_SLOW)
 			continue;
 		__atomic_store_n(&rec->pub.slot[i].rp, NULL, __ATOMIC_SEQ_CST);
-		if (held != SLOT_HOLE)
+		if (slot_provider(held))
 			dropped++;
 	}
 	if (dropped && __atomic_load_n(&rec->pub.waiters, __ATOMIC_SEQ_CST))
@@ -428,9 +419,10 @@ static struct revocable__reader *reader_register(void)
 	rec = mem;
 	memset(rec, 0, sizeof(*rec));
 	/* Without membarrier the slot store cannot be ordered cheaply:
-	 * every access takes the counted, fenced path instead. */
+	 * every access takes the counted, fenced path instead, sent there
+	 * by slot 0's marker. */
 	if (!revocable__ctx.use_membarrier)
-		rec->pub.state = REVOCABLE__DEPTH_SLOW_ONLY;
+		rec->pub.slot[0].rp = SLOT_SLOW;
 	rec->refs = 1;
 
 	pthread_mutex_lock(&revocable__ctx.readers_lock);
@@ -445,6 +437,53 @@ static struct revocable__reader *reader_register(void)
 		fprintf(stderr, "revocable: no thread-exit hook; reader record will leak\n");
 	revocable__tls_reader = &rec->pub;
 	return &rec->pub;
+}
+
+/* Accesses this thread holds besides slot 0's: all newer than it. */
+static unsigned long held_above_slot0(const struct revocable__reader *rd)
+{
+	return rd->depth + rd->overflow_depth + revocable_refused.total +
+	       revocable_handler_refused;
+}
+
+/*
+ * Once an access above slot 0 is counted in held_above_slot0(), and before
+ * it is recorded: mark slot 0's provider, so that its release comes out of
+ * line, where the newest access of the provider is found.  Counting first
+ * matters: a signal handler's access and release between the two steps
+ * settles slot 0 as it finds the count (slot0_settle()), so it must find
+ * it raised.
+ */
+static void slot0_mark_nested(struct revocable__reader *rd)
+{
+	struct revocable_provider *v = rd->slot[0].rp;
+
+	if (!slot_provider(v) || ((uintptr_t)v & SLOT_NESTED))
+		return;
+	__atomic_store_n(&rd->slot[0].rp,
+			 (struct revocable_provider *)((uintptr_t)v | SLOT_NESTED),
+			 __ATOMIC_RELAXED);
+}
+
+/*
+ * After the slow path removed an access above slot 0 and uncounted it:
+ * with nothing held above, slot 0's access is the newest again (unmarked)
+ * or, a hole, the slot is free.  Always the last store: until then slot 0
+ * keeps the inline steps out of line, so a signal handler arriving in
+ * between finds the slow path and its refusal, never a free slot 0 under
+ * bookkeeping that still says otherwise.
+ */
+static void slot0_settle(struct revocable__reader *rd)
+{
+	struct revocable_provider *v = rd->slot[0].rp;
+
+	if (held_above_slot0(rd))
+		return;
+	if (v == SLOT_HOLE)
+		__atomic_store_n(&rd->slot[0].rp, NULL, __ATOMIC_RELAXED);
+	else if ((uintptr_t)v & SLOT_NESTED)
+		__atomic_store_n(&rd->slot[0].rp, slot_provider(v),
+				 __ATOMIC_RELAXED);
 }
 
 static bool overflow_reserve(struct reader_record *rec)
@@ -488,11 +527,12 @@ static void *overflow_access(struct revocable__reader *rd,
 	if (!rec || !overflow_reserve(rec)) {
 		/* Out of memory: nowhere to record the access, so it must
 		 * not see the resource.  Failing safe looks like a revoke.
-		 * The flag keeps releases off the inline path while refused
-		 * accesses are open. */
+		 * Slot 0's mark keeps releases off the inline path while
+		 * refused accesses are open. */
 		refused_add(rp);
+		cmm_barrier();
 		if (rd)
-			rd->state |= REVOCABLE__DEPTH_OVERFLOW;
+			slot0_mark_nested(rd);
 		return NULL;
 	}
 	/*
@@ -504,7 +544,8 @@ static void *overflow_access(struct revocable__reader *rd,
 	e = &rec->overflow[rd->overflow_depth];
 	*e = (uintptr_t)rp | OVERFLOW_UNCOUNTED;
 	rd->overflow_depth++;
-	rd->state |= REVOCABLE__DEPTH_OVERFLOW;
+	cmm_barrier();
+	slot0_mark_nested(rd);
 	cmm_barrier();
 	if (rp == &revocable__null_provider ||
 	    !__atomic_load_n(&rp->priv_res, __ATOMIC_SEQ_CST))
@@ -540,11 +581,10 @@ void *revocable__try_access_slow(struct revocable_provider *rp)
 	if (revocable_in_slow) {
 		struct revocable__reader *rd = current_reader();
 
-		if (!revocable_handler_refused++ && rd &&
-		    !(rd->state & REVOCABLE__DEPTH_OVERFLOW)) {
-			rd->state |= REVOCABLE__DEPTH_OVERFLOW;
-			revocable_handler_flagged = true;
-		}
+		revocable_handler_refused++;
+		cmm_barrier();
+		if (rd)
+			slot0_mark_nested(rd);
 		return NULL;
 	}
 	revocable_in_slow = true;
@@ -555,14 +595,40 @@ void *revocable__try_access_slow(struct revocable_provider *rp)
 	return res;
 }
 
+/* The inline path's steps, in slot @i of the calling thread's reader. */
+static void *slot_access(struct revocable__reader *rd, unsigned int i,
+			 struct revocable_provider *rp)
+{
+	void *res;
+
+	__atomic_store_n(&rd->slot[i].rp, rp, REVOCABLE__ORD_SLOT);
+	revocable__read_fence();
+	res = __atomic_load_n(&rp->priv_res, REVOCABLE__ORD_RES);
+	if (!res)
+		revocable__count_revoked(&rd->slot[i]);
+	return res;
+}
+
 static void *try_access_slow(struct revocable_provider *rp)
 {
 	struct revocable__reader *rd = current_reader();
-	uint32_t depth;
-	void *res;
+	struct revocable_provider *held0;
+	unsigned int i;
 
 	if (!rd)
 		rd = reader_register();
+	if (!rd)
+		return overflow_access(NULL, rp);
+	held0 = rd->slot[0].rp;
+	if (!held0) {
+		/* A thread's first access: slot 0 as inline.  Unless it holds
+		 * accesses refused before it had a record: a hole keeps the
+		 * inline path off slot 0 until they are released. */
+		if (!held_above_slot0(rd))
+			return slot_access(rd, 0, rp);
+		__atomic_store_n(&rd->slot[0].rp, SLOT_HOLE, __ATOMIC_RELAXED);
+		held0 = SLOT_HOLE;
+	}
 	/*
 	 * While overflow entries exist, new accesses go there too even if a
 	 * slot was freed meanwhile: every overflow entry must stay newer than
@@ -571,19 +637,17 @@ static void *try_access_slow(struct revocable_provider *rp)
 	 * seen the resource and the newer NULL, so they are not
 	 * interchangeable.
 	 */
-	if (!rd || reader_flags(rd) || reader_depth(rd) >= REVOCABLE_READER_SLOTS)
+	if (held0 == SLOT_SLOW || rd->overflow_depth || revocable_refused.total ||
+	    rd->depth + 1 >= REVOCABLE_READER_SLOTS)
 		return overflow_access(rd, rp);
 
-	/* A nested access, or a thread's first: the inline path's steps in
-	 * the next free slot (docs/design.md, "Read side"). */
-	depth = reader_depth(rd);
-	rd->state = depth + 1;
-	__atomic_store_n(&rd->slot[depth].rp, rp, REVOCABLE__ORD_SLOT);
-	revocable__read_fence();
-	res = __atomic_load_n(&rp->priv_res, REVOCABLE__ORD_RES);
-	if (!res)
-		revocable__count_revoked(&rd->slot[depth]);
-	return res;
+	/* A nested access: the inline path's steps in the next free slot
+	 * (docs/design.md, "Read side"), counted before slot 0 is marked. */
+	i = ++rd->depth;
+	cmm_barrier();
+	slot0_mark_nested(rd);
+	cmm_barrier();
+	return slot_access(rd, i, rp);
 }
 
 /**
@@ -606,10 +670,11 @@ void revocable__release_slow(struct revocable_provider *rp)
 		 * its own accesses here were refused (see above). */
 		struct revocable__reader *rd = current_reader();
 
-		if (revocable_handler_refused &&
-		    !--revocable_handler_refused && revocable_handler_flagged) {
-			rd->state &= ~REVOCABLE__DEPTH_OVERFLOW;
-			revocable_handler_flagged = false;
+		if (revocable_handler_refused) {
+			revocable_handler_refused--;
+			cmm_barrier();
+			if (rd)
+				slot0_settle(rd);
 		}
 		return;
 	}
@@ -620,71 +685,96 @@ void revocable__release_slow(struct revocable_provider *rp)
 	revocable_in_slow = false;
 }
 
+/* End the newest overflow entry of @rp, if there is one. */
+static bool release_overflow(struct revocable__reader *rd,
+			     struct revocable_provider *rp)
+{
+	struct reader_record *rec = to_record(rd);
+	unsigned int i;
+
+	for (i = rd->overflow_depth; i-- > 0;) {
+		uintptr_t e = rec->overflow[i];
+
+		if ((e & ~OVERFLOW_UNCOUNTED) != (uintptr_t)rp)
+			continue;
+		memmove(&rec->overflow[i], &rec->overflow[i + 1],
+			(rd->overflow_depth - i - 1) * sizeof(e));
+		rd->overflow_depth--;
+		if (!(e & OVERFLOW_UNCOUNTED))
+			__atomic_fetch_sub(&rp->priv_overflow_readers, 1,
+					   __ATOMIC_RELEASE);
+		cmm_barrier();
+		slot0_settle(rd);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * End the newest slot access of @rp, if there is one.  Below the top the
+ * slot becomes a hole; the top is emptied and the holes under it popped.
+ * Only holes: a NULL below the top would be an access that took its depth
+ * and has not stored its provider yet - popping it would end an access in
+ * progress.
+ * Slot 0 holds the oldest access: while anything newer is held it becomes
+ * a hole too, freed by slot0_settle() with the last of them, so that the
+ * inline path never takes slot 0 below newer accesses.
+ */
+static bool release_slot(struct revocable__reader *rd,
+			 struct revocable_provider *rp)
+{
+	unsigned int i;
+
+	for (i = rd->depth + 1; i-- > 0;) {
+		if (slot_provider(rd->slot[i].rp) != rp)
+			continue;
+		if (i == 0) {
+			__atomic_store_n(&rd->slot[0].rp,
+					 held_above_slot0(rd) ? SLOT_HOLE : NULL,
+					 REVOCABLE__ORD_END);
+		} else if (i < rd->depth) {
+			__atomic_store_n(&rd->slot[i].rp, SLOT_HOLE,
+					 REVOCABLE__ORD_END);
+		} else {
+			__atomic_store_n(&rd->slot[i].rp, NULL,
+					 REVOCABLE__ORD_END);
+			rd->depth--;
+			while (rd->depth && rd->slot[rd->depth].rp == SLOT_HOLE) {
+				__atomic_store_n(&rd->slot[rd->depth].rp, NULL,
+						 __ATOMIC_RELAXED);
+				rd->depth--;
+			}
+			cmm_barrier();
+			slot0_settle(rd);
+		}
+		/*
+		 * The inline release's check, with its argument: the
+		 * revoker's sys_membarrier() makes this compiler barrier a
+		 * full fence exactly when it matters.  No cmm_smp_mb(): slots
+		 * are used only where sys_membarrier() is (without it slot 0
+		 * holds SLOT_SLOW for good and every access is counted), and
+		 * in TSan mode the store and the load are seq_cst.
+		 */
+		revocable__read_fence();
+		if (__atomic_load_n(&rd->waiters, REVOCABLE__ORD_SLOT))
+			revocable__wake_revokers(rd);
+		return true;
+	}
+	return false;
+}
+
 static void release_slow(struct revocable_provider *rp)
 {
 	struct revocable__reader *rd = current_reader();
-	unsigned int i;
 
 	if (revocable_refused.total && refused_end(rd, rp)) {
-		if (!revocable_refused.total && rd && !rd->overflow_depth)
-			rd->state &= ~REVOCABLE__DEPTH_OVERFLOW;
+		cmm_barrier();
+		if (rd)
+			slot0_settle(rd);
 		return;
 	}
-	if (rd) {
-		struct reader_record *rec = to_record(rd);
-
-		for (i = rd->overflow_depth; i-- > 0;) {
-			uintptr_t e = rec->overflow[i];
-
-			if ((e & ~OVERFLOW_UNCOUNTED) != (uintptr_t)rp)
-				continue;
-			memmove(&rec->overflow[i], &rec->overflow[i + 1],
-				(rd->overflow_depth - i - 1) * sizeof(e));
-			if (--rd->overflow_depth == 0 &&
-			    !revocable_refused.total)
-				rd->state &= ~REVOCABLE__DEPTH_OVERFLOW;
-			if (!(e & OVERFLOW_UNCOUNTED))
-				__atomic_fetch_sub(&rp->priv_overflow_readers,
-						   1, __ATOMIC_RELEASE);
-			return;
-		}
-		uint32_t depth = reader_depth(rd);
-		uint32_t flags = reader_flags(rd);
-
-		for (i = depth; i-- > 0;) {
-			if (rd->slot[i].rp != rp)
-				continue;
-			/*
-			 * Below the top the slot becomes a hole; the top is
-			 * emptied and the holes under it popped.  Only holes:
-			 * a NULL below the top is an access that a signal
-			 * handler (this very call, perhaps) interrupted after
-			 * it took the depth and before it stored its provider
-			 * - popping that would end an access in progress.
-			 */
-			if (i + 1 < depth) {
-				__atomic_store_n(&rd->slot[i].rp, SLOT_HOLE,
-						 __ATOMIC_RELEASE);
-			} else {
-				__atomic_store_n(&rd->slot[i].rp, NULL,
-						 __ATOMIC_RELEASE);
-				depth--;
-				while (depth &&
-				       rd->slot[depth - 1].rp == SLOT_HOLE) {
-					__atomic_store_n(&rd->slot[depth - 1].rp,
-							 NULL, __ATOMIC_RELAXED);
-					depth--;
-				}
-				rd->state = depth | flags;
-			}
-			/* Without membarrier nobody fences for us: do it
-			 * here, as the waiter check needs (see the inline). */
-			cmm_smp_mb();
-			if (__atomic_load_n(&rd->waiters, __ATOMIC_SEQ_CST))
-				revocable__wake_revokers(rd);
-			return;
-		}
-	}
+	if (rd && (release_overflow(rd, rp) || release_slot(rd, rp)))
+		return;
 	fprintf(stderr,
 		"revocable: revocable_release() without a matching access (ignored)\n");
 }
@@ -696,8 +786,8 @@ static bool recorded_access(struct revocable__reader *rd,
 	struct reader_record *rec = to_record(rd);
 	unsigned int i;
 
-	for (i = 0; i < reader_depth(rd); i++)
-		if (rd->slot[i].rp == rp)
+	for (i = 0; i <= rd->depth; i++)
+		if (slot_provider(rd->slot[i].rp) == rp)
 			return true;
 	for (i = 0; i < rd->overflow_depth; i++)
 		if ((rec->overflow[i] & ~OVERFLOW_UNCOUNTED) == (uintptr_t)rp)
@@ -727,8 +817,8 @@ bool revocable__others_hold(const struct revocable_provider *rp)
 		if (&rec->pub == self)
 			continue;
 		for (i = 0; i < REVOCABLE_READER_SLOTS && !found; i++)
-			found = __atomic_load_n(&rec->pub.slot[i].rp,
-						__ATOMIC_RELAXED) == rp;
+			found = slot_provider(__atomic_load_n(&rec->pub.slot[i].rp,
+							      __ATOMIC_RELAXED)) == rp;
 		if (found)
 			break;
 	}

@@ -17,7 +17,7 @@
  * instead, as liburcu's _LGPL_SOURCE does: a few stores and loads, no
  * call.  The inline code depends on the library's internals (the
  * per-thread reader below and three functions), which the shared object
- * exports under the symbol version REVOCABLE_INLINE_1, the inline
+ * exports under the symbol version REVOCABLE_INLINE_2, the inline
  * protocol's version: a library whose internals change renames that node,
  * so a program built with the old inline code fails to load against it
  * instead of corrupting its readers, while programs using the calls keep
@@ -122,29 +122,31 @@ struct revocable__slot {
 };
 
 /*
- * state: the number of slots in use, and two high bits that send every
- * access of the thread out of line with the same compare: OVERFLOW while
- * accesses beyond the slots are held, SLOW_ONLY for good when
- * sys_membarrier() is unavailable (the slow path fences by itself), and
- * from the start on the never-written sentinel of unregistered threads.
+ * The inline protocol (REVOCABLE_INLINE_2) is slot 0 alone, with no other
+ * per-thread word: an access takes slot 0 when its provider pointer is
+ * NULL, and a release gives it back when it holds exactly the provider
+ * released.  Every other case keeps slot 0 non-NULL and different from any
+ * provider, so both compares fail and the slow path runs: a never-written
+ * marker in the unregistered thread's sentinel and in every record without
+ * sys_membarrier(), a hole after an out-of-order release, or the provider
+ * with its low bit set while the slow path holds accesses newer than slot
+ * 0's (docs/design.md, "Read side").  The rest is the slow path's own.
  */
-#define REVOCABLE__DEPTH_OVERFLOW	0x80000000u
-#define REVOCABLE__DEPTH_SLOW_ONLY	0x40000000u
-#define REVOCABLE__DEPTH_MASK		0x3fffffffu
-
 struct revocable__reader {
-	struct revocable__slot slot[REVOCABLE_READER_SLOTS];
-	uint32_t state;			/* flags | depth */
-	unsigned int overflow_depth;	/* accesses on the slow path */
 	unsigned int waiters;		/* revokers asleep on our slots */
+	struct revocable__slot slot[REVOCABLE_READER_SLOTS];
+	/* Never read inline: the slow path's bookkeeping. */
+	unsigned int depth;		/* slots in use above slot 0 */
+	unsigned int overflow_depth;	/* accesses on the counted path */
 };
 
 /*
  * The library's internals that the inline read side calls or reads; they
- * are exported only for that, under the version node REVOCABLE_INLINE_1
+ * are exported only for that, under the version node REVOCABLE_INLINE_2
  * (revocable.sym), and are not API.  The
- * thread's reader starts as a never-written sentinel whose SLOW_ONLY state
- * sends the first access to the slow path, which registers the thread.
+ * thread's reader starts as a never-written sentinel whose slot 0 holds a
+ * marker, which sends the first access to the slow path, which registers
+ * the thread.
  */
 #pragma GCC visibility push(default)
 extern __thread struct revocable__reader *revocable__tls_reader;
@@ -191,11 +193,16 @@ static inline void revocable__count_revoked(struct revocable__slot *slot)
 }
 
 /*
- * The fast path is a thread's outermost access, always in slot 0, so that
- * it stores only constants and a pointer and every address is fixed: the
- * same few instructions as liburcu's outermost read lock.  Nested accesses,
- * a thread's first, and every access without sys_membarrier() go out of
- * line (state != 0); nested ones still use slots and write no shared
+ * The fast path is an access with slot 0 free, and its release: the
+ * thread's outermost access, the same few instructions as liburcu's
+ * outermost read lock.  It stores only the provider pointer and NULL, at a
+ * fixed address; the slot store is the publication itself.  A signal
+ * handler may run between any two instructions and make accesses of its
+ * own: all of them are released before it returns and leave slot 0 as
+ * they found it, so the interrupted step goes on as if nothing happened
+ * (tests/revocable/test_defects.c single-steps both).  Nested accesses, a
+ * thread's first, and every access without sys_membarrier() go out of line
+ * (slot 0 not NULL); nested ones still use slots and write no shared
  * memory.
  */
 static inline void *revocable__try_access_inline(struct revocable *rev)
@@ -207,10 +214,9 @@ static inline void *revocable__try_access_inline(struct revocable *rev)
 	if (caa_unlikely(!rev))
 		return NULL;
 	rp = rev->priv_rp;
-	if (caa_unlikely(rd->state != 0))
+	if (caa_unlikely(__atomic_load_n(&rd->slot[0].rp, __ATOMIC_RELAXED)))
 		return revocable__try_access_slow(rp);
 
-	rd->state = 1;
 	__atomic_store_n(&rd->slot[0].rp, rp, REVOCABLE__ORD_SLOT);
 	revocable__read_fence();
 	res = __atomic_load_n(&rp->priv_res, REVOCABLE__ORD_RES);
@@ -227,15 +233,18 @@ static inline void revocable__release_inline(struct revocable *rev)
 	if (caa_unlikely(!rev))
 		return;
 	rp = rev->priv_rp;
-	/* Nested, overflow and out-of-order releases: out of line. */
-	if (caa_unlikely(rd->state != 1 || rd->slot[0].rp != rp)) {
+	/*
+	 * Slot 0 holds exactly @rp only while it is the thread's newest
+	 * access; nested, overflow and out-of-order releases find a marked
+	 * pointer or another one there and go out of line.
+	 */
+	if (caa_unlikely(__atomic_load_n(&rd->slot[0].rp, __ATOMIC_RELAXED) != rp)) {
 		revocable__release_slow(rp);
 		return;
 	}
 	/* Release: our reads of the resource happen before the revoker's
 	 * acquire load sees the slot empty. */
 	__atomic_store_n(&rd->slot[0].rp, NULL, REVOCABLE__ORD_END);
-	rd->state = 0;
 	/*
 	 * A revoker that found this access still running may be asleep
 	 * until told.  It announces itself in @waiters and then runs
@@ -251,9 +260,25 @@ static inline void revocable__release_inline(struct revocable *rev)
 /* ---- public API ---- */
 
 /*
+ * The exported read side is called through the GOT, not the PLT (GCC's
+ * noplt, what -fno-plt does for every call): the PLT's extra indirect
+ * jump per call was a third of the calls' cost over the inline path
+ * (docs/design.md, "ABI").  The symbols are then bound when the program
+ * loads rather than at their first call.
+ */
+#if defined(__has_attribute)
+#if __has_attribute(noplt)
+#define REVOCABLE__READ_CALL __attribute__((noplt))
+#endif
+#endif
+#ifndef REVOCABLE__READ_CALL
+#define REVOCABLE__READ_CALL
+#endif
+
+/*
  * The shared object is built with -fvisibility=hidden and a version script
  * (revocable.sym: the API in node REVOCABLE_1, the internals above in
- * REVOCABLE_INLINE_1): exactly what is declared between the visibility
+ * REVOCABLE_INLINE_2): exactly what is declared between the visibility
  * pragmas of this header is exported, and a make check test
  * (tests/revocable/abi_symbols.sh) holds the three lists equal.
  */
@@ -280,12 +305,12 @@ void revocable_free(struct revocable *rev);
 void revocable_init(struct revocable *rev, struct revocable_provider *rp);
 void revocable_fini(struct revocable *rev);
 
-void *revocable_try_access(struct revocable *rev);
-void revocable_release(struct revocable *rev);
+REVOCABLE__READ_CALL void *revocable_try_access(struct revocable *rev);
+REVOCABLE__READ_CALL void revocable_release(struct revocable *rev);
 
-void *revocable_guard_enter(struct revocable_guard *guard,
-			    struct revocable *rev);
-void revocable_guard_exit(struct revocable_guard *guard);
+REVOCABLE__READ_CALL void *revocable_guard_enter(struct revocable_guard *guard,
+						 struct revocable *rev);
+REVOCABLE__READ_CALL void revocable_guard_exit(struct revocable_guard *guard);
 
 void revocable_barrier(void);
 #pragma GCC visibility pop

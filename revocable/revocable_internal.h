@@ -23,6 +23,13 @@
 
 #include "revocable.h"
 
+/*
+ * The low bit of slot 0 is the slow path's mark (SLOT_NESTED below): a
+ * provider's address must leave it clear.
+ */
+_Static_assert(_Alignof(struct revocable_provider) >= 2,
+	       "slot 0's SLOT_NESTED bit needs even provider addresses");
+
 /* Shared between the library's files, never exported from the .so. */
 #define REVOCABLE__INTERNAL __attribute__((visibility("hidden")))
 
@@ -124,8 +131,9 @@ REVOCABLE__INTERNAL extern struct revocable_context revocable__ctx;
  * the inline path needs no NULL test for it.  Never freed or revoked. */
 REVOCABLE__INTERNAL extern struct revocable_provider revocable__null_provider;
 
-/* Never written: its SLOW_ONLY state sends a thread's first access to the
- * slow path (which registers the thread) without a NULL test inline. */
+/* Never written: its slot 0 holds SLOT_SLOW, which sends a thread's first
+ * access to the slow path (which registers the thread) without a NULL
+ * test inline. */
 REVOCABLE__INTERNAL extern struct revocable__reader revocable__unregistered_reader;
 
 /* Set on the library's own threads: revocable_barrier() must not wait on
@@ -145,14 +153,33 @@ static inline struct reader_record *to_record(struct revocable__reader *rd)
 	return caa_container_of(rd, struct reader_record, pub);
 }
 
-static inline uint32_t reader_depth(const struct revocable__reader *rd)
-{
-	return rd->state & REVOCABLE__DEPTH_MASK;
-}
+/*
+ * What a slot may hold besides NULL and a provider (docs/design.md, "Read
+ * side").  The two markers are addresses of the library's own objects,
+ * never a provider's, aligned so that bit 0 is clear:
+ * - SLOT_HOLE: the access was released out of order (below the top, or in
+ *   slot 0 while anything is held above it); not NULL, which below the
+ *   top would mean an access whose provider is not stored yet;
+ * - SLOT_SLOW: slot 0 for good, in the unregistered thread's sentinel and
+ *   in every record without sys_membarrier(): both inline compares fail.
+ * And in slot 0 only, SLOT_NESTED on a provider's pointer: that access is
+ * held, but the slow path holds newer ones (slots above, overflow
+ * entries, refused accesses), so a release of the provider must go out of
+ * line to end the newest.
+ */
+REVOCABLE__INTERNAL extern const long revocable__slot_marks[2];
+#define SLOT_HOLE ((struct revocable_provider *)(uintptr_t)&revocable__slot_marks[0])
+#define SLOT_SLOW ((struct revocable_provider *)(uintptr_t)&revocable__slot_marks[1])
+#define SLOT_NESTED ((uintptr_t)1)
 
-static inline uint32_t reader_flags(const struct revocable__reader *rd)
+/* The provider whose access a slot's value records, or NULL for none. */
+static inline struct revocable_provider *
+slot_provider(const struct revocable_provider *v)
 {
-	return rd->state & ~REVOCABLE__DEPTH_MASK;
+	struct revocable_provider *rp = (struct revocable_provider *)
+		((uintptr_t)v & ~SLOT_NESTED);
+
+	return rp == SLOT_HOLE || rp == SLOT_SLOW ? NULL : rp;
 }
 
 /*

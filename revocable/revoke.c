@@ -68,7 +68,7 @@ static bool slot_busy(struct reader_record *rec, unsigned int idx,
 {
 	struct revocable__slot *slot = &rec->pub.slot[idx];
 
-	if (__atomic_load_n(&slot->rp, REVOCABLE__ORD_SCAN) != rp)
+	if (slot_provider(__atomic_load_n(&slot->rp, REVOCABLE__ORD_SCAN)) != rp)
 		return false;
 	return __atomic_load_n(&slot->revoked_seen, REVOCABLE__ORD_SCAN) ==
 	       revoked_seen;
@@ -179,7 +179,7 @@ static size_t scan_some(struct revocable_provider *rp, struct slot_wait *waits,
 		for (idx = 0; idx < REVOCABLE_READER_SLOTS; idx++) {
 			struct revocable__slot *slot = &rec->pub.slot[idx];
 
-			if (__atomic_load_n(&slot->rp, REVOCABLE__ORD_SCAN) != rp)
+			if (slot_provider(__atomic_load_n(&slot->rp, REVOCABLE__ORD_SCAN)) != rp)
 				continue;
 			waits[n].rec = rec;
 			waits[n].idx = idx;

@@ -33,9 +33,13 @@
  *   BUG_LOAD_FIRST        the resource loaded before the slot store shows.
  *   BUG_NO_COUNT          revokers wait for "slot names P" without the
  *                         slot's revoked_seen count (liveness).
- *   BUG_SIGNAL_WINDOW     issue 26 #1: an out-of-order release leaves NULL
- *                         and compaction pops NULLs, so a handler's release
- *                         drops the access it interrupted.
+ *   BUG_SIGNAL_WINDOW     issue 26 #1 (a handler between two steps of the
+ *                         read side drops the access it interrupted), as
+ *                         inline protocol 2 could have it: the slow path
+ *                         marks slot 0 before it counts a nested access,
+ *                         so a handler's refused access and release in
+ *                         between settle slot 0 unmarked under it, and a
+ *                         fast release then ends the older access.
  *   BUG_TEARDOWN_NO_GUARD #2: teardown runs the release callback with P
  *                         still LIVE and no release frame.
  *   BUG_COUNT_ALWAYS      #4: a counted access that finds P revoked still
@@ -97,13 +101,9 @@
 #define RPMASK	3
 #define UNC	4		/* OVERFLOW_UNCOUNTED */
 #define SAW	4		/* (model) an open access that saw the resource */
-#define OVF	8		/* REVOCABLE__DEPTH_OVERFLOW */
-#define DMASK	7		/* REVOCABLE__DEPTH_MASK */
-#ifdef BUG_SIGNAL_WINDOW
-#define MARK	0		/* what an out-of-order release leaves */
-#else
-#define MARK	HOLE
-#endif
+#define NESTED	8		/* SLOT_NESTED, on slot 0's provider */
+/* slot_provider(): the provider a slot value records, 0 for none */
+#define SP(v)	((((v) & RPMASK) == HOLE) -> 0 : ((v) & RPMASK))
 
 #define LIVE		0	/* enum revocable__state */
 #define REVOKING	1
@@ -137,30 +137,27 @@ bit asleep[NTH * NW];		/* revoker j in FUTEX_WAIT on the word */
  * reduction interleave them with nothing.
  */
 #ifdef SIGNAL
-byte rstate[NTH];		/* pub.state: flags | depth */
+byte rdepth[NTH];		/* pub.depth: slots in use above slot 0 */
 byte ovf[NTH * MAXOVF];		/* overflow[]: provider | UNC */
 byte odepth[NTH];		/* pub.overflow_depth */
 bit in_slow[NTH];		/* revocable_in_slow */
 byte href[NTH];			/* revocable_handler_refused */
-bit hflag[NTH];			/* revocable_handler_flagged */
 byte handler_on;		/* (model) pid of the thread interrupted */
 bit handle_gone;		/* (model) thread 0 freed the handler's handle */
-#define RSTATE		rstate[t]
+#define RDEPTH		rdepth[t]
 #define OVFE(x)		ovf[(t) * MAXOVF + (x)]
 #define ODEPTH		odepth[t]
 #define INSLOW		in_slow[t]
 #define HREF		href[t]
-#define HFLAG		hflag[t]
 #define OWNER_LOCALS
 #else
-#define RSTATE		l_rstate
+#define RDEPTH		l_rdepth
 #define OVFE(x)		l_ovf[x]
 #define ODEPTH		l_odepth
 #define INSLOW		l_in_slow
 #define HREF		l_href
-#define HFLAG		l_hflag
-#define OWNER_LOCALS	; byte l_rstate, l_ovf[MAXOVF], l_odepth, l_href; \
-			bit l_in_slow, l_hflag
+#define OWNER_LOCALS	; byte l_rdepth, l_ovf[MAXOVF], l_odepth, l_href; \
+			bit l_in_slow
 #endif
 
 #ifdef BUG_V3_SHARED_INDEX
@@ -195,7 +192,11 @@ bit torn_down;
 bit barrier_done;
 #endif
 
-#define READER_LOCALS	bit r, found, busy; byte i, d, e, flags, k, rrp OWNER_LOCALS
+#define READER_LOCALS	bit r, found, busy; byte i, d, e, v, k, rrp OWNER_LOCALS
+
+/* held_above_slot0() (reader.c): accesses held besides slot 0's */
+#define HELD_ABOVE	(RDEPTH + ODEPTH + HREF)
+#define SLOT0		slot_rp[(t) * SLOTS]
 
 /* The last put (revocable_provider_put()): */
 #if defined(ASYNC)
@@ -276,6 +277,35 @@ inline count_revoked(s, rp)
 	}
 }
 
+/*
+ * slot0_mark_nested() (reader.c), once the access above slot 0 is counted:
+ * a load and a store, between which the handler may run.
+ */
+inline mark_nested(t)
+{
+	v = SLOT0;
+	if
+	:: SP(v) != 0 && !(v & NESTED) -> SLOT0 = v | NESTED
+	:: else
+	fi
+}
+
+/* slot0_settle() (reader.c), after an access above slot 0 is uncounted:
+ * the count, then slot 0's load and store (the last step). */
+inline settle(t)
+{
+	if
+	:: HELD_ABOVE == 0 ->
+		v = SLOT0;
+		if
+		:: v == HOLE -> SLOT0 = 0
+		:: v & NESTED -> SLOT0 = v & ~NESTED
+		:: else
+		fi
+	:: else
+	fi
+}
+
 /* overflow_access() (reader.c): the counted path. */
 inline overflow_access(t, rp, r)
 {
@@ -283,9 +313,9 @@ inline overflow_access(t, rp, r)
 	assert(ODEPTH < MAXOVF);	/* the model's bound, not C's */
 	atomic {			/* (owner) entry first, uncounted */
 		OVFE(e) = (rp) | UNC;
-		ODEPTH++;
-		RSTATE = RSTATE | OVF
+		ODEPTH++
 	};
+	mark_nested(t);
 #ifndef BUG_COUNT_ALWAYS
 	r = RES(rp);			/* seq_cst load: revoked, no count */
 	if
@@ -309,52 +339,59 @@ inline overflow_access(t, rp, r)
 #endif
 }
 
+/* slot_access() (reader.c): the inline steps in slot d */
+inline slot_access(t, d, rp, r)
+{
+	slot_rp[(t) * SLOTS + (d)] = rp;	/* ORD_SLOT */
+	load_res(t, rp, r);		/* read fence; load */
+	if
+	:: !r -> count_revoked((t) * SLOTS + (d), rp)
+	:: else
+	fi
+}
+
 /* revocable__try_access_slow() and try_access_slow() (reader.c) */
 inline try_access_slow(t, rp, r)
 {
 	if
 	:: INSLOW ->		/* a handler inside a slow path: refused */
-		atomic {
-			if
-			:: HREF == 0 && !(RSTATE & OVF) ->
-				RSTATE = RSTATE | OVF;
-				HFLAG = 1
-			:: else
-			fi;
-			HREF++;
-			r = 0
-		}
+		HREF++;
+		mark_nested(t);
+		r = 0
 	:: else ->
 		INSLOW = 1;
 		if
-		:: (RSTATE & OVF) || (RSTATE & DMASK) >= SLOTS ->
+		:: SLOT0 == 0 ->	/* slot 0 free: the inline steps */
+			slot_access(t, 0, rp, r)
+		:: SLOT0 != 0 && (ODEPTH > 0 || RDEPTH + 1 >= SLOTS) ->
 			overflow_access(t, rp, r)
-		:: else ->		/* the next slot, the inline steps */
-			d = RSTATE & DMASK;
-			RSTATE = d + 1;
-			slot_rp[(t) * SLOTS + d] = rp;	/* ORD_SLOT */
-			load_res(t, rp, r);	/* read fence; load */
-			if
-			:: !r -> count_revoked((t) * SLOTS + d, rp)
-			:: else
-			fi
+		:: SLOT0 != 0 && ODEPTH == 0 && RDEPTH + 1 < SLOTS ->
+#ifdef BUG_SIGNAL_WINDOW
+			mark_nested(t);	/* marked before counted */
+			RDEPTH++;	/* (owner) */
+#else
+			RDEPTH++;	/* (owner) counted first */
+			mark_nested(t);
+#endif
+			d = RDEPTH;
+			slot_access(t, d, rp, r)
 		fi;
 		INSLOW = 0
 	fi
 }
 
-/* revocable__try_access_inline() (revocable.h) */
+/* revocable__try_access_inline() (revocable.h): slot 0's load, then its
+ * store - a handler may run between the two */
 inline try_access(t, rp, r)
 {
 	assert((rp) != P || !rp_freed);	/* rev->priv_rp, then rp->priv_* */
 	if
-	:: RSTATE != 0 -> try_access_slow(t, rp, r)
+	:: SLOT0 != 0 -> try_access_slow(t, rp, r)
 	:: else ->
 #ifdef BUG_LOAD_FIRST
 		load_res(t, rp, r);	/* hoisted above the store */
 #endif
-		RSTATE = 1;		/* rd->state = 1 (owner) */
-		slot_rp[(t) * SLOTS] = rp; /* __atomic_store_n(&slot[0].rp) */
+		SLOT0 = rp;		/* __atomic_store_n(&slot[0].rp) */
 #ifdef BUG_V3_SHARED_INDEX
 		lab_slot = t;
 #endif
@@ -420,22 +457,15 @@ inline release_slow(t, rp)
 {
 	if
 	:: INSLOW ->		/* a handler's refused access ends */
-		atomic {
-			if
-			:: HREF > 0 ->
-				HREF--;
-				if
-				:: HREF == 0 && HFLAG ->
-					RSTATE = RSTATE & ~OVF;
-					HFLAG = 0
-				:: else
-				fi
-			:: else
-			fi
-		}
+		if
+		:: HREF > 0 ->
+			HREF--;
+			settle(t)
+		:: else
+		fi
 	:: else ->
 		INSLOW = 1;
-		/* (owner) the newest overflow entry naming rp */
+		/* release_overflow(): (owner) the newest entry naming rp */
 		atomic {
 			i = ODEPTH;
 			found = 0;
@@ -449,7 +479,7 @@ inline release_slow(t, rp)
 		};
 		if
 		:: found ->
-			atomic {	/* (owner) memmove, depth, flag */
+			atomic {	/* (owner) memmove, depth */
 				e = OVFE(i - 1);
 				do
 				:: i < ODEPTH ->
@@ -458,24 +488,22 @@ inline release_slow(t, rp)
 				:: else -> break
 				od;
 				OVFE(i - 1) = 0;
-				ODEPTH--;
-				if
-				:: ODEPTH == 0 -> RSTATE = RSTATE & ~OVF
-				:: else
-				fi
+				ODEPTH--
 			};
 			if
 			:: !(e & UNC) && rp == P -> ocount--	/* fetch_sub */
 			:: else
-			fi
+			fi;
+			settle(t)
 		:: else ->
-			atomic {	/* (owner) the newest slot naming rp */
-				d = RSTATE & DMASK;
-				flags = RSTATE & OVF;
-				i = d;
+			/* release_slot(): (owner) the newest slot naming rp,
+			 * from the top down to slot 0 */
+			atomic {
+				d = RDEPTH;
+				i = d + 1;
 				do
-				:: i > 0 && slot_rp[(t) * SLOTS + i - 1] != rp -> i--
-				:: i > 0 && slot_rp[(t) * SLOTS + i - 1] == rp ->
+				:: i > 0 && SP(slot_rp[(t) * SLOTS + i - 1]) != rp -> i--
+				:: i > 0 && SP(slot_rp[(t) * SLOTS + i - 1]) == rp ->
 					found = 1;
 					i--;
 					break
@@ -484,22 +512,30 @@ inline release_slow(t, rp)
 			};
 			if
 			:: !found	/* no matching access: reported, ignored */
-			:: found && i + 1 < d ->
-				slot_rp[(t) * SLOTS + i] = MARK;	/* release store */
+			:: found && i == 0 ->	/* the oldest: a hole under others */
+				if
+				:: HELD_ABOVE > 0 -> SLOT0 = HOLE
+				:: else -> SLOT0 = 0
+				fi;
+				ended((t) * SLOTS)
+			:: found && i > 0 && i < d ->
+				slot_rp[(t) * SLOTS + i] = HOLE; /* release store */
 				ended((t) * SLOTS + i)
-			:: found && i + 1 >= d ->
+			:: found && i > 0 && i == d ->
 				slot_rp[(t) * SLOTS + i] = 0;	/* release store */
 				ended((t) * SLOTS + i);
-				d--;
-				do		/* pop the marks under it */
-				:: d > 0 && slot_rp[(t) * SLOTS + d - 1] == MARK ->
-					slot_rp[(t) * SLOTS + d - 1] = 0;
-					d--
-				:: else -> break
-				od;
-				RSTATE = d | flags	/* (owner) */
+				atomic {	/* (owner) pop the holes under it */
+					RDEPTH--;
+					do
+					:: RDEPTH > 0 && slot_rp[(t) * SLOTS + RDEPTH] == HOLE ->
+						slot_rp[(t) * SLOTS + RDEPTH] = 0;
+						RDEPTH--
+					:: else -> break
+					od
+				};
+				settle(t)
 			fi;
-			if		/* cmm_smp_mb(); load waiters */
+			if		/* read fence; load waiters */
 			:: found && waiters[t] > 0 -> wake_revokers(t)
 			:: else
 			fi
@@ -508,31 +544,26 @@ inline release_slow(t, rp)
 	fi
 }
 
-/* revocable__release_inline() (revocable.h) */
+/* revocable__release_inline() (revocable.h): slot 0 holds exactly rp
+ * (one load and compare), or out of line */
 inline release(t, rp)
 {
 #ifdef BUG_V3_SHARED_INDEX
 	slot_rp[lab_slot * SLOTS] = 0;	/* ends the handle's latest access */
 	ended(lab_slot * SLOTS);
-	RSTATE = 0;
 	if
 	:: waiters[t] > 0 -> wake_revokers(t)
 	:: else
 	fi
 #else
 	if
-	:: RSTATE != 1 -> release_slow(t, rp)
+	:: SLOT0 != rp -> release_slow(t, rp)
 	:: else ->
-		if
-		:: slot_rp[(t) * SLOTS] != rp -> release_slow(t, rp)
-		:: else ->
-			slot_rp[(t) * SLOTS] = 0;	/* store NULL, ORD_END */
-			ended((t) * SLOTS);
-			RSTATE = 0;		/* (owner) */
-			if		/* read fence; load pub.waiters */
-			:: waiters[t] > 0 -> wake_revokers(t)
-			:: else
-			fi
+		SLOT0 = 0;		/* store NULL, ORD_END */
+		ended((t) * SLOTS);
+		if			/* read fence; load pub.waiters */
+		:: waiters[t] > 0 -> wake_revokers(t)
+		:: else
 		fi
 	fi
 #endif
@@ -669,7 +700,7 @@ proctype q_reader()
 /* slot_busy() (revoke.c): acquire loads, the provider then the count */
 inline slot_busy(s, j, busy)
 {
-	busy = (slot_rp[(s)] == P);
+	busy = (SP(slot_rp[(s)]) == P);
 #ifndef BUG_NO_COUNT
 	busy = busy && noted[(s) * NW + j]
 #endif
@@ -728,7 +759,7 @@ inline wait_for_readers(j)
 	ws = 0;
 	do
 	:: ws < NTH * SLOTS ->
-		busy = (slot_rp[ws] == P);	/* acquire load of slot->rp */
+		busy = (SP(slot_rp[ws]) == P);	/* acquire load of slot->rp */
 		if			/* acquire load of revoked_seen */
 		:: busy -> noted[ws * NW + j] = 1; awaited[ws * NW + j] = 1
 		:: else

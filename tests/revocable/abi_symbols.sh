@@ -6,7 +6,7 @@
 # declares between its "#pragma GCC visibility push(default)" and "pop".
 # Fails on any difference, and on an API symbol outside the version node
 # REVOCABLE_1 or an internal of the inline read side (revocable__*) outside
-# REVOCABLE_INLINE_1.
+# REVOCABLE_INLINE_2.
 set -euo pipefail
 
 srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -15,7 +15,7 @@ so=$builddir/revocable/.libs/librevocable.so
 script=$srcdir/revocable/revocable.sym
 header=$srcdir/revocable/revocable.h
 api_node=REVOCABLE_1
-inline_node=REVOCABLE_INLINE_1
+inline_node=REVOCABLE_INLINE_2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

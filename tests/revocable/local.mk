@@ -113,11 +113,15 @@ dist_check_SCRIPTS += tests/revocable/api_select.sh
 TESTS += tests/revocable/api_select.sh
 
 # The inline protocol's version (revocable.sym): one small program built
-# with each read side, and the library of the next protocol - the same
-# sources, the version script with REVOCABLE_INLINE_1 renamed (derived, not
-# kept by hand) - which must refuse the inline program at load time.
+# with each read side; the library of the next protocol - the same
+# sources, the version script with the node REVOCABLE_INLINE_<n> renumbered
+# n+1 (derived, not kept by hand) - which must refuse the inline program at
+# load time; and a stand-in for a program built against the previous
+# protocol (the inline program linked against the same sources with the
+# node numbered n-1), which this library must refuse.
 check_PROGRAMS += tests/revocable/inline_consumer_calls \
-	tests/revocable/inline_consumer_inline
+	tests/revocable/inline_consumer_inline \
+	tests/revocable/inline_consumer_prev
 tests_revocable_inline_consumer_calls_SOURCES = tests/revocable/inline_consumer.c
 tests_revocable_inline_consumer_calls_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/revocable
 tests_revocable_inline_consumer_calls_CFLAGS = $(AM_CFLAGS) $(URCU_CFLAGS)
@@ -129,18 +133,36 @@ tests_revocable_inline_consumer_inline_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 tests_revocable_inline_consumer_inline_CFLAGS = $(AM_CFLAGS) $(URCU_CFLAGS)
 tests_revocable_inline_consumer_inline_LDADD = revocable/librevocable.la
 tests_revocable_inline_consumer_inline_LDFLAGS = -no-install
-check_LTLIBRARIES += tests/revocable/librevocable_next.la
+tests_revocable_inline_consumer_prev_SOURCES = tests/revocable/inline_consumer.c
+tests_revocable_inline_consumer_prev_CPPFLAGS = $(tests_revocable_inline_consumer_inline_CPPFLAGS)
+tests_revocable_inline_consumer_prev_CFLAGS = $(AM_CFLAGS) $(URCU_CFLAGS)
+tests_revocable_inline_consumer_prev_LDADD = tests/revocable/librevocable_prev.la
+tests_revocable_inline_consumer_prev_LDFLAGS = -no-install
+check_LTLIBRARIES += tests/revocable/librevocable_next.la \
+	tests/revocable/librevocable_prev.la
 tests_revocable_librevocable_next_la_SOURCES = $(revocable_librevocable_la_SOURCES)
 tests_revocable_librevocable_next_la_CPPFLAGS = $(revocable_librevocable_la_CPPFLAGS)
 tests_revocable_librevocable_next_la_CFLAGS = $(revocable_librevocable_la_CFLAGS)
 tests_revocable_librevocable_next_la_LDFLAGS = -rpath /nowhere -version-info 0:0:0 \
 	-Wl,--version-script=tests/revocable/next_protocol.sym
 EXTRA_tests_revocable_librevocable_next_la_DEPENDENCIES = tests/revocable/next_protocol.sym
-CLEANFILES += tests/revocable/next_protocol.sym
+tests_revocable_librevocable_prev_la_SOURCES = $(revocable_librevocable_la_SOURCES)
+tests_revocable_librevocable_prev_la_CPPFLAGS = $(revocable_librevocable_la_CPPFLAGS)
+tests_revocable_librevocable_prev_la_CFLAGS = $(revocable_librevocable_la_CFLAGS)
+tests_revocable_librevocable_prev_la_LDFLAGS = -rpath /nowhere -version-info 0:0:0 \
+	-Wl,--version-script=tests/revocable/prev_protocol.sym
+EXTRA_tests_revocable_librevocable_prev_la_DEPENDENCIES = tests/revocable/prev_protocol.sym
+CLEANFILES += tests/revocable/next_protocol.sym tests/revocable/prev_protocol.sym
+# The version script with the inline node renumbered by $$off (+ 1, - 1).
+revocable_renumber_inline = n=$$(sed -n 's/^REVOCABLE_INLINE_\([0-9][0-9]*\) {$$/\1/p' \
+	$(srcdir)/revocable/revocable.sym) && test -n "$$n" && m=$$(($$n $$off)) && \
+	sed "s/REVOCABLE_INLINE_$$n\([^0-9]\|$$\)/REVOCABLE_INLINE_$$m\1/g" \
+	$(srcdir)/revocable/revocable.sym > $@-t && \
+	grep -q "^REVOCABLE_INLINE_$$m {" $@-t && mv $@-t $@
 tests/revocable/next_protocol.sym: revocable/revocable.sym
-	$(AM_V_GEN)$(MKDIR_P) tests/revocable && \
-	sed 's/REVOCABLE_INLINE_1/REVOCABLE_INLINE_2/g' $(srcdir)/revocable/revocable.sym > $@-t && \
-	grep -q REVOCABLE_INLINE_2 $@-t && mv $@-t $@
+	$(AM_V_GEN)$(MKDIR_P) tests/revocable && off='+ 1' && $(revocable_renumber_inline)
+tests/revocable/prev_protocol.sym: revocable/revocable.sym
+	$(AM_V_GEN)$(MKDIR_P) tests/revocable && off='- 1' && $(revocable_renumber_inline)
 dist_check_SCRIPTS += tests/revocable/inline_protocol.sh
 TESTS += tests/revocable/inline_protocol.sh
 

@@ -215,16 +215,26 @@ END_TEST
 
 #define X86_EFLAGS_TF	0x100
 
-static struct revocable *step_rev_handler;
+/* The handler's handles: on another provider, and on the stepped one's. */
+static struct revocable *step_rev_handler[2];
 static volatile sig_atomic_t step_stop;
-static volatile long step_traps;
+static volatile long step_count;	/* instructions stepped this run */
+static volatile long step_target;	/* the one the handler runs after */
+static volatile sig_atomic_t step_fired;
 static volatile long step_handler_bad;
+/* Stepping the slow path: the handler's accesses inside it are refused
+ * (NULL, by design), so NULL is no error there. */
+static volatile sig_atomic_t step_in_slow_path;
 
 /*
- * Runs after every single instruction of the stepped access (the trap
- * flag): a whole access and release of its own, as a signal handler may
- * at any instruction boundary.  Once the stepped code says it is past
- * the access, the trap flag is cleared in the context it returns to.
+ * Runs after every single instruction of the stepped code (the trap
+ * flag), and after the target one does what a signal handler may do at
+ * that boundary: two accesses and their releases, oldest first - a nested
+ * access, one of the provider the interrupted code holds or is taking,
+ * and an out-of-order release with its compaction.  Once per run, so that
+ * nothing the handler does later repairs what it broke at the target.
+ * Once the stepped code says it is done, the trap flag is cleared in the
+ * context it returns to.
  */
 static void step_trap(int sig, siginfo_t *si, void *ctx)
 {
@@ -236,60 +246,150 @@ static void step_trap(int sig, siginfo_t *si, void *ctx)
 		uc->uc_mcontext.gregs[REG_EFL] &= ~X86_EFLAGS_TF;
 		return;
 	}
-	step_traps++;
-	if (revocable_try_access(step_rev_handler) != RES)
+	if (++step_count != step_target)
+		return;
+	step_fired = 1;
+	if (revocable_try_access(step_rev_handler[0]) != RES &&
+	    !step_in_slow_path)
 		step_handler_bad++;
-	revocable_release(step_rev_handler);
+	if (revocable_try_access(step_rev_handler[1]) != RES &&
+	    !step_in_slow_path)
+		step_handler_bad++;
+	revocable_release(step_rev_handler[0]);
+	revocable_release(step_rev_handler[1]);
 }
 
-static inline void step_start(void)
+enum step_op { STEP_ACCESS, STEP_RELEASE, STEP_ACCESS_CALL, STEP_RELEASE_CALL };
+
+/*
+ * One operation single-stepped, the handler after its @target-th
+ * instruction.  Return: whether the handler ran (false once @target is
+ * past the operation's last instruction).
+ */
+static bool step_once(enum step_op op, struct revocable *rev, long target,
+		      void **res)
 {
+	struct revocable *volatile vrev = rev;
+
+	step_count = 0;
+	step_target = target;
+	step_fired = 0;
+	step_stop = 0;
 	__asm__ volatile("pushfq\n\torq $0x100, (%%rsp)\n\tpopfq"
 			 ::: "memory", "cc");
+	switch (op) {
+	case STEP_ACCESS:
+		*res = revocable_try_access(vrev);
+		break;
+	case STEP_RELEASE:
+		revocable_release(vrev);
+		break;
+	case STEP_ACCESS_CALL:	/* the parentheses: the exported call */
+		*res = (revocable_try_access)(vrev);
+		break;
+	case STEP_RELEASE_CALL:
+		(revocable_release)(vrev);
+		break;
+	}
+	step_stop = 1;
+	/* The handler clears the trap flag at the first boundary after. */
+	__asm__ volatile("" ::: "memory");
+	return step_fired;
+}
+
+/* Nothing but the stepped accesses may be recorded: slot 0 as @want0,
+ * slot 1 as @want1 (the slots above it empty), no counted entry. */
+static void check_slots(const struct revocable__reader *rd,
+			const void *want0, const void *want1, const char *when,
+			long target)
+{
+	ck_assert_msg(rd->slot[0].rp == want0 && rd->slot[1].rp == want1 &&
+		      !rd->slot[2].rp && rd->depth == (want1 != NULL) &&
+		      !rd->overflow_depth,
+		      "%s, handler after instruction %ld: slot 0 %p (want %p), slot 1 %p (want %p), slot 2 %p, depth %u, overflow %u",
+		      when, target, (void *)rd->slot[0].rp, want0,
+		      (void *)rd->slot[1].rp, want1, (void *)rd->slot[2].rp,
+		      rd->depth, rd->overflow_depth);
 }
 
 /*
- * Single-steps the inline try_access (this thread already registered,
- * so the fast path runs) with a handler access at every instruction
- * boundary; the interrupted access must come out intact: its slot and
- * depth recorded, so a revoke still waits for it.
+ * Single-steps try_access and release of a registered thread, with a
+ * handler's accesses after each instruction in turn: the fast path
+ * (inline, and the exported calls) with slot 0 free, then the slow path
+ * of a nested access of the same provider and its release.  The
+ * interrupted access must come out intact whatever instruction the handler
+ * followed: recorded while held (slot 0, marked while the nested one is
+ * held), so a revoke still waits for it, and gone after its release.
  */
 START_TEST(test_signal_at_every_fast_path_step)
 {
 	struct revocable_provider *rp = revocable_provider_alloc(RES);
 	struct revocable_provider *rp_h = revocable_provider_alloc(RES);
 	struct revocable *rev = revocable_alloc(rp);
-	struct revocable *volatile vrev = rev;
 	struct sigaction sa = { .sa_sigaction = step_trap,
 				.sa_flags = SA_SIGINFO };
+	void *marked = (void *)((uintptr_t)rp | 1);
 	struct revocable__reader *rd;
+	long target, steps[2] = { 0, 0 };
 	void *res;
+	int calls;
+	bool fired;
 
-	step_rev_handler = revocable_alloc(rp_h);
+	step_rev_handler[0] = revocable_alloc(rp_h);
+	step_rev_handler[1] = revocable_alloc(rp);
 	ck_assert_ptr_eq(revocable_try_access(rev), RES);	/* registers */
 	revocable_release(rev);
 	rd = revocable__tls_reader;
-	ck_assert_uint_eq(rd->state, 0);
+	check_slots(rd, NULL, NULL, "before", 0);
 	sigemptyset(&sa.sa_mask);
 	ck_assert_int_eq(sigaction(SIGTRAP, &sa, NULL), 0);
 
-	step_start();
-	res = revocable_try_access(vrev);
-	step_stop = 1;
-	/* The handler cleared the trap flag at the first boundary after. */
-
-	ck_assert_msg(step_traps > 3, "only %ld steps: the trap flag did not work",
-		      step_traps);
+	for (calls = 0; calls < 2; calls++) {
+		for (target = 1;; target++) {
+			res = NULL;
+			fired = step_once(calls ? STEP_ACCESS_CALL : STEP_ACCESS,
+					  rev, target, &res);
+			ck_assert_ptr_eq(res, RES);
+			check_slots(rd, rp, NULL, calls ? "exported access" :
+				    "inline access", target);
+			fired |= step_once(calls ? STEP_RELEASE_CALL : STEP_RELEASE,
+					   rev, target, NULL);
+			check_slots(rd, NULL, NULL, calls ? "exported release" :
+				    "inline release", target);
+			if (!fired)
+				break;
+		}
+		ck_assert_msg(target > 4, "only %ld steps: the trap flag did not work",
+			      target - 1);
+	}
 	ck_assert_int_eq(step_handler_bad, 0);
-	ck_assert_ptr_eq(res, RES);
-	ck_assert_msg(rd->state == 1 && rd->slot[0].rp == rp,
-		      "after %ld handler accesses the interrupted access is lost: state %u, slot 0 %s",
-		      step_traps, rd->state,
-		      rd->slot[0].rp == rp ? "holds it" : "does not hold it");
+
+	ck_assert_ptr_eq(revocable_try_access(rev), RES);
+	step_in_slow_path = 1;
+	for (target = 1;; target++) {
+		res = NULL;
+		fired = step_once(STEP_ACCESS, rev, target, &res);
+		if (fired)
+			steps[0] = target;
+		ck_assert_ptr_eq(res, RES);
+		check_slots(rd, marked, rp, "nested access", target);
+		if (step_once(STEP_RELEASE, rev, target, NULL)) {
+			fired = true;
+			steps[1] = target;
+		}
+		check_slots(rd, rp, NULL, "nested release", target);
+		if (!fired)
+			break;
+	}
+	step_in_slow_path = 0;
+	ck_assert_msg(steps[0] > 20 && steps[1] > 20,
+		      "only %ld and %ld steps in the slow path", steps[0], steps[1]);
 	revocable_release(rev);
-	ck_assert_uint_eq(rd->state, 0);
+	check_slots(rd, NULL, NULL, "outer release", 0);
+
 	revocable_free(rev);
-	revocable_free(step_rev_handler);
+	revocable_free(step_rev_handler[0]);
+	revocable_free(step_rev_handler[1]);
 	revocable_provider_free(rp);
 	revocable_provider_free(rp_h);
 	revocable_barrier();

@@ -186,6 +186,46 @@ START_TEST(test_fork_other_thread_counted_no_membarrier)
 END_TEST
 
 /*
+ * Without membarrier no access uses a slot: slot 0 holds SLOT_SLOW for
+ * good and every access is counted.  The slow release's slot branch
+ * relies on it: it orders its waiter check with a compiler barrier only,
+ * which the revoker's sys_membarrier() makes a fence (docs/design.md,
+ * "Read side").
+ */
+START_TEST(test_no_membarrier_uses_no_slot)
+{
+	static int res;
+	struct revocable_provider *rp;
+	struct revocable *rev;
+	struct revocable__reader *rd;
+	unsigned int i;
+
+	ck_assert_int_eq(setenv("REVOCABLE_NO_MEMBARRIER", "1", 1), 0);
+	revocable__context_ensure();
+	ck_assert_msg(!revocable__ctx.use_membarrier,
+		      "REVOCABLE_NO_MEMBARRIER=1 not in effect (is CK_FORK=no set?)");
+	rp = revocable_provider_alloc(&res);
+	rev = revocable_alloc(rp);
+	ck_assert_ptr_eq(revocable_try_access(rev), &res);
+	ck_assert_ptr_eq(revocable_try_access(rev), &res);
+	rd = revocable__tls_reader;
+	ck_assert_ptr_eq(rd->slot[0].rp, SLOT_SLOW);
+	for (i = 1; i < REVOCABLE_READER_SLOTS; i++)
+		ck_assert_ptr_null(rd->slot[i].rp);
+	ck_assert_uint_eq(rd->depth, 0);
+	ck_assert_uint_eq(rd->overflow_depth, 2);
+	revocable_release(rev);
+	revocable_release(rev);
+	ck_assert_ptr_eq(rd->slot[0].rp, SLOT_SLOW);
+	ck_assert_uint_eq(rd->overflow_depth, 0);
+	ck_assert_int_eq(revocable_provider_revoke(rp), 1);
+	revocable_free(rev);
+	revocable_provider_free(rp);
+	revocable_barrier();
+}
+END_TEST
+
+/*
  * Builds may be mixed: a program built without TSan may inline its read
  * side against a TSan-built library, and that read side is ordered only by
  * the revoker's sys_membarrier(). So every build issues it on a revoke,
@@ -490,6 +530,7 @@ int main(void)
 	tcase_add_test(tc, test_overflow_revoked_not_counted);
 	tcase_add_test(tc, test_fork_other_thread_nested_counted);
 	tcase_add_test(tc, test_fork_other_thread_counted_no_membarrier);
+	tcase_add_test(tc, test_no_membarrier_uses_no_slot);
 	tcase_add_test(tc, test_revoke_issues_membarrier_in_every_build);
 	tcase_add_test(tc, test_reader_ids_wrap);
 	tcase_add_test(tc, test_unrelated_release_wakes_no_revoker);

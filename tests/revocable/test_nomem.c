@@ -40,6 +40,18 @@ static void fail_alloc(enum revocable__alloc_site site, bool fail)
 #define RES_A	((void *)0xa11ce)
 #define RES_B	((void *)0xb0b)
 
+/* Slots the thread's accesses use, slot 0 included. */
+static unsigned int slots_used(const struct revocable__reader *rd)
+{
+	return rd->slot[0].rp ? rd->depth + 1 : 0;
+}
+
+/* Nothing held: slot 0 free for the inline path, no slow-path entry. */
+static bool inline_open(const struct revocable__reader *rd)
+{
+	return !rd->slot[0].rp && !rd->depth && !rd->overflow_depth;
+}
+
 static void *revoke_thread(void *arg)
 {
 	return (void *)(intptr_t)revocable_provider_revoke(arg);
@@ -100,7 +112,7 @@ START_TEST(test_grow_fails_safe)
 	 * access waits for the release that names rp.
 	 */
 	revocable__release_inline(other_rev);
-	ck_assert_uint_eq(reader_depth(revocable__tls_reader),
+	ck_assert_uint_eq(slots_used(revocable__tls_reader),
 			  REVOCABLE_READER_SLOTS - 1);
 	ck_assert_int_eq(revocable_provider_revoke(other), -EDEADLK);
 	revocable__release_inline(rev);		/* the refused one */
@@ -108,8 +120,8 @@ START_TEST(test_grow_fails_safe)
 	revocable__try_access_inline(other_rev);	/* back to 8 */
 	for (i = 0; i < REVOCABLE_READER_SLOTS; i++)
 		revocable__release_inline(other_rev);
-	ck_assert_uint_eq(reader_depth(revocable__tls_reader), 0);
-	ck_assert_uint_eq(reader_flags(revocable__tls_reader), 0);
+	ck_assert_msg(inline_open(revocable__tls_reader),
+		      "slot 0 is not free for the inline path again");
 
 	/* Back on the inline path, and nothing left held. */
 	ck_assert_ptr_eq(revocable__try_access_inline(rev), RES_A);
@@ -152,8 +164,8 @@ START_TEST(test_refused_release_out_of_order)
 
 	ck_assert_msg(!revocable__self_holds(a),
 		      "a slot still names A after every access of A was released");
-	ck_assert_uint_eq(reader_depth(revocable__tls_reader), 0);
-	ck_assert_uint_eq(reader_flags(revocable__tls_reader), 0);
+	ck_assert_msg(inline_open(revocable__tls_reader),
+		      "slot 0 is not free for the inline path again");
 	tid = start_thread(revoke_thread, a);
 	join_within(tid, 5000, "revoke of A from another thread");
 	ck_assert_int_eq(revocable_provider_revoke(a), 0);
@@ -193,8 +205,8 @@ START_TEST(test_refused_many_providers)
 		revocable__release_inline(rev[i]);
 	for (i = 0; i < REVOCABLE_READER_SLOTS; i++)
 		revocable__release_inline(slot_rev);
-	ck_assert_uint_eq(reader_depth(revocable__tls_reader), 0);
-	ck_assert_uint_eq(reader_flags(revocable__tls_reader), 0);
+	ck_assert_msg(inline_open(revocable__tls_reader),
+		      "slot 0 is not free for the inline path again");
 	ck_assert_int_eq(revocable_provider_revoke(slot_rp), 1);
 	for (i = 0; i < N; i++) {
 		ck_assert_int_eq(revocable_provider_revoke(rp[i]), 1);
