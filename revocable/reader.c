@@ -11,7 +11,7 @@
  * never delays a revoke of provider B.  The ordering argument is in
  * docs/design.md.  This file: the registry of reader threads and the slow
  * path of access and release (the handle's exported entry points are in
- * access.c).
+ * access.c, the accesses refused for lack of memory in refused.c).
  */
 #include "config.h"
 
@@ -60,28 +60,6 @@ __thread struct revocable__reader *revocable__tls_reader =
 __thread bool revocable__on_worker;
 
 /*
- * Accesses of this thread refused for lack of memory: they returned NULL
- * and hold nothing, but each still gets a release, and that release must
- * end an access of the provider it names - ending a refused access of
- * another provider would leave a slot set with nothing held.  So refused
- * accesses are counted per provider, in a table that needs no allocation.
- * Only when more distinct providers than it holds are refused at once is
- * the provider of a refused access forgotten (@unattributed).
- */
-#define REFUSED_PROVIDERS 16
-
-struct refused_accesses {
-	struct {
-		struct revocable_provider *rp;
-		unsigned long count;
-	} by_rp[REFUSED_PROVIDERS];
-	unsigned long unattributed;
-	unsigned long total;
-};
-
-static __thread struct refused_accesses revocable_refused;
-
-/*
  * The slow paths may allocate and lock (registration, growing the overflow
  * stack).  A signal handler that accesses while its thread is inside one
  * of them would deadlock or corrupt it, so such accesses are refused
@@ -91,64 +69,6 @@ static __thread struct refused_accesses revocable_refused;
 static __thread bool revocable_in_slow;
 static __thread unsigned int revocable_handler_refused;
 
-static void refused_add(struct revocable_provider *rp)
-{
-	struct refused_accesses *ra = &revocable_refused;
-	unsigned int i, free_i = REFUSED_PROVIDERS;
-
-	ra->total++;
-	for (i = 0; i < REFUSED_PROVIDERS; i++) {
-		if (ra->by_rp[i].rp == rp) {
-			ra->by_rp[i].count++;
-			return;
-		}
-		if (!ra->by_rp[i].rp && free_i == REFUSED_PROVIDERS)
-			free_i = i;
-	}
-	if (free_i < REFUSED_PROVIDERS) {
-		ra->by_rp[free_i].rp = rp;
-		ra->by_rp[free_i].count = 1;
-		return;
-	}
-	ra->unattributed++;
-}
-
-static bool recorded_access(struct revocable__reader *rd,
-			    struct revocable_provider *rp);
-
-/*
- * End a refused access of @rp if this thread has one.  Ending a refused
- * access rather than a recorded one of the same provider is always safe:
- * it saw NULL, so the recorded ones stay held a little longer at worst.
- */
-static bool refused_end(struct revocable__reader *rd,
-			struct revocable_provider *rp)
-{
-	struct refused_accesses *ra = &revocable_refused;
-	unsigned int i;
-
-	for (i = 0; i < REFUSED_PROVIDERS; i++) {
-		if (ra->by_rp[i].rp != rp)
-			continue;
-		if (--ra->by_rp[i].count == 0)
-			ra->by_rp[i].rp = NULL;
-		ra->total--;
-		return true;
-	}
-	if (!ra->unattributed)
-		return false;
-	/* The table overflowed: with no recorded access of @rp this must be
-	 * a forgotten refused one.  Otherwise it is ambiguous; ending the
-	 * refused one keeps the recorded access held (safe, but it stays
-	 * held until the thread exits) - say so. */
-	if (rd && recorded_access(rd, rp))
-		fprintf(stderr,
-			"revocable: out of memory with %u providers refused at once; an access may stay held\n",
-			REFUSED_PROVIDERS + 1);
-	ra->unattributed--;
-	ra->total--;
-	return true;
-}
 
 int revocable__membarrier(int cmd)
 {
@@ -442,7 +362,7 @@ static struct revocable__reader *reader_register(void)
 /* Accesses this thread holds besides slot 0's: all newer than it. */
 static unsigned long held_above_slot0(const struct revocable__reader *rd)
 {
-	return rd->depth + rd->overflow_depth + revocable_refused.total +
+	return rd->depth + rd->overflow_depth + revocable__refused_total() +
 	       revocable_handler_refused;
 }
 
@@ -529,7 +449,7 @@ static void *overflow_access(struct revocable__reader *rd,
 		 * not see the resource.  Failing safe looks like a revoke.
 		 * Slot 0's mark keeps releases off the inline path while
 		 * refused accesses are open. */
-		refused_add(rp);
+		revocable__refused_add(rp);
 		cmm_barrier();
 		if (rd)
 			slot0_mark_nested(rd);
@@ -637,7 +557,7 @@ static void *try_access_slow(struct revocable_provider *rp)
 	 * seen the resource and the newer NULL, so they are not
 	 * interchangeable.
 	 */
-	if (held0 == SLOT_SLOW || rd->overflow_depth || revocable_refused.total ||
+	if (held0 == SLOT_SLOW || rd->overflow_depth || revocable__refused_total() ||
 	    rd->depth + 1 >= REVOCABLE_READER_SLOTS)
 		return overflow_access(rd, rp);
 
@@ -767,7 +687,7 @@ static void release_slow(struct revocable_provider *rp)
 {
 	struct revocable__reader *rd = current_reader();
 
-	if (revocable_refused.total && refused_end(rd, rp)) {
+	if (revocable__refused_total() && revocable__refused_end(rd, rp)) {
 		cmm_barrier();
 		if (rd)
 			slot0_settle(rd);
@@ -780,7 +700,7 @@ static void release_slow(struct revocable_provider *rp)
 }
 
 /* Does @rd record an access to @rp (in a slot or the overflow stack)? */
-static bool recorded_access(struct revocable__reader *rd,
+bool revocable__recorded_access(struct revocable__reader *rd,
 			    struct revocable_provider *rp)
 {
 	struct reader_record *rec = to_record(rd);
@@ -832,5 +752,5 @@ bool revocable__self_holds(struct revocable_provider *rp)
 {
 	struct revocable__reader *rd = current_reader();
 
-	return rd && recorded_access(rd, rp);
+	return rd && revocable__recorded_access(rd, rp);
 }

@@ -232,6 +232,14 @@ REVOCABLE__INTERNAL long revocable__futex(unsigned int *word, int op,
 					  const struct timespec *timeout);
 REVOCABLE__INTERNAL void revocable__record_put(struct reader_record *rec);
 REVOCABLE__INTERNAL bool revocable__self_holds(struct revocable_provider *rp);
+REVOCABLE__INTERNAL bool revocable__recorded_access(struct revocable__reader *rd,
+						    struct revocable_provider *rp);
+
+/* refused.c: accesses refused for lack of memory, counted per provider. */
+REVOCABLE__INTERNAL void revocable__refused_add(struct revocable_provider *rp);
+REVOCABLE__INTERNAL bool revocable__refused_end(struct revocable__reader *rd,
+						struct revocable_provider *rp);
+REVOCABLE__INTERNAL unsigned long revocable__refused_total(void);
 
 /* One release callback running on this thread (a stack: callbacks may
  * revoke other providers, whose callbacks run nested). */

@@ -198,7 +198,7 @@ tests_revocable_test_revocable_hooks_LDADD = $(CHECK_LIBS)
 # reader's life: revoke.c is #included by the test (the predicate is
 # static) and the other library sources are compiled into it.
 tests_revocable_test_revocable_slot_wait_SOURCES = \
-	tests/revocable/test_slot_wait.c revocable/reader.c \
+	tests/revocable/test_slot_wait.c revocable/reader.c revocable/refused.c \
 	revocable/access.c revocable/teardown.c revocable/revocable_internal.h
 tests_revocable_test_revocable_slot_wait_CFLAGS = $(revocable_test_cflags)
 tests_revocable_test_revocable_slot_wait_CPPFLAGS = $(revocable_test_cppflags)
