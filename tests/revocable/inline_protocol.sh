@@ -7,7 +7,8 @@
 #   the read side through its GOT, not a PLT stub (noplt);
 # - one built with REVOCABLE_INLINE imports the internals it inlines, each
 #   under this protocol's node, REVOCABLE_INLINE_<n> (read from
-#   revocable.sym);
+#   revocable.sym); with REVOCABLE_NO_INLINE defined too, it imports what
+#   the default program imports (the calls);
 # - against a library of the next inline protocol (the same sources, the
 #   node renumbered n+1, put where the loader looks first for
 #   librevocable.so.0), the inline program is refused at load time with the
@@ -24,6 +25,7 @@ builddir=${top_builddir:-.}
 srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 calls=$builddir/tests/revocable/inline_consumer_calls
 inline=$builddir/tests/revocable/inline_consumer_inline
+forced=$builddir/tests/revocable/inline_consumer_forced
 prev_inline=$builddir/tests/revocable/inline_consumer_prev
 next=$builddir/tests/revocable/.libs/librevocable_next.so.0
 this=$builddir/revocable/.libs/librevocable.so.0
@@ -60,6 +62,9 @@ grep -q "^revocable__tls_reader@$node\$" "$tmp/inline" ||
 	fail "the inline program does not import revocable__tls_reader@$node: $(tr '\n' ' ' <"$tmp/inline")"
 grep '^revocable__' "$tmp/inline" | grep -v -q "@$node\$" &&
 	fail "an internal imported outside $node: $(tr '\n' ' ' <"$tmp/inline")"
+imports "$forced" >"$tmp/forced"
+cmp -s "$tmp/calls" "$tmp/forced" ||
+	fail "REVOCABLE_NO_INLINE beside REVOCABLE_INLINE does not give the calls: $(tr '\n' ' ' <"$tmp/forced")"
 imports "$prev_inline" >"$tmp/prev"
 grep -q "^revocable__tls_reader@$prev_node\$" "$tmp/prev" ||
 	fail "the previous protocol's stand-in does not import revocable__tls_reader@$prev_node: $(tr '\n' ' ' <"$tmp/prev")"
@@ -111,5 +116,5 @@ if [ "$rc" -eq 0 ]; then
 elif ! grep -q "version \`$prev_node' not found" <<<"$out"; then
 	fail "the previous protocol's program failed for another reason (status $rc): $out"
 fi
-[ $status -eq 0 ] && echo "PASS: default program imports REVOCABLE_1 only and runs against the next protocol; the inline program imports $node and is refused by the next protocol's library at load time; a program of $prev_node is refused by this one"
+[ $status -eq 0 ] && echo "PASS: default program imports REVOCABLE_1 only and runs against the next protocol, as does one built with REVOCABLE_INLINE and REVOCABLE_NO_INLINE; the inline program imports $node and is refused by the next protocol's library at load time; a program of $prev_node is refused by this one"
 exit $status

@@ -121,6 +121,7 @@ TESTS += tests/revocable/api_select.sh
 # node numbered n-1), which this library must refuse.
 check_PROGRAMS += tests/revocable/inline_consumer_calls \
 	tests/revocable/inline_consumer_inline \
+	tests/revocable/inline_consumer_forced \
 	tests/revocable/inline_consumer_prev
 tests_revocable_inline_consumer_calls_SOURCES = tests/revocable/inline_consumer.c
 tests_revocable_inline_consumer_calls_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/revocable
@@ -133,6 +134,13 @@ tests_revocable_inline_consumer_inline_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 tests_revocable_inline_consumer_inline_CFLAGS = $(AM_CFLAGS) $(URCU_CFLAGS)
 tests_revocable_inline_consumer_inline_LDADD = revocable/librevocable.la
 tests_revocable_inline_consumer_inline_LDFLAGS = -no-install
+# REVOCABLE_NO_INLINE beside REVOCABLE_INLINE: the calls again.
+tests_revocable_inline_consumer_forced_SOURCES = tests/revocable/inline_consumer.c
+tests_revocable_inline_consumer_forced_CPPFLAGS = $(tests_revocable_inline_consumer_inline_CPPFLAGS) \
+	-DREVOCABLE_NO_INLINE
+tests_revocable_inline_consumer_forced_CFLAGS = $(AM_CFLAGS) $(URCU_CFLAGS)
+tests_revocable_inline_consumer_forced_LDADD = revocable/librevocable.la
+tests_revocable_inline_consumer_forced_LDFLAGS = -no-install
 tests_revocable_inline_consumer_prev_SOURCES = tests/revocable/inline_consumer.c
 tests_revocable_inline_consumer_prev_CPPFLAGS = $(tests_revocable_inline_consumer_inline_CPPFLAGS)
 tests_revocable_inline_consumer_prev_CFLAGS = $(AM_CFLAGS) $(URCU_CFLAGS)
