@@ -380,6 +380,40 @@ START_TEST(test_scan_nomem_many_passes)
 }
 END_TEST
 
+static void count_done(struct revocable_provider *rp, void *arg)
+{
+	__atomic_fetch_add((int *)arg, 1, __ATOMIC_SEQ_CST);
+}
+
+/*
+ * revocable(3): revoke_async returns "-ENOMEM or -EAGAIN (nothing
+ * revoked, done not called)".  The job cannot be allocated: the provider
+ * stays live, an access still gets the resource, and done() never runs,
+ * not even after a later synchronous revoke.
+ */
+START_TEST(test_revoke_async_nomem)
+{
+	struct revocable_provider *rp = revocable_provider_alloc(RES_A);
+	struct revocable *rev = revocable_alloc(rp);
+	int done_calls = 0;
+
+	fail_alloc(REVOCABLE__ALLOC_ASYNC, true);
+	ck_assert_int_eq(revocable_provider_revoke_async(rp, count_done,
+							 &done_calls),
+			 -ENOMEM);
+	fail_alloc(REVOCABLE__ALLOC_ASYNC, false);
+
+	ck_assert(!revocable_provider_is_revoked(rp));
+	ck_assert_ptr_eq(revocable__try_access_inline(rev), RES_A);
+	revocable__release_inline(rev);
+	ck_assert_int_eq(revocable_provider_revoke(rp), 1);	/* ours */
+	revocable_barrier();
+	ck_assert_int_eq(__atomic_load_n(&done_calls, __ATOMIC_SEQ_CST), 0);
+	revocable_free(rev);
+	revocable_provider_free(rp);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("revocable_nomem");
@@ -391,6 +425,7 @@ int main(void)
 	tcase_add_test(tc, test_refused_many_providers);
 	tcase_add_test(tc, test_scan_nomem_waits_unlocked);
 	tcase_add_test(tc, test_scan_nomem_many_passes);
+	tcase_add_test(tc, test_revoke_async_nomem);
 	suite_add_tcase(s, tc);
 	return check_run_suite(s);
 }
