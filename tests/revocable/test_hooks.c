@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <errno.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -521,6 +522,69 @@ START_TEST(test_long_wait_membarriers_bounded)
 }
 END_TEST
 
+static int release_calls, other_release_calls, set_release_ret = 1;
+
+static void count_release(void *res, void *arg)
+{
+	__atomic_fetch_add((int *)arg, 1, __ATOMIC_SEQ_CST);
+}
+
+static void *set_release_fn(void *arg)
+{
+	__atomic_store_n(&set_release_ret,
+			 revocable_provider_set_release(arg, count_release,
+							&other_release_calls),
+			 __ATOMIC_SEQ_CST);
+	return NULL;
+}
+
+/*
+ * revocable_provider_is_revoked(3): "true once a revocation of rp has
+ * begun"; revocable_provider_set_release(3): "-EBUSY if a revocation has
+ * begun".  Not only after the revoke returned: while it waits for this
+ * thread's access (the revoker reports itself parked), both already
+ * hold, and the release callback set before the revoke is the one run.
+ */
+START_TEST(test_revoke_in_progress_is_revoked_busy)
+{
+	struct revocable_provider *a = revocable_provider_alloc(RES_LIVE);
+	struct revocable *rev_a = revocable_alloc(a);
+	unsigned long parks = __atomic_load_n(&revoker_parks, __ATOMIC_SEQ_CST);
+	pthread_t revoker, setter;
+	int64_t start;
+
+	ck_assert_int_eq(revocable_provider_set_release(a, count_release,
+							&release_calls), 0);
+	ck_assert_ptr_eq(revocable_try_access(rev_a), RES_LIVE);
+	ck_assert(!revocable_provider_is_revoked(a));
+	revoker = start_thread(revoke_fn, a);
+	start = now_ms();
+	while (__atomic_load_n(&revoker_parks, __ATOMIC_SEQ_CST) == parks) {
+		ck_assert_msg(now_ms() - start < 10000,
+			      "the revoker never parked on this thread's access");
+		sched_yield();
+	}
+
+	/* The revoke is in progress: it cannot end while we hold A. */
+	ck_assert_msg(revocable_provider_is_revoked(a),
+		      "is_revoked false while a revoke waits for a reader");
+	setter = start_thread(set_release_fn, a);
+	join_within(setter, 10000, "set_release during the revoke");
+	ck_assert_int_eq(__atomic_load_n(&set_release_ret, __ATOMIC_SEQ_CST),
+			 -EBUSY);
+
+	revocable_release(rev_a);
+	join_within(revoker, 10000, "the revoke of A after the reader left");
+	revocable_barrier();
+	ck_assert_int_eq(__atomic_load_n(&release_calls, __ATOMIC_SEQ_CST), 1);
+	ck_assert_int_eq(__atomic_load_n(&other_release_calls,
+					 __ATOMIC_SEQ_CST), 0);
+	revocable_free(rev_a);
+	revocable_provider_free(a);
+	revocable_barrier();
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("revocable_hooks");
@@ -535,6 +599,7 @@ int main(void)
 	tcase_add_test(tc, test_reader_ids_wrap);
 	tcase_add_test(tc, test_unrelated_release_wakes_no_revoker);
 	tcase_add_test(tc, test_long_wait_membarriers_bounded);
+	tcase_add_test(tc, test_revoke_in_progress_is_revoked_busy);
 	suite_add_tcase(s, tc);
 	return check_run_suite_forked(s);
 }
