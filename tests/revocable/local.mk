@@ -32,7 +32,9 @@ check_PROGRAMS += tests/revocable/test_revocable_seed \
 	tests/revocable/test_revocable_offpath \
 	tests/revocable/test_revocable_defects \
 	tests/revocable/test_revocable_dlclose \
-	tests/revocable/test_revocable_hooks
+	tests/revocable/test_revocable_hooks \
+	tests/revocable/test_revocable_gaps \
+	tests/revocable/test_revocable_gaps_calls
 TESTS += tests/revocable/test_revocable_seed \
 	tests/revocable/test_revocable_contract \
 	tests/revocable/test_revocable_contract_calls \
@@ -42,7 +44,9 @@ TESTS += tests/revocable/test_revocable_seed \
 	tests/revocable/test_revocable_offpath \
 	tests/revocable/test_revocable_defects \
 	tests/revocable/test_revocable_dlclose \
-	tests/revocable/test_revocable_hooks
+	tests/revocable/test_revocable_hooks \
+	tests/revocable/test_revocable_gaps \
+	tests/revocable/test_revocable_gaps_calls
 noinst_HEADERS += tests/revocable/kunit_shim.h tests/revocable/test_util.h
 
 tests_revocable_test_revocable_seed_SOURCES = tests/revocable/test_seed.c
@@ -72,6 +76,20 @@ tests_revocable_test_revocable_offpath_SOURCES = tests/revocable/test_offpath.c
 tests_revocable_test_revocable_offpath_CFLAGS = $(revocable_test_cflags)
 tests_revocable_test_revocable_offpath_CPPFLAGS = $(revocable_test_cppflags)
 tests_revocable_test_revocable_offpath_LDADD = $(revocable_test_ldadd)
+
+# Promises of revocable(3) first tested here: REVOCABLE() left by goto,
+# a guard never entered, misuse reports, the barrier in callbacks; with
+# the inline read side and (_calls) with the exported calls.
+tests_revocable_test_revocable_gaps_SOURCES = tests/revocable/test_gaps.c
+tests_revocable_test_revocable_gaps_CFLAGS = $(revocable_test_cflags)
+tests_revocable_test_revocable_gaps_CPPFLAGS = $(revocable_test_cppflags)
+tests_revocable_test_revocable_gaps_LDADD = $(revocable_test_ldadd)
+
+tests_revocable_test_revocable_gaps_calls_SOURCES = tests/revocable/test_gaps.c
+tests_revocable_test_revocable_gaps_calls_CFLAGS = $(revocable_test_cflags)
+tests_revocable_test_revocable_gaps_calls_CPPFLAGS = $(AM_CPPFLAGS) \
+	-I$(top_srcdir)/revocable -I$(top_srcdir)/tests/revocable
+tests_revocable_test_revocable_gaps_calls_LDADD = $(revocable_test_ldadd)
 
 # Issue 26's defects, each test written to fail before its fix.
 tests_revocable_test_revocable_defects_SOURCES = tests/revocable/test_defects.c
