@@ -154,6 +154,105 @@ START_TEST(test_guard_exit_never_entered)
 }
 END_TEST
 
+/* ---- misuse reported on standard error ---- */
+
+static void release_handle(void *arg)
+{
+	revocable_release(arg);
+}
+
+/*
+ * revocable(3) Misuse: "A release matching no access" is reported.  It
+ * must change nothing: an access to another provider held around it
+ * stays held, and the stray provider is neither revoked nor held.
+ */
+START_TEST(test_report_release_matching_no_access)
+{
+	struct revocable_provider *a = revocable_provider_alloc(RES_A);
+	struct revocable_provider *b = revocable_provider_alloc(RES_B);
+	struct revocable *rev_a = revocable_alloc(a);
+	struct revocable *rev_b = revocable_alloc(b);
+	const char *err;
+
+	/* Nothing held at all. */
+	err = stderr_of(release_handle, rev_a);
+	ck_assert_msg(strstr(err, "revocable_release() without a matching access") != NULL,
+		      "no report of a stray release: '%s'", err);
+
+	/* Held: B.  Stray: A. */
+	ck_assert_ptr_eq(revocable_try_access(rev_b), RES_B);
+	err = stderr_of(release_handle, rev_a);
+	ck_assert_msg(strstr(err, "revocable_release() without a matching access") != NULL,
+		      "no report of a stray release inside another access: '%s'",
+		      err);
+	ck_assert(!revocable_provider_is_revoked(a));
+	ck_assert_int_eq(revocable_provider_revoke(b), -EDEADLK);	/* B held */
+	ck_assert_ptr_eq(revocable_try_access(rev_a), RES_A);
+	revocable_release(rev_a);
+	revocable_release(rev_b);
+	ck_assert_int_eq(revocable_provider_revoke(a), 1);
+	ck_assert_int_eq(revocable_provider_revoke(b), 1);
+	revocable_free(rev_a);
+	revocable_free(rev_b);
+	revocable_provider_free(a);
+	revocable_provider_free(b);
+}
+END_TEST
+
+struct emb_provider {
+	struct revocable_provider rp;
+	int freed;
+};
+
+static void emb_free(struct revocable_provider *rp)
+{
+	struct emb_provider *e = (struct emb_provider *)rp;
+
+	__atomic_fetch_add(&e->freed, 1, __ATOMIC_SEQ_CST);
+}
+
+static void fini_handle(void *arg)
+{
+	revocable_fini(arg);
+}
+
+/*
+ * revocable(3) Misuse: "revocable_free() or revocable_fini() of a handle
+ * that holds its provider's last reference while an access to the
+ * provider is open" is reported.  An embedded handle whose access is
+ * open on this thread; a copy of it ends the access afterwards (the
+ * misuse's use-after-free is not what this test is about).  Otherwise
+ * fini does what it always does: the provider is torn down once.
+ */
+START_TEST(test_report_fini_handle_in_use)
+{
+	struct emb_provider *e = calloc(1, sizeof(*e));
+	struct revocable rev, copy;
+	const char *err;
+
+	revocable_provider_init(&e->rp, RES_A, emb_free);
+	revocable_init(&rev, &e->rp);
+	revocable_provider_put(&e->rp);		/* the handle holds the last */
+	ck_assert_ptr_eq(revocable_try_access(&rev), RES_A);
+	copy = rev;
+
+	err = stderr_of(fini_handle, &rev);
+	ck_assert_msg(strstr(err, "revocable_free()/revocable_fini() of a handle while an access through it is open") != NULL,
+		      "no report of revocable_fini() of a handle in use: '%s'",
+		      err);
+	/*
+	 * The reference is still dropped: a never-revoked provider's teardown
+	 * does not wait for readers (none should exist), so free_fn may run
+	 * at once - the misuse's consequence.  The memory is ours, so the
+	 * copy's release below reads valid memory.
+	 */
+	revocable_release(&copy);
+	revocable_barrier();
+	ck_assert_int_eq(__atomic_load_n(&e->freed, __ATOMIC_SEQ_CST), 1);
+	free(e);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("revocable_gaps");
@@ -162,6 +261,8 @@ int main(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_revocable_goto_break);
 	tcase_add_test(tc, test_guard_exit_never_entered);
+	tcase_add_test(tc, test_report_release_matching_no_access);
+	tcase_add_test(tc, test_report_fini_handle_in_use);
 	suite_add_tcase(s, tc);
 	return check_run_suite_forked(s);
 }
