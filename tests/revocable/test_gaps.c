@@ -47,6 +47,18 @@ static const char *stderr_of(void (*fn)(void *), void *arg)
 	return buf;
 }
 
+/* Wait for *@flag to be set by a library thread, at most @ms. */
+static void wait_flag(int *flag, long ms, const char *what)
+{
+	int64_t start = now_ms();
+
+	while (!__atomic_load_n(flag, __ATOMIC_SEQ_CST)) {
+		ck_assert_msg(now_ms() - start < ms, "%s: not within %ld ms",
+			      what, ms);
+		sched_yield();
+	}
+}
+
 /* ---- REVOCABLE() left by goto and by break ---- */
 
 static int goto_out(struct revocable *rev, struct revocable_provider *rp,
@@ -253,6 +265,67 @@ START_TEST(test_report_fini_handle_in_use)
 }
 END_TEST
 
+/* ---- revocable_barrier() from done() and from free_fn ---- */
+
+struct barrier_cb {
+	struct revocable_provider rp;	/* embedded, for the free_fn case */
+	int called, returned;
+};
+
+static void done_barrier(struct revocable_provider *rp, void *arg)
+{
+	struct barrier_cb *c = arg;
+
+	__atomic_store_n(&c->called, 1, __ATOMIC_SEQ_CST);
+	revocable_barrier();	/* its own revoke is queued before it */
+	__atomic_store_n(&c->returned, 1, __ATOMIC_SEQ_CST);
+}
+
+/*
+ * revocable(3): revocable_barrier() "returns at once when called from a
+ * library callback" - here an asynchronous revoke's done(), which
+ * would otherwise wait for its own revoke.
+ */
+START_TEST(test_barrier_in_done)
+{
+	struct revocable_provider *rp = revocable_provider_alloc(RES_A);
+	struct barrier_cb c = { 0 };
+
+	ck_assert_int_eq(revocable_provider_revoke_async(rp, done_barrier, &c),
+			 0);
+	wait_flag(&c.called, 10000, "done() called");
+	wait_flag(&c.returned, 5000, "revocable_barrier() inside done() returned");
+	revocable_barrier();
+	ck_assert(revocable_provider_is_revoked(rp));
+	revocable_provider_free(rp);
+	revocable_barrier();
+}
+END_TEST
+
+static void free_fn_barrier(struct revocable_provider *rp)
+{
+	struct barrier_cb *c = (struct barrier_cb *)rp;
+
+	__atomic_store_n(&c->called, 1, __ATOMIC_SEQ_CST);
+	revocable_barrier();	/* its own deferred free is queued before it */
+	__atomic_store_n(&c->returned, 1, __ATOMIC_SEQ_CST);
+}
+
+/* The same from an embedded provider's free_fn. */
+START_TEST(test_barrier_in_free_fn)
+{
+	struct barrier_cb *c = calloc(1, sizeof(*c));
+
+	revocable_provider_init(&c->rp, RES_A, free_fn_barrier);
+	revocable_provider_free(&c->rp);
+	wait_flag(&c->called, 10000, "free_fn called");
+	wait_flag(&c->returned, 5000,
+		  "revocable_barrier() inside free_fn returned");
+	revocable_barrier();
+	free(c);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("revocable_gaps");
@@ -263,6 +336,8 @@ int main(void)
 	tcase_add_test(tc, test_guard_exit_never_entered);
 	tcase_add_test(tc, test_report_release_matching_no_access);
 	tcase_add_test(tc, test_report_fini_handle_in_use);
+	tcase_add_test(tc, test_barrier_in_done);
+	tcase_add_test(tc, test_barrier_in_free_fn);
 	suite_add_tcase(s, tc);
 	return check_run_suite_forked(s);
 }
