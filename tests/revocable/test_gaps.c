@@ -24,29 +24,6 @@
 #define RES_A	((void *)0xa11ce)
 #define RES_B	((void *)0xb0b)
 
-/* Run @fn with this thread's stderr captured; return what it wrote. */
-static const char *stderr_of(void (*fn)(void *), void *arg)
-{
-	static char buf[4096];
-	int fds[2], saved;
-	ssize_t n;
-
-	ck_assert_int_eq(pipe(fds), 0);
-	fflush(stderr);
-	saved = dup(2);
-	ck_assert_int_ge(saved, 0);
-	ck_assert_int_ge(dup2(fds[1], 2), 0);
-	fn(arg);
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	close(fds[1]);
-	n = read(fds[0], buf, sizeof(buf) - 1);
-	close(fds[0]);
-	buf[n > 0 ? n : 0] = '\0';
-	return buf;
-}
-
 /* Wait for *@flag to be set by a library thread, at most @ms. */
 static void wait_flag(int *flag, long ms, const char *what)
 {

@@ -467,28 +467,6 @@ END_TEST
 
 /* ---- misuse reports ---- */
 
-/* Run @fn with stderr captured; return what it wrote (static buffer). */
-static const char *stderr_of(void (*fn)(void *), void *arg)
-{
-	static char buf[4096];
-	int fds[2], saved;
-	ssize_t n;
-
-	ck_assert_int_eq(pipe(fds), 0);
-	fflush(stderr);
-	saved = dup(2);
-	dup2(fds[1], 2);
-	fn(arg);
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	close(fds[1]);
-	n = read(fds[0], buf, sizeof(buf) - 1);
-	close(fds[0]);
-	buf[n > 0 ? n : 0] = '\0';
-	return buf;
-}
-
 static void free_handle(void *arg)
 {
 	revocable_free(arg);

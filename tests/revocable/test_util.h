@@ -12,7 +12,9 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../check_run.h"
 
@@ -56,6 +58,29 @@ static inline void join_within(pthread_t tid, long ms, const char *what)
 	ret = pthread_timedjoin_np(tid, NULL, &deadline);
 	ck_assert_msg(ret == 0, "%s did not finish within %ld ms (hang)",
 		      what, ms);
+}
+
+/* Run @fn with stderr captured; return what it wrote (a static buffer). */
+static inline const char *stderr_of(void (*fn)(void *), void *arg)
+{
+	static char buf[4096];
+	int fds[2], saved;
+	ssize_t n;
+
+	ck_assert_int_eq(pipe(fds), 0);
+	fflush(stderr);
+	saved = dup(2);
+	ck_assert_int_ge(saved, 0);
+	ck_assert_int_ge(dup2(fds[1], 2), 0);
+	fn(arg);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	close(fds[1]);
+	n = read(fds[0], buf, sizeof(buf) - 1);
+	close(fds[0]);
+	buf[n > 0 ? n : 0] = '\0';
+	return buf;
 }
 
 #endif /* REVOCABLE_TEST_UTIL_H */
