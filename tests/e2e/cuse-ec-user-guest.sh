@@ -46,7 +46,10 @@ ids_are() {
 }
 
 synth() {
-	echo "$1 $(cat /proc/sys/kernel/random/uuid) SRC=test" >"$uevent"
+	local uuid
+
+	read -r uuid </proc/sys/kernel/random/uuid
+	echo "$1 $uuid SRC=test" >"$uevent"
 }
 
 e2e_start_daemon "$daemon" -f --user=nobody --mode=0666 --control="$sock"
