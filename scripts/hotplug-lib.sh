@@ -314,6 +314,19 @@ hl_running() {
 	[[ ${state:0:1} != Z ]]
 }
 
+# hl_file_has FILE ERE: a line of FILE matches the extended regular
+# expression ERE. The read built-in, not a grep process per poll (slow
+# inside UML); a FILE not there (yet) has no such line.
+hl_file_has() {
+	local line
+
+	[[ -r $1 ]] || return 1
+	while IFS= read -r line || [[ -n $line ]]; do
+		[[ $line =~ $2 ]] && return 0
+	done <"$1"
+	return 1
+}
+
 # hl_stop_pid SIG PID GRACE: send SIG to PID (a child of this shell), wait
 # up to GRACE seconds for it to end, then SIGKILL it; return its exit status
 # (128+N when signal N ended it). hl_killed is 1 when the SIGKILL was needed.

@@ -53,7 +53,7 @@ blocked_in() {
 	local pid=$1 pattern=$2 t
 
 	for t in /proc/"$pid"/task/*; do
-		grep -Eq "$pattern" "$t/stack" 2>/dev/null && return 0
+		hl_file_has "$t/stack" "$pattern" && return 0
 	done
 	return 1
 }
@@ -84,13 +84,24 @@ victim() {
 	: >"$run/$1.out"
 	"$victim" "$1" "$dev" >"$run/$1.out" 2>&1 &
 	pids[$1]=$!
-	wait_for 60 grep -q '^ready' "$run/$1.out" || e2e_fatal "$1 client not ready: $(cat "$run/$1.out")"
+	wait_for 60 hl_file_has "$run/$1.out" '^ready' || e2e_fatal "$1 client not ready: $(cat "$run/$1.out")"
 }
 
+# exited_within PID SECS: PID is gone or a zombie within SECS.
 exited_within() {
-	local pid=$1 secs=$2
+	wait_for "$2" not_running "$1"
+}
 
-	wait_for "$secs" bash -c "! kill -0 $pid 2>/dev/null || [[ \$(ps -o stat= -p $pid) == Z* ]]"
+not_running() {
+	! hl_running "$1"
+}
+
+# flat FILE: FILE's lines on one line (for a check's description).
+flat() {
+	local text=
+
+	IFS= read -r -d '' text <"$1" || true
+	echo "${text//$'\n'/ }"
 }
 
 # round SIG NAME LATENCY_NS [DAEMON OPTIONS]: one daemon, four clients, SIG.
@@ -116,9 +127,9 @@ round() {
 	# Their answers first: once libfuse's loop stops taking requests, a new
 	# call (the poller's read, a close) waits for the daemon's exit.
 	e2e_check "$what: the reader got its answer within $bound s" \
-		wait_for "$bound" grep -q '^read: ' "$run/read.out"
+		wait_for "$bound" hl_file_has "$run/read.out" '^read: '
 	e2e_check "$what: the poller got its answer within $bound s" \
-		wait_for "$bound" grep -q '^poll: ' "$run/poll.out"
+		wait_for "$bound" hl_file_has "$run/poll.out" '^poll: '
 	if [[ $what == TERM ]]; then
 		# Unplug first: the waiters are out while the command still runs.
 		# The daemon's trace says in which order (its sequence numbers), read
@@ -145,7 +156,7 @@ round() {
 	for mode in read poll inflight idle; do
 		status=0
 		wait "${pids[$mode]}" || status=$?
-		e2e_check_status "$what: $mode client saw a documented error: $(tr '\n' ' ' <"$run/$mode.out")" \
+		e2e_check_status "$what: $mode client saw a documented error: $(flat "$run/$mode.out")" \
 			0 "$status"
 	done
 
@@ -180,7 +191,7 @@ term_burst() {
 	e2e_check "TERM-burst: its udev rule is removed" test ! -e "$rule"
 	status=0
 	wait "${pids[inflight]}" || status=$?
-	e2e_check_status "TERM-burst: inflight client saw a documented error: $(tr '\n' ' ' <"$run/inflight.out")" \
+	e2e_check_status "TERM-burst: inflight client saw a documented error: $(flat "$run/inflight.out")" \
 		0 "$status"
 }
 

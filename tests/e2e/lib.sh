@@ -392,7 +392,13 @@ e2e_ctl() {
 }
 
 e2e_stat() {
-	e2e_ctl "$1" stats | tr ' ' '\n' | sed -n "s/^$2=//p"
+	local stats
+
+	# One process, the control command: parsed by bash (see hl_nap).
+	stats=" $(e2e_ctl "$1" stats) " || return
+	if [[ $stats =~ [[:space:]]$2=([^[:space:]]*)[[:space:]] ]]; then
+		echo "${BASH_REMATCH[1]}"
+	fi
 }
 
 e2e_fatal() {
