@@ -34,7 +34,8 @@ check_PROGRAMS += tests/revocable/test_revocable_seed \
 	tests/revocable/test_revocable_dlclose \
 	tests/revocable/test_revocable_hooks \
 	tests/revocable/test_revocable_gaps \
-	tests/revocable/test_revocable_gaps_calls
+	tests/revocable/test_revocable_gaps_calls \
+	tests/revocable/test_revocable_gaps_hooks
 TESTS += tests/revocable/test_revocable_seed \
 	tests/revocable/test_revocable_contract \
 	tests/revocable/test_revocable_contract_calls \
@@ -46,7 +47,8 @@ TESTS += tests/revocable/test_revocable_seed \
 	tests/revocable/test_revocable_dlclose \
 	tests/revocable/test_revocable_hooks \
 	tests/revocable/test_revocable_gaps \
-	tests/revocable/test_revocable_gaps_calls
+	tests/revocable/test_revocable_gaps_calls \
+	tests/revocable/test_revocable_gaps_hooks
 noinst_HEADERS += tests/revocable/kunit_shim.h tests/revocable/test_util.h
 
 tests_revocable_test_revocable_seed_SOURCES = tests/revocable/test_seed.c
@@ -219,6 +221,15 @@ tests_revocable_test_revocable_hooks_CFLAGS = $(revocable_test_cflags)
 tests_revocable_test_revocable_hooks_CPPFLAGS = $(revocable_test_cppflags) \
 	-DREVOCABLE_TEST_HOOKS
 tests_revocable_test_revocable_hooks_LDADD = $(CHECK_LIBS)
+
+# The promises of test_gaps that need the internals or the seams: fork,
+# a thread exiting while a revoke waits, the records' alignment.
+tests_revocable_test_revocable_gaps_hooks_SOURCES = \
+	tests/revocable/test_gaps_hooks.c $(revocable_librevocable_la_SOURCES)
+tests_revocable_test_revocable_gaps_hooks_CFLAGS = $(revocable_test_cflags)
+tests_revocable_test_revocable_gaps_hooks_CPPFLAGS = $(revocable_test_cppflags) \
+	-DREVOCABLE_TEST_HOOKS
+tests_revocable_test_revocable_gaps_hooks_LDADD = $(CHECK_LIBS)
 
 # The revoker's "has that access ended?" predicate at exact points of a
 # reader's life: revoke.c is #included by the test (the predicate is
