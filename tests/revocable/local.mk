@@ -104,10 +104,16 @@ tests_revocable_test_revocable_defects_LDADD = $(revocable_test_ldadd)
 tests_revocable_test_revocable_dlclose_SOURCES = tests/revocable/test_dlclose.c
 tests_revocable_test_revocable_dlclose_CFLAGS = $(revocable_test_cflags)
 tests_revocable_test_revocable_dlclose_CPPFLAGS = $(revocable_test_cppflags) \
-	-DREVOCABLE_SO='"$(abs_top_builddir)/revocable/.libs/librevocable.so"'
+	-DREVOCABLE_SO='"$(abs_top_builddir)/revocable/.libs/librevocable.so"' \
+	-DTLS_FILLER_SO='"$(abs_top_builddir)/tests/revocable/.libs/libtls_filler.so"'
 tests_revocable_test_revocable_dlclose_LDADD = $(CHECK_LIBS) -ldl
 EXTRA_tests_revocable_test_revocable_dlclose_DEPENDENCIES = \
-	revocable/librevocable.la
+	revocable/librevocable.la tests/revocable/libtls_filler.la
+# A module with 256 bytes of initial-exec TLS, which the dlclose test loads
+# first to use up glibc's static TLS surplus (cut by GLIBC_TUNABLES).
+check_LTLIBRARIES += tests/revocable/libtls_filler.la
+tests_revocable_libtls_filler_la_SOURCES = tests/revocable/tls_filler.c
+tests_revocable_libtls_filler_la_LDFLAGS = -module -avoid-version -rpath /nowhere
 
 # The kernel series' v11 API (revocable_v11.h): its KUnit cases and two
 # cases mixing it with the seed's names (v11_seed_side.c, a translation unit
