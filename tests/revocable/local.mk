@@ -80,8 +80,9 @@ tests_revocable_test_revocable_offpath_CPPFLAGS = $(revocable_test_cppflags)
 tests_revocable_test_revocable_offpath_LDADD = $(revocable_test_ldadd)
 
 # Promises of revocable(3) first tested here: REVOCABLE() left by goto,
-# a guard never entered, misuse reports, the barrier in callbacks; with
-# the inline read side and (_calls) with the exported calls.
+# a guard never entered, the reports on stderr, the barrier in callbacks,
+# nested accesses that write neither provider nor handle; with the inline
+# read side and (_calls) with the exported calls.
 tests_revocable_test_revocable_gaps_SOURCES = tests/revocable/test_gaps.c
 tests_revocable_test_revocable_gaps_CFLAGS = $(revocable_test_cflags)
 tests_revocable_test_revocable_gaps_CPPFLAGS = $(revocable_test_cppflags)
