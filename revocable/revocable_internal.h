@@ -186,6 +186,8 @@ slot_provider(const struct revocable_provider *v)
  * Allocation-failure injection, for the library's own unit tests only:
  * tests/revocable/ compiles these sources a second time into a test
  * program with REVOCABLE_TEST_ALLOC_HOOK defined and supplies the hook.
+ * A library thread that cannot be created counts as an allocation here:
+ * pthread_create()'s EAGAIN is the thread's resources running out.
  * The installed library has no hook: the test is a constant false.
  */
 enum revocable__alloc_site {
@@ -193,6 +195,8 @@ enum revocable__alloc_site {
 	REVOCABLE__ALLOC_OVERFLOW,	/* growing the overflow stack */
 	REVOCABLE__ALLOC_SCAN,		/* the revoke scan's wait list */
 	REVOCABLE__ALLOC_ASYNC,		/* an async revoke job */
+	REVOCABLE__ALLOC_THREAD,	/* a library thread: EAGAIN */
+	REVOCABLE__ALLOC_PROVIDER,	/* revocable_provider_alloc() */
 	REVOCABLE__ALLOC_SITES
 };
 

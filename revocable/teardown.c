@@ -180,7 +180,9 @@ int revocable__start_detached(void *(*fn)(void *), void *arg)
 		 */
 		sigfillset(&all);
 		pthread_sigmask(SIG_SETMASK, &all, &old);
-		ret = pthread_create(&tid, &attr, library_thread_main, t);
+		/* The test hook stands for pthread_create()'s EAGAIN. */
+		ret = REVOCABLE__ALLOC_FAILS(REVOCABLE__ALLOC_THREAD) ? EAGAIN :
+			pthread_create(&tid, &attr, library_thread_main, t);
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 	}
 	pthread_attr_destroy(&attr);
@@ -367,8 +369,10 @@ void revocable_provider_init(struct revocable_provider *rp, void *res,
  */
 struct revocable_provider *revocable_provider_alloc(void *res)
 {
-	struct revocable_provider *rp = malloc(sizeof(*rp));
+	struct revocable_provider *rp;
 
+	rp = REVOCABLE__ALLOC_FAILS(REVOCABLE__ALLOC_PROVIDER) ? NULL :
+		malloc(sizeof(*rp));
 	if (!rp)
 		return NULL;
 	revocable_provider_init(rp, res, NULL);

@@ -34,7 +34,8 @@ check_PROGRAMS += tests/revocable/test_revocable_seed \
 	tests/revocable/test_revocable_dlclose \
 	tests/revocable/test_revocable_hooks \
 	tests/revocable/test_revocable_gaps \
-	tests/revocable/test_revocable_gaps_calls
+	tests/revocable/test_revocable_gaps_calls \
+	tests/revocable/test_revocable_gaps_hooks
 TESTS += tests/revocable/test_revocable_seed \
 	tests/revocable/test_revocable_contract \
 	tests/revocable/test_revocable_contract_calls \
@@ -46,7 +47,8 @@ TESTS += tests/revocable/test_revocable_seed \
 	tests/revocable/test_revocable_dlclose \
 	tests/revocable/test_revocable_hooks \
 	tests/revocable/test_revocable_gaps \
-	tests/revocable/test_revocable_gaps_calls
+	tests/revocable/test_revocable_gaps_calls \
+	tests/revocable/test_revocable_gaps_hooks
 noinst_HEADERS += tests/revocable/kunit_shim.h tests/revocable/test_util.h
 
 tests_revocable_test_revocable_seed_SOURCES = tests/revocable/test_seed.c
@@ -78,8 +80,9 @@ tests_revocable_test_revocable_offpath_CPPFLAGS = $(revocable_test_cppflags)
 tests_revocable_test_revocable_offpath_LDADD = $(revocable_test_ldadd)
 
 # Promises of revocable(3) first tested here: REVOCABLE() left by goto,
-# a guard never entered, misuse reports, the barrier in callbacks; with
-# the inline read side and (_calls) with the exported calls.
+# a guard never entered, the reports on stderr, the barrier in callbacks,
+# nested accesses that write neither provider nor handle; with the inline
+# read side and (_calls) with the exported calls.
 tests_revocable_test_revocable_gaps_SOURCES = tests/revocable/test_gaps.c
 tests_revocable_test_revocable_gaps_CFLAGS = $(revocable_test_cflags)
 tests_revocable_test_revocable_gaps_CPPFLAGS = $(revocable_test_cppflags)
@@ -102,10 +105,16 @@ tests_revocable_test_revocable_defects_LDADD = $(revocable_test_ldadd)
 tests_revocable_test_revocable_dlclose_SOURCES = tests/revocable/test_dlclose.c
 tests_revocable_test_revocable_dlclose_CFLAGS = $(revocable_test_cflags)
 tests_revocable_test_revocable_dlclose_CPPFLAGS = $(revocable_test_cppflags) \
-	-DREVOCABLE_SO='"$(abs_top_builddir)/revocable/.libs/librevocable.so"'
+	-DREVOCABLE_SO='"$(abs_top_builddir)/revocable/.libs/librevocable.so"' \
+	-DTLS_FILLER_SO='"$(abs_top_builddir)/tests/revocable/.libs/libtls_filler.so"'
 tests_revocable_test_revocable_dlclose_LDADD = $(CHECK_LIBS) -ldl
 EXTRA_tests_revocable_test_revocable_dlclose_DEPENDENCIES = \
-	revocable/librevocable.la
+	revocable/librevocable.la tests/revocable/libtls_filler.la
+# A module with 256 bytes of initial-exec TLS, which the dlclose test loads
+# first to use up glibc's static TLS surplus (cut by GLIBC_TUNABLES).
+check_LTLIBRARIES += tests/revocable/libtls_filler.la
+tests_revocable_libtls_filler_la_SOURCES = tests/revocable/tls_filler.c
+tests_revocable_libtls_filler_la_LDFLAGS = -module -avoid-version -rpath /nowhere
 
 # The kernel series' v11 API (revocable_v11.h): its KUnit cases and two
 # cases mixing it with the seed's names (v11_seed_side.c, a translation unit
@@ -219,6 +228,15 @@ tests_revocable_test_revocable_hooks_CFLAGS = $(revocable_test_cflags)
 tests_revocable_test_revocable_hooks_CPPFLAGS = $(revocable_test_cppflags) \
 	-DREVOCABLE_TEST_HOOKS
 tests_revocable_test_revocable_hooks_LDADD = $(CHECK_LIBS)
+
+# The promises of test_gaps that need the internals or the seams: fork,
+# a thread exiting while a revoke waits, the records' alignment.
+tests_revocable_test_revocable_gaps_hooks_SOURCES = \
+	tests/revocable/test_gaps_hooks.c $(revocable_librevocable_la_SOURCES)
+tests_revocable_test_revocable_gaps_hooks_CFLAGS = $(revocable_test_cflags)
+tests_revocable_test_revocable_gaps_hooks_CPPFLAGS = $(revocable_test_cppflags) \
+	-DREVOCABLE_TEST_HOOKS
+tests_revocable_test_revocable_gaps_hooks_LDADD = $(CHECK_LIBS)
 
 # The revoker's "has that access ended?" predicate at exact points of a
 # reader's life: revoke.c is #included by the test (the predicate is

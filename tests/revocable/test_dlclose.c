@@ -15,6 +15,10 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "test_util.h"
 
@@ -152,13 +156,110 @@ START_TEST(test_library_threads_gone_after_dlclose)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("revocable_dlclose");
-	TCase *tc = tcase_create("dlclose");
+/* ---- dlopen() with the static TLS surplus used up ---- */
 
+/* argv[1] that makes this program the probe below instead of the suite. */
+#define TLS_PROBE_ARG	"--dlopen-probe"
+/* glibc's static TLS surplus at its smallest (elf/dl-tls.c: one
+ * namespace, no optional part): about 300 bytes free, of which the
+ * filler module takes 256, leaving less than the library's 296. */
+#define SMALLEST_SURPLUS "glibc.rtld.nns=1:glibc.rtld.optional_static_tls=0"
+
+/* The probe: load the filler, then the library; say what happened and
+ * exit 0 unless the filler itself does not load. */
+static int dlopen_probe(void)
+{
+	void *filler = dlopen(TLS_FILLER_SO, RTLD_NOW | RTLD_LOCAL);
+	void *dl;
+
+	if (!filler) {
+		printf("filler not loaded: %s\n", dlerror());
+		return 1;
+	}
+	dl = dlopen(REVOCABLE_SO, RTLD_NOW | RTLD_LOCAL);
+	if (!dl) {
+		printf("dlopen failed: %s\n", dlerror());
+		return 0;
+	}
+	printf("loaded\n");
+	return dlclose(dl) ? 1 : 0;
+}
+
+/* Run this program as the probe with GLIBC_TUNABLES=@tunables (NULL:
+ * unset; glibc reads it at start-up only); return its wait status and
+ * put its output in @out. */
+static int run_probe(const char *tunables, char *out, size_t len)
+{
+	size_t used = 0;
+	int fds[2], status;
+	ssize_t n;
+	pid_t pid;
+
+	ck_assert_int_eq(pipe(fds), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		dup2(fds[1], STDOUT_FILENO);
+		close(fds[0]);
+		close(fds[1]);
+		if (tunables)
+			setenv("GLIBC_TUNABLES", tunables, 1);
+		else
+			unsetenv("GLIBC_TUNABLES");
+		execl("/proc/self/exe", "dlopen-probe", TLS_PROBE_ARG,
+		      (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	while (used < len - 1 &&
+	       (n = read(fds[0], out + used, len - 1 - used)) > 0)
+		used += n;
+	out[used] = '\0';
+	close(fds[0]);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	return status;
+}
+
+/*
+ * docs/design.md, "Thread-local storage": "Should the surplus be used
+ * up, dlopen() fails with \"cannot allocate memory in static TLS
+ * block\" - a clear error at load time, never a misbehaving library".
+ * The probe loads a 256-byte initial-exec module and then the library:
+ * with glibc's usual surplus both load (the probe is shown to work);
+ * with the surplus cut to its smallest the library's dlopen() returns
+ * NULL with that error and the program goes on to exit normally.
+ */
+START_TEST(test_dlopen_without_static_tls_fails_cleanly)
+{
+	char out[1024];
+	int status;
+
+	status = run_probe(NULL, out, sizeof(out));
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+		      strstr(out, "loaded"),
+		      "the probe did not load the library as usual: status %#x, '%s'",
+		      status, out);
+	status = run_probe(SMALLEST_SURPLUS, out, sizeof(out));
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		      "the probe with the surplus used up did not exit normally: status %#x, '%s'",
+		      status, out);
+	ck_assert_msg(strstr(out, "cannot allocate memory in static TLS block"),
+		      "dlopen() with the static TLS surplus used up: '%s'", out);
+}
+END_TEST
+
+int main(int argc, char **argv)
+{
+	Suite *s;
+	TCase *tc;
+
+	if (argc == 2 && !strcmp(argv[1], TLS_PROBE_ARG))
+		return dlopen_probe();
+	s = suite_create("revocable_dlclose");
+	tc = tcase_create("dlclose");
 	tcase_add_test(tc, test_thread_exit_after_dlclose);
 	tcase_add_test(tc, test_library_threads_gone_after_dlclose);
+	tcase_add_test(tc, test_dlopen_without_static_tls_fails_cleanly);
 	suite_add_tcase(s, tc);
 	return check_run_suite_forked(s);
 }

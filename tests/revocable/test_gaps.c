@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Promises of revocable(3) that had no test (notes/claims26.md, GAPS):
- * the scoped form left by goto, a guard never entered, the misuse
- * reports of a stray release and of revocable_fini() of a handle in use,
- * and revocable_barrier() from a done() callback and from a free_fn.
+ * the scoped form left by goto, a guard never entered, the reports on
+ * standard error (a stray release, revocable_fini() of a handle in use, a
+ * thread exiting inside accesses, a reference count below zero,
+ * revoke_async in the last put's callback), revocable_barrier() from a
+ * done() callback and from a free_fn, and nested accesses that write
+ * neither their provider nor their handle.
  * Public API only; "released" is seen as a revoke from the same thread
  * completing (1) instead of being refused (-EDEADLK).
  */
@@ -15,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <revocable.h>
@@ -303,6 +307,200 @@ START_TEST(test_barrier_in_free_fn)
 }
 END_TEST
 
+/* ---- more reports on standard error ---- */
+
+struct exiting_reader {
+	struct revocable *rev;
+	int depth;		/* accesses it makes and never releases */
+};
+
+static void *exit_inside_fn(void *arg)
+{
+	struct exiting_reader *r = arg;
+	int i;
+
+	for (i = 0; i < r->depth; i++)
+		ck_assert_ptr_eq(revocable_try_access(r->rev), RES_A);
+	return NULL;	/* exits inside r->depth accesses */
+}
+
+/* The thread's exit, and so its record's destructor, before the join
+ * returns: the report is written while stderr is captured. */
+static void run_exiting_reader(void *arg)
+{
+	pthread_t tid = start_thread(exit_inside_fn, arg);
+
+	ck_assert_int_eq(pthread_join(tid, NULL), 0);
+}
+
+/*
+ * revocable(3) NOTES: "A thread that exits while inside an access is
+ * reported on standard error and its accesses are dropped."  The report
+ * counts them: in slots alone, and beyond the slots (the counted path);
+ * dropped means a revoke afterwards waits for nothing.
+ */
+START_TEST(test_report_thread_exit_inside_access)
+{
+	struct revocable_provider *rp = revocable_provider_alloc(RES_A);
+	struct exiting_reader r = { .rev = revocable_alloc(rp) };
+	const int depths[] = { 3, REVOCABLE_READER_SLOTS + 2 };
+	char want[128];
+	const char *err;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(depths) / sizeof(depths[0]); i++) {
+		r.depth = depths[i];
+		snprintf(want, sizeof(want),
+			 "revocable: thread exited inside %d access(es); dropped",
+			 r.depth);
+		err = stderr_of(run_exiting_reader, &r);
+		ck_assert_msg(strstr(err, want) != NULL,
+			      "no report '%s' of a thread exiting inside accesses: '%s'",
+			      want, err);
+	}
+	ck_assert_int_eq(revocable_provider_revoke(rp), 1);
+	revocable_free(r.rev);
+	revocable_provider_free(rp);
+}
+END_TEST
+
+static void put_provider(void *arg)
+{
+	revocable_provider_put(arg);
+}
+
+/*
+ * revocable(3) Misuse: "a reference count going below zero" is reported.
+ * An embedded provider without free_fn is done with at its last put and
+ * its memory is still ours, so one put too many touches valid memory.
+ */
+START_TEST(test_report_refcount_underflow)
+{
+	struct revocable_provider emb;
+	char want[128];
+	const char *err;
+
+	revocable_provider_init(&emb, RES_A, NULL);
+	err = stderr_of(put_provider, &emb);	/* the last reference */
+	ck_assert_msg(err[0] == '\0', "unexpected report: '%s'", err);
+	snprintf(want, sizeof(want), "revocable: provider %p reference underflow",
+		 (void *)&emb);
+	err = stderr_of(put_provider, &emb);	/* one too many */
+	ck_assert_msg(strstr(err, want) != NULL,
+		      "no report '%s' of a reference count below zero: '%s'",
+		      want, err);
+}
+END_TEST
+
+struct teardown_async {
+	struct revocable_provider *rp;
+	int runs, ret;
+};
+
+static void release_revokes_async(void *res, void *arg)
+{
+	struct teardown_async *t = arg;
+
+	(void)res;
+	t->runs++;
+	t->ret = revocable_provider_revoke_async(t->rp, NULL, NULL);
+}
+
+/* The last put queues the teardown; the barrier waits until it ran. */
+static void last_put_and_barrier(void *arg)
+{
+	revocable_provider_put(arg);
+	revocable_barrier();
+}
+
+/*
+ * revocable(3), "Calling back from a release callback": in the callback
+ * that the last put of a never revoked provider runs, no reference is
+ * left, so revocable_provider_revoke_async() of it "returns -EDEADLK
+ * (reported)".  The return was tested (test_defects.c); here the report.
+ */
+START_TEST(test_report_async_in_last_put_callback)
+{
+	struct teardown_async t = { .ret = 1 };
+	const char *err;
+
+	t.rp = revocable_provider_alloc(RES_A);
+	ck_assert_int_eq(revocable_provider_set_release(t.rp,
+							release_revokes_async,
+							&t), 0);
+	err = stderr_of(last_put_and_barrier, t.rp);
+	ck_assert_int_eq(t.runs, 1);
+	ck_assert_int_eq(t.ret, -EDEADLK);
+	ck_assert_msg(strstr(err, "revocable_provider_revoke_async() inside the release callback of the provider's last put; refused (-EDEADLK)") != NULL,
+		      "no report of revoke_async in the last put's callback: '%s'",
+		      err);
+}
+END_TEST
+
+/* ---- nested accesses write neither the provider nor the handle ---- */
+
+/* Two providers and their handles, alone in a page made read-only. */
+struct ro_objects {
+	struct revocable_provider a, b;
+	struct revocable rev_a, rev_b;
+};
+
+/*
+ * REVOCABLE_READER_SLOTS(3): a thread holds that many nested accesses
+ * "without touching shared memory"; docs/design.md: nested accesses
+ * "write no shared memory", no atomic read-modify-write.  The providers
+ * and handles such accesses use sit in a page that is read-only while
+ * this thread makes REVOCABLE_READER_SLOTS nested accesses, alternating
+ * between the two, and releases them oldest first (holes, slot 0's mark):
+ * any store or atomic RMW to a provider or a handle (its reference count,
+ * the overflow counter, its state) is a SIGSEGV, which fails the test.
+ * It proves nothing about memory outside that page; the other shared
+ * objects are the library's registry and context, which the read side
+ * does not name.  One access more than the slots takes the counted path
+ * and faults here.
+ */
+START_TEST(test_nested_accesses_write_no_provider)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct revocable_provider *warm = revocable_provider_alloc(RES_B);
+	struct revocable *warm_rev = revocable_alloc(warm);
+	struct ro_objects *ro;
+	int i;
+
+	ck_assert_int_ge(page, (long)sizeof(*ro));
+	ro = mmap(NULL, page, PROT_READ | PROT_WRITE,
+		  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(ro, MAP_FAILED);
+	/* The thread's first access registers it: not what is measured. */
+	ck_assert_ptr_eq(revocable_try_access(warm_rev), RES_B);
+	revocable_release(warm_rev);
+	revocable_provider_init(&ro->a, RES_A, NULL);
+	revocable_provider_init(&ro->b, RES_B, NULL);
+	revocable_init(&ro->rev_a, &ro->a);
+	revocable_init(&ro->rev_b, &ro->b);
+
+	ck_assert_int_eq(mprotect(ro, page, PROT_READ), 0);
+	for (i = 0; i < REVOCABLE_READER_SLOTS; i++)
+		ck_assert_ptr_eq(revocable_try_access(i % 2 ? &ro->rev_b :
+						      &ro->rev_a),
+				 i % 2 ? RES_B : RES_A);
+	for (i = 0; i < REVOCABLE_READER_SLOTS; i++)
+		revocable_release(i % 2 ? &ro->rev_b : &ro->rev_a);
+	ck_assert_int_eq(mprotect(ro, page, PROT_READ | PROT_WRITE), 0);
+
+	/* All released: this thread may revoke both. */
+	ck_assert_int_eq(revocable_provider_revoke(&ro->a), 1);
+	ck_assert_int_eq(revocable_provider_revoke(&ro->b), 1);
+	revocable_fini(&ro->rev_a);
+	revocable_fini(&ro->rev_b);
+	revocable_provider_put(&ro->a);
+	revocable_provider_put(&ro->b);
+	ck_assert_int_eq(munmap(ro, page), 0);
+	revocable_free(warm_rev);
+	revocable_provider_free(warm);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("revocable_gaps");
@@ -315,6 +513,10 @@ int main(void)
 	tcase_add_test(tc, test_report_fini_handle_in_use);
 	tcase_add_test(tc, test_barrier_in_done);
 	tcase_add_test(tc, test_barrier_in_free_fn);
+	tcase_add_test(tc, test_report_thread_exit_inside_access);
+	tcase_add_test(tc, test_report_refcount_underflow);
+	tcase_add_test(tc, test_report_async_in_last_put_callback);
+	tcase_add_test(tc, test_nested_accesses_write_no_provider);
 	suite_add_tcase(s, tc);
 	return check_run_suite_forked(s);
 }

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "revocable_internal.h"
 
@@ -414,10 +415,234 @@ START_TEST(test_revoke_async_nomem)
 }
 END_TEST
 
+/*
+ * revocable(3): revoke_async returns "-EAGAIN (nothing revoked, done not
+ * called)"; docs/design.md, "Revoke": its thread "is created before step 2
+ * so that a creation failure leaves nothing half-revoked".  The hook
+ * stands for pthread_create() failing with EAGAIN: the state is still
+ * live, the resource still published, the job's reference given back, no
+ * job left for revocable_barrier() to wait for, and done() never runs.
+ */
+START_TEST(test_revoke_async_no_thread)
+{
+	struct revocable_provider *rp = revocable_provider_alloc(RES_A);
+	struct revocable *rev = revocable_alloc(rp);
+	int done_calls = 0;
+
+	fail_alloc(REVOCABLE__ALLOC_THREAD, true);
+	ck_assert_int_eq(revocable_provider_revoke_async(rp, count_done,
+							 &done_calls),
+			 -EAGAIN);
+	fail_alloc(REVOCABLE__ALLOC_THREAD, false);
+
+	ck_assert_int_eq(rp->priv_state, REVOCABLE_LIVE);
+	ck_assert_ptr_eq(__atomic_load_n(&rp->priv_res, __ATOMIC_SEQ_CST),
+			 RES_A);
+	ck_assert_int_eq(__atomic_load_n(&rp->priv_refcount, __ATOMIC_SEQ_CST),
+			 2);	/* the owner's and the handle's */
+	ck_assert(!revocable_provider_is_revoked(rp));
+	revocable_barrier();	/* returns: no job in flight */
+	ck_assert_ptr_eq(revocable__try_access_inline(rev), RES_A);
+	revocable__release_inline(rev);
+	ck_assert_int_eq(revocable_provider_revoke(rp), 1);	/* ours */
+	revocable_barrier();
+	ck_assert_int_eq(__atomic_load_n(&done_calls, __ATOMIC_SEQ_CST), 0);
+	revocable_free(rev);
+	revocable_provider_free(rp);
+}
+END_TEST
+
+/* revocable(3): revocable_provider_alloc() returns "NULL if out of memory". */
+START_TEST(test_provider_alloc_nomem)
+{
+	struct revocable_provider *rp;
+
+	fail_alloc(REVOCABLE__ALLOC_PROVIDER, true);
+	ck_assert_ptr_null(revocable_provider_alloc(RES_A));
+	fail_alloc(REVOCABLE__ALLOC_PROVIDER, false);
+	rp = revocable_provider_alloc(RES_A);
+	ck_assert_ptr_nonnull(rp);
+	revocable_provider_free(rp);
+	revocable_barrier();
+}
+END_TEST
+
+static void release_handle(void *arg)
+{
+	revocable__release_inline(arg);
+}
+
+/*
+ * docs/design.md, "Known limits": with more than 16 distinct providers
+ * refused at once, "the provider of the 17th is forgotten; a release of a
+ * provider that has both such a forgotten refused access and a recorded
+ * one ends the refused one (safe: the recorded access stays held,
+ * reported on stderr)".  Eight accesses of A fill the slots, 17 providers
+ * are refused, and A is released first, out of order: reported; the 17th
+ * provider's own release then matches nothing (also reported), and after
+ * as many releases of A as accesses one access of A is still held - until
+ * one release more.
+ */
+START_TEST(test_refused_17th_provider_reported)
+{
+	enum { N = 17 };
+	struct revocable_provider *rp[N], *a = revocable_provider_alloc(RES_A);
+	struct revocable *rev[N], *rev_a = revocable_alloc(a);
+	const char *err;
+	int i;
+
+	for (i = 0; i < N; i++) {
+		rp[i] = revocable_provider_alloc(RES_B);
+		rev[i] = revocable_alloc(rp[i]);
+	}
+	for (i = 0; i < REVOCABLE_READER_SLOTS; i++)
+		ck_assert_ptr_eq(revocable__try_access_inline(rev_a), RES_A);
+	fail_alloc(REVOCABLE__ALLOC_OVERFLOW, true);
+	for (i = 0; i < N; i++)
+		ck_assert_ptr_null(revocable__try_access_inline(rev[i]));
+	fail_alloc(REVOCABLE__ALLOC_OVERFLOW, false);
+
+	err = stderr_of(release_handle, rev_a);
+	ck_assert_msg(strstr(err, "revocable: out of memory with 17 providers refused at once; an access may stay held") != NULL,
+		      "no report of a release of A ending the 17th refused access: '%s'",
+		      err);
+	for (i = 0; i < N - 1; i++)
+		revocable__release_inline(rev[i]);
+	err = stderr_of(release_handle, rev[N - 1]);
+	ck_assert_msg(strstr(err, "revocable_release() without a matching access") != NULL,
+		      "the 17th provider's release found an access: '%s'", err);
+	for (i = 1; i < REVOCABLE_READER_SLOTS; i++)
+		revocable__release_inline(rev_a);
+
+	/* The recorded access that the refused one stood in for. */
+	ck_assert(revocable__self_holds(a));
+	ck_assert_int_eq(revocable_provider_revoke(a), -EDEADLK);
+	revocable__release_inline(rev_a);
+	ck_assert_msg(inline_open(revocable__tls_reader),
+		      "slot 0 is not free for the inline path again");
+	ck_assert_int_eq(revocable_provider_revoke(a), 1);
+	for (i = 0; i < N; i++) {
+		ck_assert_int_eq(revocable_provider_revoke(rp[i]), 1);
+		revocable_free(rev[i]);
+		revocable_provider_free(rp[i]);
+	}
+	revocable_free(rev_a);
+	revocable_provider_free(a);
+}
+END_TEST
+
+/* A reader that holds REVOCABLE_READER_SLOTS accesses (a whole record's
+ * worth of the scan's list) until told. */
+struct full_reader {
+	struct revocable *rev;
+	struct revocable__reader *rd;
+	pthread_mutex_t *lock;
+	pthread_cond_t *cond;
+	int *go;
+	void *seen;
+	int entered;
+};
+
+static void *full_reader_fn(void *arg)
+{
+	struct full_reader *r = arg;
+	int i;
+
+	for (i = 0; i < REVOCABLE_READER_SLOTS; i++)
+		r->seen = revocable__try_access_inline(r->rev);
+	pthread_mutex_lock(r->lock);
+	r->rd = revocable__tls_reader;
+	r->entered = 1;
+	pthread_cond_broadcast(r->cond);
+	while (!*r->go)
+		pthread_cond_wait(r->cond, r->lock);
+	pthread_mutex_unlock(r->lock);
+	for (i = 0; i < REVOCABLE_READER_SLOTS; i++)
+		revocable__release_inline(r->rev);
+	return NULL;
+}
+
+/*
+ * docs/design.md, "Why the scan cannot miss a slot": "a record registered
+ * after the NULL was published cannot hold an access that saw the
+ * resource ..., so skipping it is safe".  Without memory for its list the
+ * scan takes four full records a pass: five readers make two passes.
+ * While the revoker waits in the first (parked on the newest reader), a
+ * new thread makes its first access: it gets NULL, and it holds that
+ * access until the revoke has returned - which it does once the five
+ * readers leave, the new record skipped by the second pass.  A scan that
+ * did not skip it would wait for that access, and the revoke would not
+ * return.
+ */
+START_TEST(test_scan_skips_record_registered_during_wait)
+{
+	enum { READERS = 5 };
+	pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
+	struct revocable_provider *rp = revocable_provider_alloc(RES_A);
+	struct revocable *rev = revocable_alloc(rp);
+	struct full_reader r[READERS + 1];
+	pthread_t tids[READERS + 1], revoker;
+	int go = 0, late_go = 0, i;
+	struct timespec deadline;
+	int64_t start;
+	void *ret;
+
+	for (i = 0; i <= READERS; i++)
+		r[i] = (struct full_reader){ .rev = rev, .lock = &lock,
+					     .cond = &cond, .go = &go };
+	r[READERS].go = &late_go;
+	for (i = 0; i < READERS; i++) {
+		tids[i] = start_thread(full_reader_fn, &r[i]);
+		pthread_mutex_lock(&lock);
+		while (!r[i].entered)	/* one at a time: registration order */
+			pthread_cond_wait(&cond, &lock);
+		pthread_mutex_unlock(&lock);
+		ck_assert_ptr_eq(r[i].seen, RES_A);
+	}
+
+	fail_alloc(REVOCABLE__ALLOC_SCAN, true);
+	revoker = start_thread(revoke_thread, rp);
+	/* The first pass begins with the newest reader's slots. */
+	start = now_ms();
+	while (!__atomic_load_n(&r[READERS - 1].rd->waiters, __ATOMIC_SEQ_CST)) {
+		ck_assert_msg(now_ms() - start < 10000,
+			      "the revoker never waited for the newest reader");
+		sched_yield();
+	}
+	tids[READERS] = start_thread(full_reader_fn, &r[READERS]);
+	pthread_mutex_lock(&lock);
+	while (!r[READERS].entered)
+		pthread_cond_wait(&cond, &lock);
+	go = 1;
+	pthread_cond_broadcast(&cond);
+	pthread_mutex_unlock(&lock);
+	ck_assert_ptr_null(r[READERS].seen);	/* registered after the NULL */
+
+	/* The revoke's result: joined within the deadline, or a failure. */
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += 10;
+	ck_assert_msg(pthread_timedjoin_np(revoker, &ret, &deadline) == 0,
+		      "the revoke did not return while a thread registered during its wait held a NULL access (10 s)");
+	ck_assert_int_eq((intptr_t)ret, 1);
+	fail_alloc(REVOCABLE__ALLOC_SCAN, false);
+	pthread_mutex_lock(&lock);
+	late_go = 1;
+	pthread_cond_broadcast(&cond);
+	pthread_mutex_unlock(&lock);
+	for (i = 0; i <= READERS; i++)
+		join_within(tids[i], 5000, "reader");
+	revocable_free(rev);
+	revocable_provider_free(rp);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("revocable_nomem");
 	TCase *tc = tcase_create("nomem");
+
+	tcase_set_timeout(tc, 60);	/* the tests' own deadlines come first */
 
 	tcase_add_test(tc, test_register_fails_safe);
 	tcase_add_test(tc, test_grow_fails_safe);
@@ -426,6 +651,10 @@ int main(void)
 	tcase_add_test(tc, test_scan_nomem_waits_unlocked);
 	tcase_add_test(tc, test_scan_nomem_many_passes);
 	tcase_add_test(tc, test_revoke_async_nomem);
+	tcase_add_test(tc, test_revoke_async_no_thread);
+	tcase_add_test(tc, test_provider_alloc_nomem);
+	tcase_add_test(tc, test_refused_17th_provider_reported);
+	tcase_add_test(tc, test_scan_skips_record_registered_during_wait);
 	suite_add_tcase(s, tc);
 	return check_run_suite(s);
 }

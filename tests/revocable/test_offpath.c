@@ -163,6 +163,45 @@ START_TEST(test_embedded_no_free_fn_never_revoked)
 }
 END_TEST
 
+/*
+ * revocable(3): "An embedded provider without free_fn is finished with
+ * when the call that drops its last reference (revocable_provider_free(),
+ * revocable_provider_put(), revocable_free()) returns: its memory may be
+ * freed at once."  The two tests above end with free and with
+ * revocable_free(); here revocable_provider_put() drops the last
+ * reference, of a provider revoked before and of one never revoked (whose
+ * release callback is still due), and the memory is unmapped right after
+ * the put, with the worker held busy so that anything deferred runs after.
+ */
+START_TEST(test_embedded_no_free_fn_put_last)
+{
+	struct blocker b;
+	struct device *revoked = device_map(), *live = device_map();
+	struct revocable rev;
+
+	blocker_start(&b);
+	revocable_provider_init(&revoked->rp, RES, NULL);
+	ck_assert_int_eq(revocable_provider_set_release(&revoked->rp,
+							count_release, NULL), 0);
+	revocable_init(&rev, &revoked->rp);
+	ck_assert_int_eq(revocable_provider_revoke(&revoked->rp), 1);
+	ck_assert_int_eq(release_runs, 1);
+	revocable_fini(&rev);
+	revocable_provider_put(&revoked->rp);	/* the owner's, the last */
+	ck_assert_int_eq(munmap(revoked, 4096), 0);
+
+	revocable_provider_init(&live->rp, RES, NULL);
+	ck_assert_int_eq(revocable_provider_set_release(&live->rp,
+							count_release, NULL), 0);
+	revocable_init(&rev, &live->rp);
+	revocable_fini(&rev);
+	revocable_provider_put(&live->rp);	/* the last, never revoked */
+	ck_assert_int_eq(munmap(live, 4096), 0);
+	blocker_finish(&b);
+	ck_assert_int_eq(release_runs, 2);
+}
+END_TEST
+
 /* A concurrent revoker may still be on its way out when the other one
  * returns and the caller frees: also no touch after that. */
 static void *revoke_fn(void *arg)
@@ -545,6 +584,7 @@ int main(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_embedded_no_free_fn_revoked);
 	tcase_add_test(tc, test_embedded_no_free_fn_never_revoked);
+	tcase_add_test(tc, test_embedded_no_free_fn_put_last);
 	tcase_add_test(tc, test_embedded_concurrent_revoke_then_free);
 	tcase_add_test(tc, test_fork_with_busy_worker);
 	tcase_add_test(tc, test_fork_with_reader_inside);

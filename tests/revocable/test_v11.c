@@ -474,6 +474,60 @@ static void v11_revoke_inside_access_reported(struct kunit *test)
 	revocable_put(rev);
 }
 
+static void v11_count(void *res, void *arg)
+{
+	(void)res;
+	__atomic_fetch_add((int *)arg, 1, __ATOMIC_SEQ_CST);
+}
+
+static void v11_count_done(struct revocable_provider *rp, void *arg)
+{
+	(void)rp;
+	__atomic_fetch_add((int *)arg, 1, __ATOMIC_SEQ_CST);
+}
+
+/*
+ * revocable(3), "The v11 API": revocable_provider_set_release(),
+ * revocable_provider_revoke_async(), revocable_provider_is_revoked() and
+ * revocable_barrier() "have no v11 names and stay usable, on
+ * revocable_to_provider(rev)" - called here at run time from this v11
+ * translation unit, on a provider made and read with v11's names.
+ */
+static void v11_seed_extensions_on_provider(struct kunit *test)
+{
+	struct revocable *rev = revocable_alloc(REAL_RES);
+	struct revocable_provider *rp = revocable_to_provider(rev);
+	struct revocable_handle rh;
+	int releases = 0, done = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, rev);
+	KUNIT_EXPECT_EQ(test, revocable_provider_set_release(rp, v11_count,
+							     &releases), 0);
+	KUNIT_EXPECT_FALSE(test, revocable_provider_is_revoked(rp));
+	revocable_handle_init(rev, &rh);
+	KUNIT_EXPECT_PTR_EQ(test, revocable_try_access(&rh), REAL_RES);
+	revocable_withdraw_access(&rh);
+
+	KUNIT_EXPECT_EQ(test, revocable_provider_revoke_async(rp, v11_count_done,
+							      &done), 0);
+	KUNIT_EXPECT_TRUE(test, revocable_provider_is_revoked(rp));
+	KUNIT_EXPECT_PTR_EQ(test, revocable_try_access(&rh), NULL);
+	revocable_withdraw_access(&rh);
+	revocable_barrier();
+	KUNIT_EXPECT_EQ(test, __atomic_load_n(&done, __ATOMIC_SEQ_CST), 1);
+	KUNIT_EXPECT_EQ(test, __atomic_load_n(&releases, __ATOMIC_SEQ_CST), 1);
+	KUNIT_EXPECT_EQ(test, revocable_provider_set_release(rp, v11_count,
+							     &releases),
+			-EBUSY);
+
+	revocable_handle_deinit(&rh);
+	revocable_revoke(rev);		/* already revoked: drops its reference */
+	KUNIT_EXPECT_EQ(test, get_refcount(rev), 1);
+	revocable_put(rev);
+	revocable_barrier();
+	KUNIT_EXPECT_EQ(test, __atomic_load_n(&releases, __ATOMIC_SEQ_CST), 1);
+}
+
 static struct kunit_case v11_test_cases[] = {
 	KUNIT_CASE(v11_test_basic),
 	KUNIT_CASE(v11_embedded_test_basic),
@@ -484,6 +538,7 @@ static struct kunit_case v11_test_cases[] = {
 	KUNIT_CASE(v11_interop_v11_provider_seed_consumer),
 	KUNIT_CASE(v11_interop_seed_provider_v11_consumer),
 	KUNIT_CASE(v11_revoke_inside_access_reported),
+	KUNIT_CASE(v11_seed_extensions_on_provider),
 	{}
 };
 
