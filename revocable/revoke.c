@@ -47,6 +47,7 @@ static void backoff(unsigned int *round)
 	ts.tv_nsec = 1000L << (r - 110 < 10 ? r - 110 : 10);
 	if (ts.tv_nsec > 1000000L)
 		ts.tv_nsec = 1000000L;
+	REVOCABLE__BACKOFF_SLEEPS(ts.tv_nsec);
 	nanosleep(&ts, NULL);
 }
 

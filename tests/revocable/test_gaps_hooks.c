@@ -5,7 +5,8 @@
  * test-only seams (REVOCABLE_TEST_HOOKS, as test_hooks.c): what a fork()
  * child forgets (async revokes in flight, other threads' counted
  * accesses), a thread exiting while a revoke waits for it (the wake-up,
- * the record's lifetime), and the records' alignment.  The library
+ * the record's lifetime), the records' alignment, and the schedule of a
+ * revoker polling an overflow counter.  The library
  * sources are compiled into this test, which supplies the hooks.
  */
 #include "config.h"
@@ -71,6 +72,19 @@ void revocable__test_revoker_parks(void)
 	while (!__atomic_load_n(&park_gate.open, __ATOMIC_SEQ_CST) &&
 	       now_ms() - start < 30000)
 		sched_yield();
+}
+
+/* The first sleeps of the revokers polling an overflow counter, in ns. */
+#define POLL_SLEEPS_KEPT 64
+static long poll_sleeps[POLL_SLEEPS_KEPT];
+static unsigned int poll_sleeps_seen;
+
+void revocable__test_backoff_sleeps(long ns)
+{
+	unsigned int i = __atomic_fetch_add(&poll_sleeps_seen, 1, __ATOMIC_SEQ_CST);
+
+	if (i < POLL_SLEEPS_KEPT)
+		__atomic_store_n(&poll_sleeps[i], ns, __ATOMIC_SEQ_CST);
 }
 
 struct revoke_call {
@@ -454,6 +468,69 @@ START_TEST(test_records_64_byte_aligned)
 }
 END_TEST
 
+/* ---- the overflow counter's poll ---- */
+
+/* 1 us doubling: 1, 2, 4 ... 512 us, then the 1 ms cap. */
+#define POLL_SLEEPS_WANTED 14
+
+/*
+ * docs/design.md, Revoke step 5 and Known limits: a revoke waiting for a
+ * counted access (one nested beyond the slots) polls the provider's
+ * overflow counter, sleeping "1 us doubling to 1 ms", so "at most every
+ * 1 ms".  This thread holds the counted access while a revoke of its
+ * provider waits, until the hook has seen the revoker sleep 14 times;
+ * then each sleep must be the schedule's, none longer than 1 ms.
+ */
+START_TEST(test_overflow_poll_schedule)
+{
+	struct revocable_provider *fill = revocable_provider_alloc(RES_LIVE);
+	struct revocable_provider *p = revocable_provider_alloc(RES_LIVE);
+	struct revocable *rev_fill = revocable_alloc(fill);
+	struct revocable *rev_p = revocable_alloc(p);
+	struct revoke_call call = { .rp = p };
+	pthread_t revoker;
+	unsigned int i, seen;
+	int64_t start;
+
+	for (i = 0; i < REVOCABLE_READER_SLOTS; i++)
+		ck_assert_ptr_eq(revocable_try_access(rev_fill), RES_LIVE);
+	ck_assert_ptr_eq(revocable_try_access(rev_p), RES_LIVE);
+	ck_assert_int_eq(__atomic_load_n(&p->priv_overflow_readers,
+					 __ATOMIC_SEQ_CST), 1);
+
+	revoker = start_thread(revoke_fn, &call);
+	start = now_ms();
+	while (__atomic_load_n(&poll_sleeps_seen, __ATOMIC_SEQ_CST) <
+	       POLL_SLEEPS_WANTED) {
+		ck_assert_msg(now_ms() - start < 10000,
+			      "the revoker slept %u times polling the overflow counter within 10 s, not %d",
+			      __atomic_load_n(&poll_sleeps_seen, __ATOMIC_SEQ_CST),
+			      POLL_SLEEPS_WANTED);
+		sched_yield();
+	}
+	revocable_release(rev_p);
+	join_within(revoker, 10000, "the revoke once the counted access ended");
+	ck_assert_int_eq(call.ret, 1);
+
+	seen = __atomic_load_n(&poll_sleeps_seen, __ATOMIC_SEQ_CST);
+	for (i = 0; i < seen && i < POLL_SLEEPS_KEPT; i++) {
+		long want = i < 10 ? 1000L << i : 1000000L;
+
+		ck_assert_msg(poll_sleeps[i] == want,
+			      "sleep %u of the overflow poll was %ld ns, not %ld",
+			      i, poll_sleeps[i], want);
+	}
+	for (i = 0; i < REVOCABLE_READER_SLOTS; i++)
+		revocable_release(rev_fill);
+	revocable_free(rev_fill);
+	revocable_free(rev_p);
+	revocable_provider_free(p);
+	ck_assert_int_eq(revocable_provider_revoke(fill), 1);
+	revocable_provider_free(fill);
+	revocable_barrier();
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("revocable_gaps_hooks");
@@ -464,6 +541,7 @@ int main(void)
 	tcase_add_test(tc, test_fork_recounts_overflow);
 	tcase_add_test(tc, test_exit_during_wait_wakes_revoker);
 	tcase_add_test(tc, test_records_64_byte_aligned);
+	tcase_add_test(tc, test_overflow_poll_schedule);
 	suite_add_tcase(s, tc);
 	return check_run_suite_forked(s);
 }

@@ -471,6 +471,12 @@ void revocable__test_revoker_parks(void)
 	__atomic_fetch_add(&revoker_parks, 1, __ATOMIC_SEQ_CST);
 }
 
+/* The library's hook for the overflow poll's sleeps: test_gaps_hooks.c's. */
+void revocable__test_backoff_sleeps(long ns)
+{
+	(void)ns;
+}
+
 /* Parks of the revoker a long wait is made of: each beyond the first
  * is the bounded sleep running out (or a wake-up finding the slot busy). */
 #define LONG_WAIT_PARKS 6
