@@ -206,6 +206,11 @@ dist_check_SCRIPTS += tests/revocable/spin-model.test
 EXTRA_DIST += revocable/model/revocable.pml revocable/model/lifetime.pml
 TESTS += tests/revocable/spin-model.test
 
+# Memcheck over the library's thread lifetimes (main build only: not a
+# unit test, so the sanitizer builds do not run it).
+dist_check_SCRIPTS += tests/revocable/valgrind.test
+TESTS += tests/revocable/valgrind.test
+
 # The benchmark's argument handling is tested; its figures are not.
 dist_check_SCRIPTS += tests/revocable/bench_args.sh
 TESTS += tests/revocable/bench_args.sh
