@@ -210,6 +210,8 @@ TESTS += tests/revocable/spin-model.test
 # unit test, so the sanitizer builds do not run it).
 dist_check_SCRIPTS += tests/revocable/valgrind.test
 TESTS += tests/revocable/valgrind.test
+tests/revocable/valgrind.log: tests/revocable/test_revocable_contract$(EXEEXT) \
+	$(revocable_examples)
 
 # The benchmark's argument handling is tested; its figures are not.
 dist_check_SCRIPTS += tests/revocable/bench_args.sh
