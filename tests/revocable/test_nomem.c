@@ -178,6 +178,31 @@ START_TEST(test_refused_release_out_of_order)
 }
 END_TEST
 
+/* N providers of RES_B, a handle on each (the refused-table tests). */
+static void providers_alloc(struct revocable_provider **rp,
+			    struct revocable **rev, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		rp[i] = revocable_provider_alloc(RES_B);
+		rev[i] = revocable_alloc(rp[i]);
+	}
+}
+
+/* Each revoked at once (no access left open), then freed. */
+static void providers_revoke_free(struct revocable_provider **rp,
+				  struct revocable **rev, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		ck_assert_int_eq(revocable_provider_revoke(rp[i]), 1);
+		revocable_free(rev[i]);
+		revocable_provider_free(rp[i]);
+	}
+}
+
 /* More distinct providers refused at once than the table holds: released
  * newest first (the usual nesting), each release still ends an access of
  * its provider and nothing stays set.  (Out of order, a release of a
@@ -192,10 +217,7 @@ START_TEST(test_refused_many_providers)
 
 	slot_rp = revocable_provider_alloc(RES_A);
 	slot_rev = revocable_alloc(slot_rp);
-	for (i = 0; i < N; i++) {
-		rp[i] = revocable_provider_alloc(RES_B);
-		rev[i] = revocable_alloc(rp[i]);
-	}
+	providers_alloc(rp, rev, N);
 	for (i = 0; i < REVOCABLE_READER_SLOTS; i++)
 		ck_assert_ptr_eq(revocable__try_access_inline(slot_rev), RES_A);
 	fail_alloc(REVOCABLE__ALLOC_OVERFLOW, true);
@@ -209,11 +231,7 @@ START_TEST(test_refused_many_providers)
 	ck_assert_msg(inline_open(revocable__tls_reader),
 		      "slot 0 is not free for the inline path again");
 	ck_assert_int_eq(revocable_provider_revoke(slot_rp), 1);
-	for (i = 0; i < N; i++) {
-		ck_assert_int_eq(revocable_provider_revoke(rp[i]), 1);
-		revocable_free(rev[i]);
-		revocable_provider_free(rp[i]);
-	}
+	providers_revoke_free(rp, rev, N);
 	revocable_free(slot_rev);
 	revocable_provider_free(slot_rp);
 }
@@ -491,10 +509,7 @@ START_TEST(test_refused_17th_provider_reported)
 	const char *err;
 	int i;
 
-	for (i = 0; i < N; i++) {
-		rp[i] = revocable_provider_alloc(RES_B);
-		rev[i] = revocable_alloc(rp[i]);
-	}
+	providers_alloc(rp, rev, N);
 	for (i = 0; i < REVOCABLE_READER_SLOTS; i++)
 		ck_assert_ptr_eq(revocable__try_access_inline(rev_a), RES_A);
 	fail_alloc(REVOCABLE__ALLOC_OVERFLOW, true);
@@ -521,11 +536,7 @@ START_TEST(test_refused_17th_provider_reported)
 	ck_assert_msg(inline_open(revocable__tls_reader),
 		      "slot 0 is not free for the inline path again");
 	ck_assert_int_eq(revocable_provider_revoke(a), 1);
-	for (i = 0; i < N; i++) {
-		ck_assert_int_eq(revocable_provider_revoke(rp[i]), 1);
-		revocable_free(rev[i]);
-		revocable_provider_free(rp[i]);
-	}
+	providers_revoke_free(rp, rev, N);
 	revocable_free(rev_a);
 	revocable_provider_free(a);
 }
