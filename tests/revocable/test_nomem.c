@@ -190,6 +190,29 @@ static void providers_alloc(struct revocable_provider **rp,
 	}
 }
 
+/* With no memory for the overflow stack, an access to each is refused. */
+static void providers_refused(struct revocable **rev, int n)
+{
+	int i;
+
+	fail_alloc(REVOCABLE__ALLOC_OVERFLOW, true);
+	for (i = 0; i < n; i++)
+		ck_assert_ptr_null(revocable__try_access_inline(rev[i]));
+	fail_alloc(REVOCABLE__ALLOC_OVERFLOW, false);
+}
+
+/* Every access released: slot 0 free for the inline path again, and @rp
+ * revoked at once, then freed with its handle @rev. */
+static void all_released_then_free(struct revocable_provider *rp,
+				   struct revocable *rev)
+{
+	ck_assert_msg(inline_open(revocable__tls_reader),
+		      "slot 0 is not free for the inline path again");
+	ck_assert_int_eq(revocable_provider_revoke(rp), 1);
+	revocable_free(rev);
+	revocable_provider_free(rp);
+}
+
 /* Each revoked at once (no access left open), then freed. */
 static void providers_revoke_free(struct revocable_provider **rp,
 				  struct revocable **rev, int n)
@@ -220,20 +243,13 @@ START_TEST(test_refused_many_providers)
 	providers_alloc(rp, rev, N);
 	for (i = 0; i < REVOCABLE_READER_SLOTS; i++)
 		ck_assert_ptr_eq(revocable__try_access_inline(slot_rev), RES_A);
-	fail_alloc(REVOCABLE__ALLOC_OVERFLOW, true);
-	for (i = 0; i < N; i++)
-		ck_assert_ptr_null(revocable__try_access_inline(rev[i]));
-	fail_alloc(REVOCABLE__ALLOC_OVERFLOW, false);
+	providers_refused(rev, N);
 	for (i = N; i-- > 0;)
 		revocable__release_inline(rev[i]);
 	for (i = 0; i < REVOCABLE_READER_SLOTS; i++)
 		revocable__release_inline(slot_rev);
-	ck_assert_msg(inline_open(revocable__tls_reader),
-		      "slot 0 is not free for the inline path again");
-	ck_assert_int_eq(revocable_provider_revoke(slot_rp), 1);
 	providers_revoke_free(rp, rev, N);
-	revocable_free(slot_rev);
-	revocable_provider_free(slot_rp);
+	all_released_then_free(slot_rp, slot_rev);
 }
 END_TEST
 
@@ -404,6 +420,31 @@ static void count_done(struct revocable_provider *rp, void *arg)
 	__atomic_fetch_add((int *)arg, 1, __ATOMIC_SEQ_CST);
 }
 
+/* revoke_async() with @site failing returns @err. */
+static void revoke_async_fails(struct revocable_provider *rp,
+			       enum revocable__alloc_site site, int err,
+			       int *done_calls)
+{
+	fail_alloc(site, true);
+	ck_assert_int_eq(revocable_provider_revoke_async(rp, count_done,
+							 done_calls), err);
+	fail_alloc(site, false);
+}
+
+/* After a refused revoke_async(): the resource still reached through @rev,
+ * our own revoke does the revoking, and done() never ran; both freed. */
+static void nothing_revoked_then_free(struct revocable_provider *rp,
+				      struct revocable *rev, int *done_calls)
+{
+	ck_assert_ptr_eq(revocable__try_access_inline(rev), RES_A);
+	revocable__release_inline(rev);
+	ck_assert_int_eq(revocable_provider_revoke(rp), 1);	/* ours */
+	revocable_barrier();
+	ck_assert_int_eq(__atomic_load_n(done_calls, __ATOMIC_SEQ_CST), 0);
+	revocable_free(rev);
+	revocable_provider_free(rp);
+}
+
 /*
  * revocable(3): revoke_async returns "-ENOMEM or -EAGAIN (nothing
  * revoked, done not called)".  The job cannot be allocated: the provider
@@ -416,20 +457,9 @@ START_TEST(test_revoke_async_nomem)
 	struct revocable *rev = revocable_alloc(rp);
 	int done_calls = 0;
 
-	fail_alloc(REVOCABLE__ALLOC_ASYNC, true);
-	ck_assert_int_eq(revocable_provider_revoke_async(rp, count_done,
-							 &done_calls),
-			 -ENOMEM);
-	fail_alloc(REVOCABLE__ALLOC_ASYNC, false);
-
+	revoke_async_fails(rp, REVOCABLE__ALLOC_ASYNC, -ENOMEM, &done_calls);
 	ck_assert(!revocable_provider_is_revoked(rp));
-	ck_assert_ptr_eq(revocable__try_access_inline(rev), RES_A);
-	revocable__release_inline(rev);
-	ck_assert_int_eq(revocable_provider_revoke(rp), 1);	/* ours */
-	revocable_barrier();
-	ck_assert_int_eq(__atomic_load_n(&done_calls, __ATOMIC_SEQ_CST), 0);
-	revocable_free(rev);
-	revocable_provider_free(rp);
+	nothing_revoked_then_free(rp, rev, &done_calls);
 }
 END_TEST
 
@@ -447,11 +477,7 @@ START_TEST(test_revoke_async_no_thread)
 	struct revocable *rev = revocable_alloc(rp);
 	int done_calls = 0;
 
-	fail_alloc(REVOCABLE__ALLOC_THREAD, true);
-	ck_assert_int_eq(revocable_provider_revoke_async(rp, count_done,
-							 &done_calls),
-			 -EAGAIN);
-	fail_alloc(REVOCABLE__ALLOC_THREAD, false);
+	revoke_async_fails(rp, REVOCABLE__ALLOC_THREAD, -EAGAIN, &done_calls);
 
 	ck_assert_int_eq(rp->priv_state, REVOCABLE_LIVE);
 	ck_assert_ptr_eq(__atomic_load_n(&rp->priv_res, __ATOMIC_SEQ_CST),
@@ -460,13 +486,7 @@ START_TEST(test_revoke_async_no_thread)
 			 2);	/* the owner's and the handle's */
 	ck_assert(!revocable_provider_is_revoked(rp));
 	revocable_barrier();	/* returns: no job in flight */
-	ck_assert_ptr_eq(revocable__try_access_inline(rev), RES_A);
-	revocable__release_inline(rev);
-	ck_assert_int_eq(revocable_provider_revoke(rp), 1);	/* ours */
-	revocable_barrier();
-	ck_assert_int_eq(__atomic_load_n(&done_calls, __ATOMIC_SEQ_CST), 0);
-	revocable_free(rev);
-	revocable_provider_free(rp);
+	nothing_revoked_then_free(rp, rev, &done_calls);
 }
 END_TEST
 
@@ -512,10 +532,7 @@ START_TEST(test_refused_17th_provider_reported)
 	providers_alloc(rp, rev, N);
 	for (i = 0; i < REVOCABLE_READER_SLOTS; i++)
 		ck_assert_ptr_eq(revocable__try_access_inline(rev_a), RES_A);
-	fail_alloc(REVOCABLE__ALLOC_OVERFLOW, true);
-	for (i = 0; i < N; i++)
-		ck_assert_ptr_null(revocable__try_access_inline(rev[i]));
-	fail_alloc(REVOCABLE__ALLOC_OVERFLOW, false);
+	providers_refused(rev, N);
 
 	err = stderr_of(release_handle, rev_a);
 	ck_assert_msg(strstr(err, "revocable: out of memory with 17 providers refused at once; an access may stay held") != NULL,
@@ -533,12 +550,8 @@ START_TEST(test_refused_17th_provider_reported)
 	ck_assert(revocable__self_holds(a));
 	ck_assert_int_eq(revocable_provider_revoke(a), -EDEADLK);
 	revocable__release_inline(rev_a);
-	ck_assert_msg(inline_open(revocable__tls_reader),
-		      "slot 0 is not free for the inline path again");
-	ck_assert_int_eq(revocable_provider_revoke(a), 1);
 	providers_revoke_free(rp, rev, N);
-	revocable_free(rev_a);
-	revocable_provider_free(a);
+	all_released_then_free(a, rev_a);
 }
 END_TEST
 
