@@ -35,13 +35,7 @@ ctl() {
 
 # stat_of KEY : one counter from `stats`.
 stat_of() {
-	local stats
-
-	stats=$(ctl stats) || return
-	# Parsed by bash: a pipeline's processes are slow inside UML (hl_nap).
-	if [[ " $stats " =~ [[:space:]]$1=([^[:space:]]*)[[:space:]] ]]; then
-		echo "${BASH_REMATCH[1]}"
-	fi
+	e2e_stat "$sock" "$1"
 }
 
 # wait_until DESC CMD... : run CMD until it succeeds (bounded by the
@@ -101,13 +95,12 @@ settle() {
 # copies_counted : every kernel copy has its udevd copy (with udevd) and
 # each event is counted once in uevents_seen.
 copies_counted() {
-	local k='' u='' s='' stats
+	local k u s stats
 
-	# One reply, parsed here: the three counters of one moment, one process.
-	stats=" $(ctl stats) " || return
-	[[ $stats =~ [[:space:]]uevents_kernel=([0-9]+)[[:space:]] ]] && k=${BASH_REMATCH[1]}
-	[[ $stats =~ [[:space:]]uevents_udev=([0-9]+)[[:space:]] ]] && u=${BASH_REMATCH[1]}
-	[[ $stats =~ [[:space:]]uevents_seen=([0-9]+)[[:space:]] ]] && s=${BASH_REMATCH[1]}
+	# One reply: the three counters of one moment, one process.
+	stats=$(ctl stats) || return
+	k=$(e2e_stat_in "$stats" uevents_kernel) u=$(e2e_stat_in "$stats" uevents_udev)
+	s=$(e2e_stat_in "$stats" uevents_seen)
 	[[ -n $k ]] || return 1
 	if (( with_udevd )); then
 		[[ $u == "$k" && $s == "$k" ]]

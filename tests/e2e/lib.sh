@@ -67,6 +67,7 @@
 #   e2e_wait_until SECS CMD...  run CMD until it succeeds, at most SECS s
 #   e2e_ctl SOCK LINE       one control command to the daemon at SOCK
 #   e2e_stat SOCK KEY       one counter of the daemon's stats
+#   e2e_stat_in STATS KEY   one counter of a stats reply already had
 #   e2e_fatal MSG           print, stop the daemon, exit 1
 #   e2e_done                print a summary; exit 0 if no check failed
 #
@@ -395,8 +396,14 @@ e2e_stat() {
 	local stats
 
 	# One process, the control command: parsed by bash (see hl_nap).
-	stats=" $(e2e_ctl "$1" stats) " || return
-	if [[ $stats =~ [[:space:]]$2=([^[:space:]]*)[[:space:]] ]]; then
+	stats=$(e2e_ctl "$1" stats) || return
+	e2e_stat_in "$stats" "$2"
+}
+
+# e2e_stat_in STATS KEY: KEY's value in STATS, a `stats` reply already had
+# (several counters of one moment from one reply); nothing if absent.
+e2e_stat_in() {
+	if [[ " $1 " =~ [[:space:]]$2=([^[:space:]]*)[[:space:]] ]]; then
 		echo "${BASH_REMATCH[1]}"
 	fi
 }
