@@ -20,7 +20,8 @@
  * fresh open and an exact HELLO.
  *
  *   cuse_ec_fuzz [--dev PATH] [--control SOCK] [--seed N] [--ops N]
- *                [--clients N] [--seconds S] [--flap-ms MS] [--verbose]
+ *                [--clients N] [--seconds S] [--cycles N] [--flap-ms MS]
+ *                [--verbose]
  *
  * Exit status: 0 every answer was allowed, 1 a mismatch or the daemon
  * failed the final HELLO, 2 usage or set-up error.
@@ -87,6 +88,7 @@ struct fuzz_config {
 	unsigned long ops;
 	unsigned int clients;
 	unsigned int seconds;
+	unsigned long cycles;
 	unsigned int flap_ms;
 	bool verbose;
 };
@@ -1020,7 +1022,7 @@ static int fuzz_flapping(const struct fuzz_config *cfg, const struct fuzz_ec_lim
 	clock_gettime(CLOCK_MONOTONIC, &end);
 	end.tv_sec += cfg->seconds;
 	/* The pause only paces the load; nothing is ordered by it. */
-	while (!ret) {
+	while (!ret && (!cfg->cycles || cycles < cfg->cycles)) {
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if (now.tv_sec > end.tv_sec ||
 		    (now.tv_sec == end.tv_sec && now.tv_nsec >= end.tv_nsec))
@@ -1057,13 +1059,16 @@ static void fuzz_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: cuse_ec_fuzz [--dev PATH] [--control SOCK] [--seed N] [--ops N]\n"
-		"                    [--clients N] [--seconds S] [--flap-ms MS] [--verbose]\n"
+		"                    [--clients N] [--seconds S] [--cycles N] [--flap-ms MS]\n"
+		"                    [--verbose]\n"
 		"  --dev PATH      the device (default /dev/cros_ec)\n"
 		"  --control SOCK  the daemon's control socket: enables the flapping phase\n"
 		"  --seed N        the random seed (default: from the clock; always printed)\n"
 		"  --ops N         operations of the steady phase (default 20000)\n"
 		"  --clients N     clients of the flapping phase (default 4, at most %d)\n"
 		"  --seconds S     length of the flapping phase (default 10; hours: 3600 ...)\n"
+		"  --cycles N      end the flapping phase after N unplug/replug cycles, if\n"
+		"                  --seconds has not ended it first (default 0: no bound)\n"
 		"  --flap-ms MS    time between unplug and plug (default 25)\n"
 		"  --verbose       print every mismatch (default: the first %d)\n",
 		FUZZ_MAX_CLIENTS, FUZZ_PRINT_MAX);
@@ -1078,6 +1083,15 @@ static int fuzz_number(const char *s, unsigned long long max, unsigned long long
 	return (errno || end == s || *end || *s == '-' || *out > max) ? -EINVAL : 0;
 }
 
+/* An option's name from the table getopt_long() parsed it with. */
+static const char *fuzz_option_name(const struct option *opts, int val)
+{
+	for (; opts->name; opts++)
+		if (opts->val == val)
+			return opts->name;
+	return "?";
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -1087,6 +1101,7 @@ int main(int argc, char **argv)
 		{ "ops", required_argument, NULL, 'n' },
 		{ "clients", required_argument, NULL, 'j' },
 		{ "seconds", required_argument, NULL, 't' },
+		{ "cycles", required_argument, NULL, 'y' },
 		{ "flap-ms", required_argument, NULL, 'f' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -1121,9 +1136,7 @@ int main(int argc, char **argv)
 			    (opt == 'j' && v == 0)) {
 				if (opt != '?')
 					fprintf(stderr, "cuse_ec_fuzz: bad --%s value '%s'\n",
-						opt == 's' ? "seed" : opt == 'n' ? "ops" :
-						opt == 'j' ? "clients" : opt == 't' ? "seconds" :
-						"flap-ms", optarg);
+						fuzz_option_name(longopts, opt), optarg);
 				fuzz_usage(stderr);
 				return 2;
 			}
@@ -1136,6 +1149,8 @@ int main(int argc, char **argv)
 				cfg.clients = (unsigned int)v;
 			} else if (opt == 't') {
 				cfg.seconds = (unsigned int)v;
+			} else if (opt == 'y') {
+				cfg.cycles = (unsigned long)v;
 			} else {
 				cfg.flap_ms = (unsigned int)v;
 			}
