@@ -5,6 +5,7 @@
 # real daemon driven through its device, its uevents and systemd-udevd.
 
 check_PROGRAMS += tests/e2e/cuse_mini tests/e2e/cuse_mini_client
+main_only_programs += tests/e2e/cuse_mini tests/e2e/cuse_mini_client
 
 tests_e2e_cuse_mini_SOURCES = tests/e2e/cuse_mini.c tests/e2e/cuse_mini.h
 tests_e2e_cuse_mini_CFLAGS = $(AM_CFLAGS) $(FUSE3_CFLAGS)
@@ -68,6 +69,7 @@ dist_noinst_SCRIPTS += tests/e2e/syz2h.test
 tests_e2e_cuse_ec_fuzz_LDADD = ctl/libctl.la common/libcommon.la
 tests_e2e_cuse_ec_fuzz_CFLAGS = $(AM_CFLAGS)
 check_PROGRAMS += tests/e2e/cuse_ec_victim
+main_only_programs += tests/e2e/cuse_ec_victim
 tests_e2e_cuse_ec_victim_SOURCES = tests/e2e/cuse_ec_victim.c
 
 hostile_e2e_tests = \

@@ -33,6 +33,7 @@ EXTRA_DIST += $(lab_pictures:.svg=-trace.txt)
 # librevocable.  Built by make check and by scripts/uaf-lab (which names
 # it), never installed.
 check_PROGRAMS += tests/lab/cuse_ec_v3bug
+main_only_programs += tests/lab/cuse_ec_v3bug
 tests_lab_cuse_ec_v3bug_SOURCES = $(cuse_ec_cuse_ec_SOURCES) \
 	$(cuse_ec_libcuse_ec_daemon_la_SOURCES)
 tests_lab_cuse_ec_v3bug_CPPFLAGS = $(daemon_cppflags) -DREVOCABLE_NO_INLINE
@@ -45,6 +46,7 @@ tests_lab_cuse_ec_v3bug_LDADD = ctl/libctl.la devsock/libdevsock.la common/libco
 # librevocable's, each run under valgrind by attach-after-revoke.test.
 # -no-install: a real binary, not a libtool wrapper, for valgrind to run.
 check_PROGRAMS += tests/lab/attach_after_revoke
+main_only_programs += tests/lab/attach_after_revoke
 tests_lab_attach_after_revoke_SOURCES = tests/lab/attach_after_revoke.c
 tests_lab_attach_after_revoke_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/revocable
 # No sibling calls: the free'd stack keeps lab_v7_revoke() (a tail call

@@ -263,7 +263,11 @@ tests_revocable_test_revocable_slot_wait_LDADD = $(CHECK_LIBS)
 # the exported read side (REVOCABLE_NO_INLINE), so the bug needs no change
 # to the installed header; they are built by make check, never run by it
 # (they hang until Check's timeout, which is the point of the exercise).
-noinst_LTLIBRARIES += tests/revocable/librevocable_lab_v3bug.la
+# An EXTRA_ library: built only for the programs that link it, which are
+# main-only programs (the sanitizer builds never build it).
+EXTRA_LTLIBRARIES += tests/revocable/librevocable_lab_v3bug.la
+# (automake cleans no EXTRA_ library by itself; distcleancheck would see it)
+CLEANFILES += tests/revocable/librevocable_lab_v3bug.la
 tests_revocable_librevocable_lab_v3bug_la_SOURCES = \
 	$(revocable_core_sources) revocable/lab_v3_index_bug.c
 tests_revocable_librevocable_lab_v3bug_la_CPPFLAGS = $(AM_CPPFLAGS) \
@@ -276,6 +280,8 @@ revocable_lab_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/revocable \
 revocable_lab_ldadd = tests/revocable/librevocable_lab_v3bug.la \
 	$(CHECK_LIBS)
 check_PROGRAMS += tests/revocable/test_revocable_stress_v3bug \
+	tests/revocable/test_revocable_contract_v3bug
+main_only_programs += tests/revocable/test_revocable_stress_v3bug \
 	tests/revocable/test_revocable_contract_v3bug
 tests_revocable_test_revocable_stress_v3bug_SOURCES = tests/revocable/test_stress.c
 tests_revocable_test_revocable_stress_v3bug_CFLAGS = $(revocable_test_cflags)
