@@ -201,6 +201,47 @@ tests/revocable/prev_protocol.sym: revocable/revocable.sym
 dist_check_SCRIPTS += tests/revocable/inline_protocol.sh
 TESTS += tests/revocable/inline_protocol.sh
 
+# Mixed builds (docs/design.md, "TSan mode"), in a ThreadSanitizer build
+# only (configure's TSAN_BUILD, decided by revocable.h): mixed_build.c, a
+# revoke-while-reading stress with the inline read side, compiled without
+# the sanitizer flags against the TSan-built library (mixed_plain; a custom
+# rule, since automake appends the configured CFLAGS to every target's),
+# and with them against a plain copy of the library (mixed_tsan, linked
+# against plain/librevocable.so.0, the library's sources compiled without
+# them). mixed_builds.sh runs both, and shows the TSan-built library
+# refusing a program that loads the TSan runtime after libc.
+EXTRA_DIST += tests/revocable/mixed_build.c tests/revocable/mixed_builds.sh
+if TSAN_BUILD
+revocable_plain_cflags = $(filter-out -fsanitize=%,$(CFLAGS))
+revocable_plain_ldflags = $(filter-out -fsanitize=%,$(LDFLAGS))
+check_SCRIPTS += tests/revocable/mixed_plain
+CLEANFILES += tests/revocable/mixed_plain tests/revocable/plain/librevocable.so.0
+tests/revocable/mixed_plain: tests/revocable/mixed_build.c revocable/revocable.h \
+		revocable/librevocable.la
+	$(AM_V_CCLD)$(LIBTOOL) $(AM_V_lt) --tag=CC $(AM_LIBTOOLFLAGS) $(LIBTOOLFLAGS) \
+		--mode=link $(CC) $(DEFS) $(DEFAULT_INCLUDES) $(AM_CPPFLAGS) \
+		-I$(top_srcdir)/revocable -DREVOCABLE_INLINE $(AM_CFLAGS) $(URCU_CFLAGS) \
+		$(revocable_plain_cflags) $(revocable_plain_ldflags) -no-install -o $@ \
+		$(srcdir)/tests/revocable/mixed_build.c revocable/librevocable.la $(LIBS)
+tests/revocable/plain/librevocable.so.0: $(revocable_librevocable_la_SOURCES) \
+		revocable/revocable.h revocable/revocable.sym
+	$(AM_V_CCLD)$(MKDIR_P) tests/revocable/plain && $(CC) $(DEFS) $(DEFAULT_INCLUDES) \
+		$(AM_CPPFLAGS) $(revocable_librevocable_la_CPPFLAGS) \
+		$(revocable_librevocable_la_CFLAGS) $(revocable_plain_cflags) -fPIC -shared \
+		-Wl,-soname,librevocable.so.0 \
+		-Wl,--version-script=$(srcdir)/revocable/revocable.sym \
+		$(revocable_plain_ldflags) -o $@ $(filter %.c,$^) $(LIBS)
+check_PROGRAMS += tests/revocable/mixed_tsan
+tests_revocable_mixed_tsan_SOURCES = tests/revocable/mixed_build.c
+tests_revocable_mixed_tsan_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/revocable \
+	-DREVOCABLE_INLINE
+tests_revocable_mixed_tsan_CFLAGS = $(AM_CFLAGS) $(URCU_CFLAGS)
+tests_revocable_mixed_tsan_LDADD = tests/revocable/plain/librevocable.so.0
+tests_revocable_mixed_tsan_LDFLAGS = -no-install \
+	-Wl,-rpath,$(abs_top_builddir)/tests/revocable/plain
+TESTS += tests/revocable/mixed_builds.sh
+endif
+
 # The protocol's Promela model, checked by spin (and its planted bugs).
 dist_check_SCRIPTS += tests/revocable/spin-model.test
 EXTRA_DIST += revocable/model/revocable.pml revocable/model/lifetime.pml
@@ -250,7 +291,8 @@ tests_revocable_test_revocable_gaps_hooks_LDADD = $(CHECK_LIBS)
 # static) and the other library sources are compiled into it.
 tests_revocable_test_revocable_slot_wait_SOURCES = \
 	tests/revocable/test_slot_wait.c revocable/reader.c revocable/refused.c \
-	revocable/access.c revocable/teardown.c revocable/revocable_internal.h
+	revocable/access.c revocable/teardown.c revocable/tsan_runtime.c \
+	revocable/revocable_internal.h
 tests_revocable_test_revocable_slot_wait_CFLAGS = $(revocable_test_cflags)
 tests_revocable_test_revocable_slot_wait_CPPFLAGS = $(revocable_test_cppflags)
 tests_revocable_test_revocable_slot_wait_LDADD = $(CHECK_LIBS)
