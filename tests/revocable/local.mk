@@ -286,6 +286,19 @@ tests_revocable_test_revocable_gaps_hooks_CPPFLAGS = $(revocable_test_cppflags) 
 	-DREVOCABLE_TEST_HOOKS
 tests_revocable_test_revocable_gaps_hooks_LDADD = $(CHECK_LIBS)
 
+# The C11 argument's happens-before edges (docs/design.md, "Weakly
+# ordered CPUs"), one case per way a revoker sees an access end, held at
+# the seam after the scan: checked by TSan in its build, by the release
+# callback's view of the resource in every build.
+check_PROGRAMS += tests/revocable/test_revocable_c11
+TESTS += tests/revocable/test_revocable_c11
+tests_revocable_test_revocable_c11_SOURCES = tests/revocable/test_c11.c \
+	$(revocable_librevocable_la_SOURCES)
+tests_revocable_test_revocable_c11_CFLAGS = $(revocable_test_cflags)
+tests_revocable_test_revocable_c11_CPPFLAGS = $(revocable_test_cppflags) \
+	-DREVOCABLE_TEST_HOOKS
+tests_revocable_test_revocable_c11_LDADD = $(CHECK_LIBS)
+
 # The revoker's "has that access ended?" predicate at exact points of a
 # reader's life: revoke.c is #included by the test (the predicate is
 # static) and the other library sources are compiled into it.
