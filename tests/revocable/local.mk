@@ -316,8 +316,9 @@ tests_revocable_test_revocable_slot_wait_LDADD = $(CHECK_LIBS)
 # side), built with REVOCABLE_LAB_V3_INDEX_BUG into a library that is never
 # installed, and the two tests that expose it linked against it.  They use
 # the exported read side (REVOCABLE_NO_INLINE), so the bug needs no change
-# to the installed header; they are built by make check, never run by it
-# (they hang until Check's timeout, which is the point of the exercise).
+# to the installed header; they are built by make check, never run whole
+# by it (they hang until Check's timeout, which is the point of the
+# exercise): lab_v3bug.sh below runs the contract's single-thread case.
 noinst_LTLIBRARIES += tests/revocable/librevocable_lab_v3bug.la
 tests_revocable_librevocable_lab_v3bug_la_SOURCES = \
 	$(revocable_core_sources) revocable/lab_v3_index_bug.c
@@ -340,3 +341,18 @@ tests_revocable_test_revocable_contract_v3bug_SOURCES = tests/revocable/test_con
 tests_revocable_test_revocable_contract_v3bug_CFLAGS = $(revocable_test_cflags)
 tests_revocable_test_revocable_contract_v3bug_CPPFLAGS = $(revocable_lab_cppflags)
 tests_revocable_test_revocable_contract_v3bug_LDADD = $(revocable_lab_ldadd)
+# What the two above would show, as states rather than hangs: test_lab
+# (the lab's sources compiled in with the test-only seams) steps two
+# threads through v3's defect on one handle and counts the revoke's park;
+# lab_v3bug.sh runs it, and the contract cases that are single-threaded
+# (their Check case "single_thread") against the lab library, which must
+# pass there.
+check_PROGRAMS += tests/revocable/test_revocable_lab
+tests_revocable_test_revocable_lab_SOURCES = tests/revocable/test_lab.c \
+	$(revocable_core_sources) revocable/lab_v3_index_bug.c
+tests_revocable_test_revocable_lab_CFLAGS = $(revocable_test_cflags)
+tests_revocable_test_revocable_lab_CPPFLAGS = $(revocable_lab_cppflags) \
+	-DREVOCABLE_LAB_V3_INDEX_BUG -DREVOCABLE_TEST_HOOKS
+tests_revocable_test_revocable_lab_LDADD = $(CHECK_LIBS)
+dist_check_SCRIPTS += tests/revocable/lab_v3bug.sh
+TESTS += tests/revocable/lab_v3bug.sh
