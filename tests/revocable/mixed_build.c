@@ -15,10 +15,11 @@
  * atomic, so that in the TSan program ThreadSanitizer leaves to the canary
  * the edge it cannot see (the plain library's uninstrumented side of it).
  *
- * Usage: mixed_build [ROUNDS].  Exit 0 when every access was safe and
+ * Usage: mixed_build [ROUNDS] (1 to MAX_ROUNDS).  Exit 0 when every access was safe and
  * every round saw its resource, 1 on a use after revoke or a wrong
- * answer, 2 on a setup failure.
+ * answer, 2 on bad arguments or a setup failure.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -29,6 +30,7 @@
 
 #define READERS		2
 #define ROUNDS		200	/* the default */
+#define MAX_ROUNDS	100000
 #define MARKS		32	/* canary reads per access: a long access */
 #define CANARY_LIVE	0x11feUL
 #define CANARY_DEAD	0xdeadUL
@@ -133,6 +135,22 @@ static int run_rounds(struct stress *s)
 	return 0;
 }
 
+/* A whole decimal number of rounds, 1 to MAX_ROUNDS: 0, or -EINVAL. */
+static int parse_rounds(const char *arg, unsigned int *rounds)
+{
+	unsigned long n;
+	char *end;
+
+	if (*arg < '0' || *arg > '9')
+		return -EINVAL;
+	errno = 0;
+	n = strtoul(arg, &end, 10);
+	if (errno || *end || n == 0 || n > MAX_ROUNDS)
+		return -EINVAL;
+	*rounds = n;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct stress s = { .nr_rounds = ROUNDS };
@@ -140,12 +158,11 @@ int main(int argc, char **argv)
 	unsigned int i, started = 0;
 	int ret = 2;
 
-	if (argc > 2 || (argc == 2 && (atoi(argv[1]) <= 0))) {
-		fprintf(stderr, "usage: mixed_build [ROUNDS > 0]\n");
+	if (argc > 2 || (argc == 2 && parse_rounds(argv[1], &s.nr_rounds))) {
+		fprintf(stderr, "usage: mixed_build [ROUNDS], ROUNDS from 1 to %u\n",
+			MAX_ROUNDS);
 		return 2;
 	}
-	if (argc == 2)
-		s.nr_rounds = atoi(argv[1]);
 	s.rounds = calloc(s.nr_rounds, sizeof(*s.rounds));
 	if (!s.rounds)
 		goto out;

@@ -68,6 +68,24 @@ else
 	echo "PASS: refused at load: ${out%%:*}: ... (exit 127)"
 fi
 
+# Bad arguments: a usage message and exit 2, no run.
+bad_args() {
+	local out code
+
+	if out=$("$tsan_prog" "$@" 2>&1); then
+		code=0
+	else
+		code=$?
+	fi
+	if [ "$code" -ne 2 ] || [[ $out != usage:* ]]; then
+		fail "mixed_build $*: exit $code, not 2 with its usage: $out"
+	fi
+}
+for arg in 0 abc 5x -3 "" 100001 " 7"; do
+	bad_args "$arg"
+done
+bad_args 1 2
+
 # 3. and 4.: the two mixes, each a stress that must find no use after revoke.
 if out=$(LD_PRELOAD=$runtime "$plain_prog" "$rounds" 2>&1); then
 	echo "PASS: plain program, inline read side, TSan-built library: $out"
