@@ -18,7 +18,9 @@
  * data race report; in every build the callback must see both of the
  * reader's writes.  The revoker is held, through the test-only seam after
  * its scan (REVOCABLE__SCAN_NOTED), until the reader has ended its
- * access: the scan noted the access, and the wait finds it ended.
+ * access: the scan noted the access, and the wait finds it ended without
+ * parking (a parked revoker is woken through wake_seq, a seq_cst RMW the
+ * revoker reads: an edge of its own, which would hide a missing one).
  *
  * In TSan mode the slot store is seq_cst, itself a release: a revoker that
  * reads the later access's slot store in (b) synchronises with it before
