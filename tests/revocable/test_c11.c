@@ -3,7 +3,9 @@
  * The happens-before edges of docs/design.md, "Weakly ordered CPUs (the
  * C11 argument)", one case per way a revoker concludes that an access it
  * noted has ended:
- *   (a) the slot's ending store (REVOCABLE__ORD_END, the inline release);
+ *   (a) the slot's ending store (REVOCABLE__ORD_END in
+ *       revocable__release_inline(), which revocable_release() runs: the
+ *       library's own sources, compiled in, call rather than inline);
  *   (b) the slot's revoked_seen moved: the same thread's later access of
  *       the revoked provider in the same slot (revocable__count_revoked());
  *   (c) the overflow counter's decrement (an access nested deeper than
