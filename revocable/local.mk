@@ -11,7 +11,7 @@ include_HEADERS += revocable/revocable.h revocable/revocable_v11.h
 # teaching lab's library compiles these with lab_v3_index_bug.c instead
 # (tests/revocable/local.mk).
 revocable_core_sources = revocable/reader.c revocable/refused.c revocable/revoke.c \
-	revocable/teardown.c revocable/revocable_internal.h
+	revocable/teardown.c revocable/tsan_runtime.c revocable/revocable_internal.h
 revocable_librevocable_la_SOURCES = $(revocable_core_sources) \
 	revocable/access.c
 revocable_librevocable_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/revocable

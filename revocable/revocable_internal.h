@@ -212,24 +212,29 @@ bool revocable__test_alloc_fails(enum revocable__alloc_site site);
  * hook: tests/revocable/ compiles the sources into the test): the count
  * of overflow increments per provider, so a test can show that an access
  * finding a provider revoked leaves its counter alone, of wake-ups of
- * parked revokers, of a revoker's futex waits (its parks), and each sleep
- * of a revoker polling an overflow counter (its length in ns).  None in
- * the installed library.
+ * parked revokers, of a revoker's futex waits (its parks), each sleep
+ * of a revoker polling an overflow counter (its length in ns), and each
+ * pass of a revoke's scan done, its waits not begun (a test holds the
+ * revoker there while a reader it noted ends its access).  None in the
+ * installed library.
  */
 #ifdef REVOCABLE_TEST_HOOKS
 void revocable__test_overflow_counted(const struct revocable_provider *rp);
 void revocable__test_revokers_woken(void);
 void revocable__test_revoker_parks(void);
 void revocable__test_backoff_sleeps(long ns);
+void revocable__test_scan_noted(const struct revocable_provider *rp);
 #define REVOCABLE__OVERFLOW_COUNTED(rp)	revocable__test_overflow_counted(rp)
 #define REVOCABLE__REVOKERS_WOKEN()	revocable__test_revokers_woken()
 #define REVOCABLE__REVOKER_PARKS()	revocable__test_revoker_parks()
 #define REVOCABLE__BACKOFF_SLEEPS(ns)	revocable__test_backoff_sleeps(ns)
+#define REVOCABLE__SCAN_NOTED(rp)	revocable__test_scan_noted(rp)
 #else
 #define REVOCABLE__OVERFLOW_COUNTED(rp)	do { } while (0)
 #define REVOCABLE__REVOKERS_WOKEN()	do { } while (0)
 #define REVOCABLE__REVOKER_PARKS()	do { } while (0)
 #define REVOCABLE__BACKOFF_SLEEPS(ns)	do { } while (0)
+#define REVOCABLE__SCAN_NOTED(rp)	do { } while (0)
 #endif
 
 /* reader.c */

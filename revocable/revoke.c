@@ -238,6 +238,7 @@ static void wait_for_readers(struct revocable_provider *rp)
 
 	while (!pos.done) {
 		n = scan_some(rp, waits, cap, &pos);
+		REVOCABLE__SCAN_NOTED(rp);
 		/* Unlocked: thread start/exit and other revokes go on. */
 		for (i = 0; i < n; i++) {
 			wait_slot(waits[i].rec, waits[i].idx, rp,

@@ -201,6 +201,47 @@ tests/revocable/prev_protocol.sym: revocable/revocable.sym
 dist_check_SCRIPTS += tests/revocable/inline_protocol.sh
 TESTS += tests/revocable/inline_protocol.sh
 
+# Mixed builds (docs/design.md, "TSan mode"), in a ThreadSanitizer build
+# only (configure's TSAN_BUILD, decided by revocable.h): mixed_build.c, a
+# revoke-while-reading stress with the inline read side, compiled without
+# the sanitizer flags against the TSan-built library (mixed_plain; a custom
+# rule, since automake appends the configured CFLAGS to every target's),
+# and with them against a plain copy of the library (mixed_tsan, linked
+# against plain/librevocable.so.0, the library's sources compiled without
+# them). mixed_builds.sh runs both, and shows the TSan-built library
+# refusing a program that loads the TSan runtime after libc.
+EXTRA_DIST += tests/revocable/mixed_build.c tests/revocable/mixed_builds.sh
+if TSAN_BUILD
+revocable_plain_cflags = $(filter-out -fsanitize=%,$(CFLAGS))
+revocable_plain_ldflags = $(filter-out -fsanitize=%,$(LDFLAGS))
+check_SCRIPTS += tests/revocable/mixed_plain
+CLEANFILES += tests/revocable/mixed_plain tests/revocable/plain/librevocable.so.0
+tests/revocable/mixed_plain: tests/revocable/mixed_build.c revocable/revocable.h \
+		revocable/librevocable.la
+	$(AM_V_CCLD)$(LIBTOOL) $(AM_V_lt) --tag=CC $(AM_LIBTOOLFLAGS) $(LIBTOOLFLAGS) \
+		--mode=link $(CC) $(DEFS) $(DEFAULT_INCLUDES) $(AM_CPPFLAGS) \
+		-I$(top_srcdir)/revocable -DREVOCABLE_INLINE $(AM_CFLAGS) $(URCU_CFLAGS) \
+		$(revocable_plain_cflags) $(revocable_plain_ldflags) -no-install -o $@ \
+		$(srcdir)/tests/revocable/mixed_build.c revocable/librevocable.la $(LIBS)
+tests/revocable/plain/librevocable.so.0: $(revocable_librevocable_la_SOURCES) \
+		revocable/revocable.h revocable/revocable.sym
+	$(AM_V_CCLD)$(MKDIR_P) tests/revocable/plain && $(CC) $(DEFS) $(DEFAULT_INCLUDES) \
+		$(AM_CPPFLAGS) $(revocable_librevocable_la_CPPFLAGS) \
+		$(revocable_librevocable_la_CFLAGS) $(revocable_plain_cflags) -fPIC -shared \
+		-Wl,-soname,librevocable.so.0 \
+		-Wl,--version-script=$(srcdir)/revocable/revocable.sym \
+		$(revocable_plain_ldflags) -o $@ $(filter %.c,$^) $(LIBS)
+check_PROGRAMS += tests/revocable/mixed_tsan
+tests_revocable_mixed_tsan_SOURCES = tests/revocable/mixed_build.c
+tests_revocable_mixed_tsan_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/revocable \
+	-DREVOCABLE_INLINE
+tests_revocable_mixed_tsan_CFLAGS = $(AM_CFLAGS) $(URCU_CFLAGS)
+tests_revocable_mixed_tsan_LDADD = tests/revocable/plain/librevocable.so.0
+tests_revocable_mixed_tsan_LDFLAGS = -no-install \
+	-Wl,-rpath,$(abs_top_builddir)/tests/revocable/plain
+TESTS += tests/revocable/mixed_builds.sh
+endif
+
 # The protocol's Promela model, checked by spin (and its planted bugs).
 dist_check_SCRIPTS += tests/revocable/spin-model.test
 EXTRA_DIST += revocable/model/revocable.pml revocable/model/lifetime.pml
@@ -245,12 +286,26 @@ tests_revocable_test_revocable_gaps_hooks_CPPFLAGS = $(revocable_test_cppflags) 
 	-DREVOCABLE_TEST_HOOKS
 tests_revocable_test_revocable_gaps_hooks_LDADD = $(CHECK_LIBS)
 
+# The C11 argument's happens-before edges (docs/design.md, "Weakly
+# ordered CPUs"), one case per way a revoker sees an access end, held at
+# the seam after the scan: checked by TSan in its build, by the release
+# callback's view of the resource in every build.
+check_PROGRAMS += tests/revocable/test_revocable_c11
+TESTS += tests/revocable/test_revocable_c11
+tests_revocable_test_revocable_c11_SOURCES = tests/revocable/test_c11.c \
+	$(revocable_librevocable_la_SOURCES)
+tests_revocable_test_revocable_c11_CFLAGS = $(revocable_test_cflags)
+tests_revocable_test_revocable_c11_CPPFLAGS = $(revocable_test_cppflags) \
+	-DREVOCABLE_TEST_HOOKS
+tests_revocable_test_revocable_c11_LDADD = $(CHECK_LIBS)
+
 # The revoker's "has that access ended?" predicate at exact points of a
 # reader's life: revoke.c is #included by the test (the predicate is
 # static) and the other library sources are compiled into it.
 tests_revocable_test_revocable_slot_wait_SOURCES = \
 	tests/revocable/test_slot_wait.c revocable/reader.c revocable/refused.c \
-	revocable/access.c revocable/teardown.c revocable/revocable_internal.h
+	revocable/access.c revocable/teardown.c revocable/tsan_runtime.c \
+	revocable/revocable_internal.h
 tests_revocable_test_revocable_slot_wait_CFLAGS = $(revocable_test_cflags)
 tests_revocable_test_revocable_slot_wait_CPPFLAGS = $(revocable_test_cppflags)
 tests_revocable_test_revocable_slot_wait_LDADD = $(CHECK_LIBS)
@@ -261,10 +316,10 @@ tests_revocable_test_revocable_slot_wait_LDADD = $(CHECK_LIBS)
 # side), built with REVOCABLE_LAB_V3_INDEX_BUG into a library that is never
 # installed, and the two tests that expose it linked against it.  They use
 # the exported read side (REVOCABLE_NO_INLINE), so the bug needs no change
-# to the installed header; they are built by make check, never run by it
-# (they hang until Check's timeout, which is the point of the exercise).
-# An EXTRA_ library: built only for the programs that link it, which are
-# main-only programs (the sanitizer builds never build it).
+# to the installed header; they are built by make check, never run whole
+# by it (they hang until Check's timeout, which is the point of the
+# exercise): lab_v3bug.sh below runs the contract's single-thread case.
+# An EXTRA_ library: built only for the programs that link it.
 EXTRA_LTLIBRARIES += tests/revocable/librevocable_lab_v3bug.la
 # (automake cleans no EXTRA_ library by itself; distcleancheck would see it)
 CLEANFILES += tests/revocable/librevocable_lab_v3bug.la
@@ -281,8 +336,7 @@ revocable_lab_ldadd = tests/revocable/librevocable_lab_v3bug.la \
 	$(CHECK_LIBS)
 check_PROGRAMS += tests/revocable/test_revocable_stress_v3bug \
 	tests/revocable/test_revocable_contract_v3bug
-main_only_programs += tests/revocable/test_revocable_stress_v3bug \
-	tests/revocable/test_revocable_contract_v3bug
+main_only_programs += tests/revocable/test_revocable_stress_v3bug
 tests_revocable_test_revocable_stress_v3bug_SOURCES = tests/revocable/test_stress.c
 tests_revocable_test_revocable_stress_v3bug_CFLAGS = $(revocable_test_cflags)
 tests_revocable_test_revocable_stress_v3bug_CPPFLAGS = $(revocable_lab_cppflags)
@@ -291,3 +345,18 @@ tests_revocable_test_revocable_contract_v3bug_SOURCES = tests/revocable/test_con
 tests_revocable_test_revocable_contract_v3bug_CFLAGS = $(revocable_test_cflags)
 tests_revocable_test_revocable_contract_v3bug_CPPFLAGS = $(revocable_lab_cppflags)
 tests_revocable_test_revocable_contract_v3bug_LDADD = $(revocable_lab_ldadd)
+# What the two above would show, as states rather than hangs: test_lab
+# (the lab's sources compiled in with the test-only seams) steps two
+# threads through v3's defect on one handle and counts the revoke's park;
+# lab_v3bug.sh runs it, and the contract cases that are single-threaded
+# (their Check case "single_thread") against the lab library, which must
+# pass there.
+check_PROGRAMS += tests/revocable/test_revocable_lab
+tests_revocable_test_revocable_lab_SOURCES = tests/revocable/test_lab.c \
+	$(revocable_core_sources) revocable/lab_v3_index_bug.c
+tests_revocable_test_revocable_lab_CFLAGS = $(revocable_test_cflags)
+tests_revocable_test_revocable_lab_CPPFLAGS = $(revocable_lab_cppflags) \
+	-DREVOCABLE_LAB_V3_INDEX_BUG -DREVOCABLE_TEST_HOOKS
+tests_revocable_test_revocable_lab_LDADD = $(CHECK_LIBS)
+dist_check_SCRIPTS += tests/revocable/lab_v3bug.sh
+TESTS += tests/revocable/lab_v3bug.sh

@@ -477,6 +477,12 @@ void revocable__test_backoff_sleeps(long ns)
 	(void)ns;
 }
 
+/* A pass of a revoke's scan is done (test_c11.c holds the revoker here). */
+void revocable__test_scan_noted(const struct revocable_provider *rp)
+{
+	(void)rp;
+}
+
 /* Parks of the revoker a long wait is made of: each beyond the first
  * is the bounded sleep running out (or a wake-up finding the slot busy). */
 #define LONG_WAIT_PARKS 6
