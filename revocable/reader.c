@@ -68,6 +68,17 @@ __thread bool revocable__on_worker;
  */
 static __thread bool revocable_in_slow;
 static __thread unsigned int revocable_handler_refused;
+/*
+ * Set by a slow path just before its last slot store, the one that may
+ * leave slot 0 free (slot0_mark_done()): from there on it only reads and
+ * wakes.  A handler that arrives then may find slot 0 free and take it
+ * inline; its further accesses must then be real ones, not refusals,
+ * because a refusal is counted without its provider and a release during
+ * the slow path would end a refusal even when it names slot 0's provider
+ * (out of order), leaving slot 0 held.  So once this is set a handler's
+ * slow steps run in full, as between two slow paths.
+ */
+static __thread bool revocable_slow_slots_done;
 
 
 int revocable__membarrier(int cmd)
@@ -359,6 +370,13 @@ static struct revocable__reader *reader_register(void)
 	return &rec->pub;
 }
 
+/* The calling slow path's next store is its last to the slots. */
+static void slot0_mark_done(void)
+{
+	revocable_slow_slots_done = true;
+	cmm_barrier();
+}
+
 /* Accesses this thread holds besides slot 0's: all newer than it. */
 static unsigned long held_above_slot0(const struct revocable__reader *rd)
 {
@@ -494,11 +512,27 @@ static void *overflow_access(struct revocable__reader *rd,
  */
 static void *try_access_slow(struct revocable_provider *rp);
 
+/*
+ * Back to the caller's state: not in a slow path, or, for a handler's
+ * slow path run inside another's finished one, that one's.  The flag
+ * first: a handler arriving between the two stores must not find "in a
+ * slow path, slots not done" over a slot 0 this path may have freed.
+ */
+static void slow_path_leave(bool outer_in_slow, bool outer_slots_done)
+{
+	revocable_in_slow = outer_in_slow;
+	cmm_barrier();
+	revocable_slow_slots_done = outer_slots_done;
+}
+
 void *revocable__try_access_slow(struct revocable_provider *rp)
 {
 	void *res;
 
-	if (revocable_in_slow) {
+	bool outer_in_slow = revocable_in_slow;
+	bool outer_slots_done = revocable_slow_slots_done;
+
+	if (outer_in_slow && !outer_slots_done) {
 		struct revocable__reader *rd = current_reader();
 
 		revocable_handler_refused++;
@@ -508,10 +542,11 @@ void *revocable__try_access_slow(struct revocable_provider *rp)
 		return NULL;
 	}
 	revocable_in_slow = true;
+	revocable_slow_slots_done = false;
 	cmm_barrier();
 	res = try_access_slow(rp);
 	cmm_barrier();
-	revocable_in_slow = false;
+	slow_path_leave(outer_in_slow, outer_slots_done);
 	return res;
 }
 
@@ -585,7 +620,10 @@ static void release_slow(struct revocable_provider *rp);
 
 void revocable__release_slow(struct revocable_provider *rp)
 {
-	if (revocable_in_slow) {
+	bool outer_in_slow = revocable_in_slow;
+	bool outer_slots_done = revocable_slow_slots_done;
+
+	if (outer_in_slow && !outer_slots_done) {
 		/* A signal handler's release while we were in a slow path:
 		 * its own accesses here were refused (see above). */
 		struct revocable__reader *rd = current_reader();
@@ -599,10 +637,11 @@ void revocable__release_slow(struct revocable_provider *rp)
 		return;
 	}
 	revocable_in_slow = true;
+	revocable_slow_slots_done = false;
 	cmm_barrier();
 	release_slow(rp);
 	cmm_barrier();
-	revocable_in_slow = false;
+	slow_path_leave(outer_in_slow, outer_slots_done);
 }
 
 /* End the newest overflow entry of @rp, if there is one. */
@@ -624,6 +663,7 @@ static bool release_overflow(struct revocable__reader *rd,
 			__atomic_fetch_sub(&rp->priv_overflow_readers, 1,
 					   __ATOMIC_RELEASE);
 		cmm_barrier();
+		slot0_mark_done();
 		slot0_settle(rd);
 		return true;
 	}
@@ -649,6 +689,7 @@ static bool release_slot(struct revocable__reader *rd,
 		if (slot_provider(rd->slot[i].rp) != rp)
 			continue;
 		if (i == 0) {
+			slot0_mark_done();
 			__atomic_store_n(&rd->slot[0].rp,
 					 held_above_slot0(rd) ? SLOT_HOLE : NULL,
 					 REVOCABLE__ORD_END);
@@ -665,6 +706,7 @@ static bool release_slot(struct revocable__reader *rd,
 				rd->depth--;
 			}
 			cmm_barrier();
+			slot0_mark_done();
 			slot0_settle(rd);
 		}
 		/*
@@ -689,6 +731,7 @@ static void release_slow(struct revocable_provider *rp)
 
 	if (revocable__refused_total() && revocable__refused_end(rd, rp)) {
 		cmm_barrier();
+		slot0_mark_done();
 		if (rd)
 			slot0_settle(rd);
 		return;

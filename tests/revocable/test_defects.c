@@ -316,7 +316,10 @@ static void check_slots(const struct revocable__reader *rd,
  * Single-steps try_access and release of a registered thread, with a
  * handler's accesses after each instruction in turn: the fast path
  * (inline, and the exported calls) with slot 0 free, then the slow path
- * of a nested access of the same provider and its release.  The
+ * of a nested access of the same provider and its release, then the slow
+ * paths that leave slot 0 free as their last store: an out-of-order
+ * release (slot 0 a hole under a nested access) and the release that
+ * settles the hole, where the handler takes slot 0 inline.  The
  * interrupted access must come out intact whatever instruction the handler
  * followed: recorded while held (slot 0, marked while the nested one is
  * held), so a revoke still waits for it, and gone after its release.
@@ -325,10 +328,12 @@ START_TEST(test_signal_at_every_fast_path_step)
 {
 	struct revocable_provider *rp = revocable_provider_alloc(RES);
 	struct revocable_provider *rp_h = revocable_provider_alloc(RES);
-	struct revocable *rev = revocable_alloc(rp);
+	struct revocable_provider *rp2 = revocable_provider_alloc(RES);
+	struct revocable *rev = revocable_alloc(rp), *rev2;
 	struct sigaction sa = { .sa_sigaction = step_trap,
 				.sa_flags = SA_SIGINFO };
 	void *marked = (void *)((uintptr_t)rp | 1);
+	const void *hole;
 	struct revocable__reader *rd;
 	long target, steps[2] = { 0, 0 };
 	void *res;
@@ -336,6 +341,7 @@ START_TEST(test_signal_at_every_fast_path_step)
 	bool fired;
 
 	step_rev_handler[0] = revocable_alloc(rp_h);
+	rev2 = revocable_alloc(rp2);
 	step_rev_handler[1] = revocable_alloc(rp);
 	ck_assert_ptr_eq(revocable_try_access(rev), RES);	/* registers */
 	revocable_release(rev);
@@ -387,10 +393,44 @@ START_TEST(test_signal_at_every_fast_path_step)
 	revocable_release(rev);
 	check_slots(rd, NULL, NULL, "outer release", 0);
 
+	/*
+	 * The slow paths that leave slot 0 free: an out-of-order release
+	 * (the outer access of P while a nested one of P2 is held: slot 0
+	 * becomes a hole) and the release that ends the nesting (slot 0
+	 * settled to NULL as its last store).  A handler after any of their
+	 * instructions may find slot 0 free and take the fast path there.
+	 */
+	ck_assert_ptr_eq(revocable_try_access(rev), RES);
+	ck_assert_ptr_eq(revocable_try_access(rev2), RES);
+	revocable_release(rev);
+	hole = rd->slot[0].rp;	/* the library's hole mark, not a provider */
+	ck_assert(hole && hole != rp && hole != rp2);
+	check_slots(rd, hole, rp2, "out-of-order release, unstepped", 0);
+	revocable_release(rev2);
+	check_slots(rd, NULL, NULL, "release over the hole, unstepped", 0);
+	step_in_slow_path = 1;
+	for (target = 1;; target++) {
+		ck_assert_ptr_eq(revocable_try_access(rev), RES);
+		ck_assert_ptr_eq(revocable_try_access(rev2), RES);
+		fired = step_once(STEP_RELEASE, rev, target, NULL);
+		check_slots(rd, hole, rp2, "out-of-order release", target);
+		fired |= step_once(STEP_RELEASE, rev2, target, NULL);
+		check_slots(rd, NULL, NULL, "release over the hole", target);
+		if (!fired)
+			break;
+	}
+	step_in_slow_path = 0;
+	ck_assert_msg(target > 20, "only %ld steps in the hole's slow paths", target - 1);
+	ck_assert_ptr_eq(revocable_try_access(rev), RES);
+	check_slots(rd, rp, NULL, "access after the hole", 0);
+	revocable_release(rev);
+
 	revocable_free(rev);
+	revocable_free(rev2);
 	revocable_free(step_rev_handler[0]);
 	revocable_free(step_rev_handler[1]);
 	revocable_provider_free(rp);
+	revocable_provider_free(rp2);
 	revocable_provider_free(rp_h);
 	revocable_barrier();
 }
