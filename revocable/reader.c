@@ -351,9 +351,13 @@ static struct revocable__reader *reader_register(void)
 	memset(rec, 0, sizeof(*rec));
 	/* Without membarrier the slot store cannot be ordered cheaply:
 	 * every access takes the counted, fenced path instead, sent there
-	 * by slot 0's marker. */
-	if (!revocable__ctx.use_membarrier)
-		rec->pub.slot[0].rp = SLOT_SLOW;
+	 * by slot 0's marker.  With it, slot 0 starts as a hole, which
+	 * try_access_slow() takes as free: once the record is published a
+	 * signal handler's access must not find slot 0 free and take it
+	 * inline under the registering access, which would then nest above
+	 * the handler's and leave its provider in slot 0 after the handler's
+	 * releases (they are refusals' releases while a slow path runs). */
+	rec->pub.slot[0].rp = revocable__ctx.use_membarrier ? SLOT_HOLE : SLOT_SLOW;
 	rec->refs = 1;
 
 	pthread_mutex_lock(&revocable__ctx.readers_lock);
@@ -575,14 +579,18 @@ static void *try_access_slow(struct revocable_provider *rp)
 	if (!rd)
 		return overflow_access(NULL, rp);
 	held0 = rd->slot[0].rp;
-	if (!held0) {
-		/* A thread's first access: slot 0 as inline.  Unless it holds
-		 * accesses refused before it had a record: a hole keeps the
-		 * inline path off slot 0 until they are released. */
+	if (!held0 || held0 == SLOT_HOLE) {
+		/* A thread's first access (slot 0 a hole since registration),
+		 * or one a signal handler made while a slow path freed slot 0:
+		 * slot 0 as inline.  Unless it holds accesses refused before
+		 * it had a record: a hole keeps the inline path off slot 0
+		 * until they are released. */
 		if (!held_above_slot0(rd))
 			return slot_access(rd, 0, rp);
-		__atomic_store_n(&rd->slot[0].rp, SLOT_HOLE, __ATOMIC_RELAXED);
-		held0 = SLOT_HOLE;
+		if (!held0) {
+			__atomic_store_n(&rd->slot[0].rp, SLOT_HOLE, __ATOMIC_RELAXED);
+			held0 = SLOT_HOLE;
+		}
 	}
 	/*
 	 * While overflow entries exist, new accesses go there too even if a

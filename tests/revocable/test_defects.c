@@ -225,6 +225,9 @@ static volatile long step_handler_bad;
 /* Stepping the slow path: the handler's accesses inside it are refused
  * (NULL, by design), so NULL is no error there. */
 static volatile sig_atomic_t step_in_slow_path;
+/* Stepping a thread's first access: the unregistered thread's reader, and
+ * counting from the moment the thread's own record is published. */
+static struct revocable__reader *volatile step_sentinel;
 
 /*
  * Runs after every single instruction of the stepped code (the trap
@@ -246,8 +249,13 @@ static void step_trap(int sig, siginfo_t *si, void *ctx)
 		uc->uc_mcontext.gregs[REG_EFL] &= ~X86_EFLAGS_TF;
 		return;
 	}
-	if (++step_count != step_target)
+	if (step_sentinel) {
+		if (revocable__tls_reader == step_sentinel ||
+		    ++step_count != step_target)
+			return;
+	} else if (++step_count != step_target) {
 		return;
+	}
 	step_fired = 1;
 	if (revocable_try_access(step_rev_handler[0]) != RES &&
 	    !step_in_slow_path)
@@ -324,6 +332,81 @@ static void check_slots(const struct revocable__reader *rd,
  * followed: recorded while held (slot 0, marked while the nested one is
  * held), so a revoke still waits for it, and gone after its release.
  */
+/* What a stepped first access left, read by its own thread. */
+struct first_access_run {
+	struct revocable *rev;
+	long target;
+	bool fired;
+	void *res;
+	const void *slot0_held, *slot1_held, *slot0_after;
+	unsigned int depth_held;
+};
+
+static void *first_access_thread(void *arg)
+{
+	struct first_access_run *run = arg;
+	struct revocable__reader *rd;
+
+	step_sentinel = revocable__tls_reader;	/* not registered yet */
+	run->fired = step_once(STEP_ACCESS, run->rev, run->target, &run->res);
+	step_sentinel = NULL;
+	rd = revocable__tls_reader;
+	run->slot0_held = rd->slot[0].rp;
+	run->slot1_held = rd->slot[1].rp;
+	run->depth_held = rd->depth;
+	revocable_release(run->rev);
+	run->slot0_after = rd->slot[0].rp;
+	return NULL;
+}
+
+/*
+ * A thread's first access registers it: its record is published, then
+ * the access is recorded.  A handler after each instruction from the
+ * publication on (a fresh thread per run) makes its two accesses and
+ * out-of-order releases; the first access must come out recorded in slot
+ * 0 alone, and its release must leave slot 0 free.
+ */
+START_TEST(test_signal_in_first_access)
+{
+	struct revocable_provider *rp = revocable_provider_alloc(RES);
+	struct revocable_provider *rp_h = revocable_provider_alloc(RES);
+	struct sigaction sa = { .sa_sigaction = step_trap,
+				.sa_flags = SA_SIGINFO };
+	struct first_access_run run = { .rev = revocable_alloc(rp) };
+	pthread_t thread;
+
+	step_rev_handler[0] = revocable_alloc(rp_h);
+	step_rev_handler[1] = revocable_alloc(rp);
+	sigemptyset(&sa.sa_mask);
+	ck_assert_int_eq(sigaction(SIGTRAP, &sa, NULL), 0);
+	step_in_slow_path = 1;
+	for (run.target = 1;; run.target++) {
+		ck_assert_int_eq(pthread_create(&thread, NULL, first_access_thread, &run), 0);
+		ck_assert_int_eq(pthread_join(thread, NULL), 0);
+		ck_assert_ptr_eq(run.res, RES);
+		ck_assert_msg(run.slot0_held == rp && !run.slot1_held && !run.depth_held &&
+			      !run.slot0_after,
+			      "first access, handler %ld instructions after the record's publication: slot 0 %p (want %p), slot 1 %p, depth %u; after the release slot 0 %p",
+			      run.target, run.slot0_held, (void *)rp, run.slot1_held,
+			      run.depth_held, run.slot0_after);
+		if (!run.fired)
+			break;
+	}
+	step_in_slow_path = 0;
+	ck_assert_msg(run.target > 3, "only %ld steps after the publication",
+		      run.target - 1);
+	ck_assert_int_eq(revocable_provider_revoke(rp_h), 1);
+	ck_assert_int_eq(revocable_provider_revoke(rp), 1);
+
+	revocable_free(run.rev);
+	revocable_free(step_rev_handler[0]);
+	revocable_free(step_rev_handler[1]);
+	revocable_provider_free(rp);
+	revocable_provider_free(rp_h);
+	revocable_barrier();
+}
+END_TEST
+
 START_TEST(test_signal_at_every_fast_path_step)
 {
 	struct revocable_provider *rp = revocable_provider_alloc(RES);
@@ -450,6 +533,7 @@ int main(void)
 	tcase_add_test(tc, test_barrier_ignores_later_work);
 #if defined(__x86_64__) && !defined(__SANITIZE_THREAD__)
 	tcase_add_test(tc, test_signal_at_every_fast_path_step);
+	tcase_add_test(tc, test_signal_in_first_access);
 #endif
 	suite_add_tcase(s, tc);
 	return check_run_suite(s);
