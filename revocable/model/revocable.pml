@@ -7,7 +7,8 @@
  * deep and released in any order, in a slot stack of SLOTS slots (1 or 2
  * here, 8 in C: what matters is reaching the counted path beyond it);
  * thread 0 may also run a signal handler that interrupts it between any
- * two steps and makes an access and release of its own (SIGNAL).  Around
+ * two steps and makes an access and release of its own (SIGNAL), or two
+ * accesses released in either order (HANDLER2).  Around
  * them: NV threads revoking P, a thread inside Q all along (QREADER), a
  * consumer attaching after a revoke (LATE), the async revoke jobs with
  * done() and revocable_barrier() (ASYNC), and a provider torn down by its
@@ -49,6 +50,12 @@
  *   BUG_BARRIER_LATER     #7: revocable_barrier() waits for async revokes
  *                         started after it (liveness).
  *   BUG_DONE_THEN_PUT     #8: the async job puts its reference after done().
+ *   BUG_NO_SLOTS_DONE     a slow path that may leave slot 0 free as its last
+ *                         store does not say so (revocable_slow_slots_done):
+ *                         a handler then takes slot 0 inline, its next
+ *                         access is refused, and its out-of-order release
+ *                         of slot 0's provider ends the refusal instead,
+ *                         leaving slot 0 held (HANDLER2).
  */
 
 #ifndef NT
@@ -129,6 +136,13 @@ bit noted[NTH * SLOTS * NW];
 byte waiters[NTH];		/* pub.waiters */
 byte slot_waiters[NTH * SLOTS];	/* slot_waiters[i] */
 byte wake_seq[NTH];		/* wake_seq, the futex word */
+/* The futex word counts modulo WAKE_SEQS here (2^32 in C): as many
+ * wake-ups between a revoker's read of it and its wait would look like
+ * none (ABA), so a run needs more values than it has releases in that
+ * window; a handler's two accesses (HANDLER2) make four. */
+#ifndef WAKE_SEQS
+#define WAKE_SEQS	4
+#endif
 bit asleep[NTH * NW];		/* revoker j in FUTEX_WAIT on the word */
 /*
  * The reader record's owner-only part (no other thread reads it) and
@@ -141,6 +155,7 @@ byte rdepth[NTH];		/* pub.depth: slots in use above slot 0 */
 byte ovf[NTH * MAXOVF];		/* overflow[]: provider | UNC */
 byte odepth[NTH];		/* pub.overflow_depth */
 bit in_slow[NTH];		/* revocable_in_slow */
+bit sdone[NTH];			/* revocable_slow_slots_done */
 byte href[NTH];			/* revocable_handler_refused */
 byte handler_on;		/* (model) pid of the thread interrupted */
 bit handle_gone;		/* (model) thread 0 freed the handler's handle */
@@ -148,6 +163,7 @@ bit handle_gone;		/* (model) thread 0 freed the handler's handle */
 #define OVFE(x)		ovf[(t) * MAXOVF + (x)]
 #define ODEPTH		odepth[t]
 #define INSLOW		in_slow[t]
+#define SDONE		sdone[t]
 #define HREF		href[t]
 #define OWNER_LOCALS
 #else
@@ -155,9 +171,10 @@ bit handle_gone;		/* (model) thread 0 freed the handler's handle */
 #define OVFE(x)		l_ovf[x]
 #define ODEPTH		l_odepth
 #define INSLOW		l_in_slow
+#define SDONE		l_sdone
 #define HREF		l_href
 #define OWNER_LOCALS	; byte l_rdepth, l_ovf[MAXOVF], l_odepth, l_href; \
-			bit l_in_slow
+			bit l_in_slow, l_sdone
 #endif
 
 #ifdef BUG_V3_SHARED_INDEX
@@ -192,7 +209,7 @@ bit torn_down;
 bit barrier_done;
 #endif
 
-#define READER_LOCALS	bit r, found, busy; byte i, d, e, v, k, rrp OWNER_LOCALS
+#define READER_LOCALS	bit r, found, busy, oin, odone; byte i, d, e, v, k, rrp OWNER_LOCALS
 
 /* held_above_slot0() (reader.c): accesses held besides slot 0's */
 #define HELD_ABOVE	(RDEPTH + ODEPTH + HREF)
@@ -290,6 +307,52 @@ inline mark_nested(t)
 	fi
 }
 
+/*
+ * slot0_mark_done() (reader.c), as a prefix of the slow path's last slot
+ * store: from there a handler's slow steps run in full.  Only a handler
+ * reads it: without one (no SIGNAL) it, and the caller's saved state in
+ * slow_enter()/slow_leave(), are left out, as steps no other process sees.
+ */
+#if defined(SIGNAL) && !defined(BUG_NO_SLOTS_DONE)
+#define MARK_DONE	SDONE = 1;
+#else
+#define MARK_DONE
+#endif
+
+/* Entering a slow path: the caller's state kept (a handler's slow path
+ * may run inside another's finished one).  One step: a handler between
+ * these stores finds the thread's own state, as before them (a handler
+ * inside a handler is not modelled). */
+inline slow_enter(t)
+{
+#ifdef SIGNAL
+	atomic {
+		oin = INSLOW;
+		odone = SDONE;
+		INSLOW = 1;
+		SDONE = 0
+	}
+#else
+	INSLOW = 1
+#endif
+}
+
+/* slow_path_leave() (reader.c): "in a slow path" first, then "done";
+ * (model) the saved copies cleared with the second, to keep states few. */
+inline slow_leave(t)
+{
+#ifdef SIGNAL
+	INSLOW = oin;
+	atomic {
+		SDONE = odone;
+		oin = 0;
+		odone = 0
+	}
+#else
+	INSLOW = 0
+#endif
+}
+
 /* slot0_settle() (reader.c), after an access above slot 0 is uncounted:
  * the count, then slot 0's load and store (the last step). */
 inline settle(t)
@@ -354,12 +417,12 @@ inline slot_access(t, d, rp, r)
 inline try_access_slow(t, rp, r)
 {
 	if
-	:: INSLOW ->		/* a handler inside a slow path: refused */
+	:: INSLOW && !SDONE ->	/* a handler inside a slow path: refused */
 		HREF++;
 		mark_nested(t);
 		r = 0
 	:: else ->
-		INSLOW = 1;
+		slow_enter(t);
 		if
 		:: SLOT0 == 0 ->	/* slot 0 free: the inline steps */
 			slot_access(t, 0, rp, r)
@@ -376,7 +439,7 @@ inline try_access_slow(t, rp, r)
 			d = RDEPTH;
 			slot_access(t, d, rp, r)
 		fi;
-		INSLOW = 0
+		slow_leave(t)
 	fi
 }
 
@@ -420,7 +483,7 @@ inline ended(x)
 inline wake_all(t)
 {
 	atomic {
-		wake_seq[t] = (wake_seq[t] + 1) % 4;
+		wake_seq[t] = (wake_seq[t] + 1) % WAKE_SEQS;
 		for (k : 0 .. NW - 1) {
 			asleep[(t) * NW + k] = 0
 		}
@@ -456,7 +519,7 @@ inline wake_revokers(t)
 inline release_slow(t, rp)
 {
 	if
-	:: INSLOW ->		/* a handler's refused access ends */
+	:: INSLOW && !SDONE ->	/* a handler's refused access ends */
 		if
 		:: HREF > 0 ->
 			HREF--;
@@ -464,7 +527,7 @@ inline release_slow(t, rp)
 		:: else
 		fi
 	:: else ->
-		INSLOW = 1;
+		slow_enter(t);
 		/* release_overflow(): (owner) the newest entry naming rp */
 		atomic {
 			i = ODEPTH;
@@ -494,6 +557,7 @@ inline release_slow(t, rp)
 			:: !(e & UNC) && rp == P -> ocount--	/* fetch_sub */
 			:: else
 			fi;
+			MARK_DONE
 			settle(t)
 		:: else ->
 			/* release_slot(): (owner) the newest slot naming rp,
@@ -513,6 +577,7 @@ inline release_slow(t, rp)
 			if
 			:: !found	/* no matching access: reported, ignored */
 			:: found && i == 0 ->	/* the oldest: a hole under others */
+				MARK_DONE
 				if
 				:: HELD_ABOVE > 0 -> SLOT0 = HOLE
 				:: else -> SLOT0 = 0
@@ -533,6 +598,7 @@ inline release_slow(t, rp)
 					:: else -> break
 					od
 				};
+				MARK_DONE
 				settle(t)
 			fi;
 			if		/* read fence; load waiters */
@@ -540,7 +606,7 @@ inline release_slow(t, rp)
 			:: else
 			fi
 		fi;
-		INSLOW = 0
+		slow_leave(t)
 	fi
 }
 
@@ -653,6 +719,12 @@ proctype reader(byte t) PROVIDED
 	:: nheld == 0 && n == MAXACC -> break
 #endif
 	od;
+#ifdef HANDLER2
+	/* (model) every access released: none is recorded any more (only
+	 * where a handler can break it: a step of its own costs the other
+	 * runs a sixth more states) */
+	assert(SLOT0 == 0 && RDEPTH == 0 && ODEPTH == 0 && HREF == 0);
+#endif
 #ifdef SIGNAL
 	handle_gone = 1;
 #endif
@@ -665,14 +737,26 @@ proctype reader(byte t) PROVIDED
 proctype handler(byte t)
 {
 	READER_LOCALS;
-	byte n, h;
+	byte n, h, h2;
 
 	do
 	:: atomic {		/* the signal arrives, while the handle lives */
 		n < HACC && !handle_gone -> handler_on = t + 1
 	   };
+#ifdef HANDLER2
+		/* Two accesses, P's then Q's, released in either order: the
+		 * first may take slot 0 inline, the second then goes out of
+		 * line (refused, or in full once the slow path is done). */
+		access(t, P, r, h);
+		access(t, Q, r, h2);
+		if
+		:: skip; end_access(t, h); end_access(t, h2)
+		:: skip; end_access(t, h2); end_access(t, h)
+		fi;
+#else
 		access(t, P, r, h);
 		end_access(t, h);
+#endif
 		handler_on = 0;
 		n++
 	:: else -> break
