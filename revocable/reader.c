@@ -805,3 +805,33 @@ bool revocable__self_holds(struct revocable_provider *rp)
 
 	return rd && revocable__recorded_access(rd, rp);
 }
+
+#ifdef REVOCABLE_TEST_HOOKS
+/*
+ * The test-only seams' defaults (revocable_internal.h): a test program
+ * built with the hooks defines the ones it watches, and these weak ones
+ * stand for the rest.
+ */
+__attribute__((weak)) void revocable__test_overflow_counted(const struct revocable_provider *rp)
+{
+	(void)rp;
+}
+
+__attribute__((weak)) void revocable__test_revokers_woken(void)
+{
+}
+
+__attribute__((weak)) void revocable__test_revoker_parks(void)
+{
+}
+
+__attribute__((weak)) void revocable__test_backoff_sleeps(long ns)
+{
+	(void)ns;
+}
+
+__attribute__((weak)) void revocable__test_scan_noted(const struct revocable_provider *rp)
+{
+	(void)rp;
+}
+#endif

@@ -216,7 +216,8 @@ bool revocable__test_alloc_fails(enum revocable__alloc_site site);
  * of a revoker polling an overflow counter (its length in ns), and each
  * pass of a revoke's scan done, its waits not begun (a test holds the
  * revoker there while a reader it noted ends its access).  None in the
- * installed library.
+ * installed library; reader.c defines each one weak and empty, so a test
+ * defines only those it watches.
  */
 #ifdef REVOCABLE_TEST_HOOKS
 void revocable__test_overflow_counted(const struct revocable_provider *rp);

@@ -82,24 +82,6 @@ static bool wait_step(struct c11_case *c, enum c11_step step)
 
 /* ---- the library's hooks ---- */
 
-void revocable__test_overflow_counted(const struct revocable_provider *rp)
-{
-	(void)rp;
-}
-
-void revocable__test_revokers_woken(void)
-{
-}
-
-void revocable__test_revoker_parks(void)
-{
-}
-
-void revocable__test_backoff_sleeps(long ns)
-{
-	(void)ns;
-}
-
 static struct c11_case *scan_gate;
 
 /*

@@ -36,11 +36,6 @@ const char *__tsan_default_options(void)
 
 /* ---- the library's hooks ---- */
 
-void revocable__test_overflow_counted(const struct revocable_provider *rp)
-{
-	(void)rp;
-}
-
 static unsigned long revokers_woken;
 
 /* A release or a thread's exit woke the revokers parked on its thread. */
@@ -85,12 +80,6 @@ void revocable__test_backoff_sleeps(long ns)
 
 	if (i < POLL_SLEEPS_KEPT)
 		__atomic_store_n(&poll_sleeps[i], ns, __ATOMIC_SEQ_CST);
-}
-
-/* A pass of a revoke's scan is done (test_c11.c holds the revoker here). */
-void revocable__test_scan_noted(const struct revocable_provider *rp)
-{
-	(void)rp;
 }
 
 struct revoke_call {

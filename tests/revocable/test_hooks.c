@@ -471,18 +471,6 @@ void revocable__test_revoker_parks(void)
 	__atomic_fetch_add(&revoker_parks, 1, __ATOMIC_SEQ_CST);
 }
 
-/* The library's hook for the overflow poll's sleeps: test_gaps_hooks.c's. */
-void revocable__test_backoff_sleeps(long ns)
-{
-	(void)ns;
-}
-
-/* A pass of a revoke's scan is done (test_c11.c holds the revoker here). */
-void revocable__test_scan_noted(const struct revocable_provider *rp)
-{
-	(void)rp;
-}
-
 /* Parks of the revoker a long wait is made of: each beyond the first
  * is the bounded sleep running out (or a wake-up finding the slot busy). */
 #define LONG_WAIT_PARKS 6

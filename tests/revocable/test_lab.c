@@ -27,28 +27,9 @@
 
 static unsigned long revoker_parks;
 
-void revocable__test_overflow_counted(const struct revocable_provider *rp)
-{
-	(void)rp;
-}
-
-void revocable__test_revokers_woken(void)
-{
-}
-
 void revocable__test_revoker_parks(void)
 {
 	__atomic_fetch_add(&revoker_parks, 1, __ATOMIC_SEQ_CST);
-}
-
-void revocable__test_backoff_sleeps(long ns)
-{
-	(void)ns;
-}
-
-void revocable__test_scan_noted(const struct revocable_provider *rp)
-{
-	(void)rp;
 }
 
 /* ---- a thread that does one step at a time, when told ---- */
