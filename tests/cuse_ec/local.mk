@@ -66,4 +66,5 @@ tests_cuse_ec_cuse_ec_probe_CFLAGS = $(AM_CFLAGS)
 cuse_ec_tests = tests/cuse_ec/cuse-ec-args.test tests/cuse_ec/cuse-ec-profiles.test \
 	tests/cuse_ec/units.test
 TESTS += $(cuse_ec_tests)
+guest_tests += tests/cuse_ec/units.test
 dist_noinst_SCRIPTS += $(cuse_ec_tests)

@@ -38,6 +38,9 @@ e2e_tests = \
 	tests/e2e/ec-shell.test
 TESTS += $(e2e_tests)
 dist_noinst_SCRIPTS += $(e2e_tests)
+guest_tests += tests/e2e/cuse-mini.test tests/e2e/uml-run.test tests/e2e/cuse-ec.test \
+	tests/e2e/cuse-ec-fops.test tests/e2e/cuse-ec-udev.test tests/e2e/cuse-ec-udevd.test \
+	tests/e2e/ec-shell.test
 
 # Sourced or run by bash from the .test scripts, never executed directly.
 EXTRA_DIST += \
@@ -83,6 +86,8 @@ hostile_e2e_tests = \
 	tests/e2e/cuse-ec-multi.test
 TESTS += $(hostile_e2e_tests)
 dist_noinst_SCRIPTS += $(hostile_e2e_tests)
+guest_tests += tests/e2e/cuse-ec-fuzz.test tests/e2e/cuse-ec-death.test \
+	tests/e2e/cuse-ec-user.test tests/e2e/cuse-ec-claim.test tests/e2e/cuse-ec-multi.test
 EXTRA_DIST += tests/e2e/cuse-ec-fuzz-guest.sh tests/e2e/cuse-ec-death-guest.sh \
 	tests/e2e/cuse-ec-valgrind-guest.sh tests/e2e/cuse-ec-user-guest.sh \
 	tests/e2e/cuse-ec-claim-guest.sh tests/e2e/cuse-ec-multi-guest.sh

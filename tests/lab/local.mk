@@ -18,6 +18,7 @@ tests_lab_uaf_lab_v3_client_LDADD = ctl/libctl.la common/libcommon.la
 
 lab_tests = tests/lab/uaf-lab.test tests/lab/uaf-lab-args.test tests/lab/trace-timeline.test
 TESTS += $(lab_tests)
+guest_tests += tests/lab/uaf-lab.test
 dist_noinst_SCRIPTS += $(lab_tests) scripts/uaf-lab scripts/trace-timeline
 # The lab's pictures in the document, and the traces of the run that drew
 # them (trace-timeline.test draws them again and compares).
