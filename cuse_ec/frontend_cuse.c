@@ -64,7 +64,8 @@
  * @loop_started: @loop_thread must be joined
  * @loop_done:   the loop returned; @loop_ret is its value
  * @loop_ret:    fuse_session_loop_mt()'s value (written before @loop_done)
- * @node_thread: applies --mode/--owner/--group once the node exists
+ * @node_thread: applies --mode/--owner/--group once the node exists, and
+ *               sees udevd apply the runtime rule (node_setup_wanted())
  * @node_thread_started: @node_thread must be joined
  * @node_ready:  the node is set up (what --user's drop waits for)
  * @node_failed: the node at /dev/NAME is not our device: exit with status 1
@@ -271,8 +272,12 @@ static void frontend_cuse_init_done(void *userdata)
 
 	cuse_ec_frontend_log(&fc->fe, CHARDEV_LOG_NOTICE, "serving /dev/%s (%s lifecycle)",
 			     cfg->name, cfg->lifecycle);
-	if (cfg->node_mode < 0 && cfg->owner == (uid_t)-1 && cfg->group == (gid_t)-1 &&
-	    !cfg->drop_root)
+	/*
+	 * Without options the node still gets the shipped rule's defaults from
+	 * udevd through the runtime rule, if udevd read it: the thread finds
+	 * out, and asks udevd again when its reload request was lost.
+	 */
+	if (!node_setup_wanted(&fc->node) && !cfg->drop_root)
 		return;
 	/* Signals belong to the loop threads, not to this helper. */
 	cuse_ec_frontend_block_signals(&old);
@@ -605,8 +610,10 @@ static void frontend_cuse_stop(struct cuse_ec_frontend *fe)
 {
 	struct frontend_cuse *fc = frontend_cuse_of(fe);
 
-	if (fc->node_thread_started)
+	if (fc->node_thread_started) {
+		node_setup_cancel(&fc->node);
 		pthread_join(fc->node_thread, NULL);
+	}
 	/* Not cuse_lowlevel_teardown(): libfuse has no handlers of ours to remove. */
 	if (fc->se)
 		fuse_session_destroy(fc->se);

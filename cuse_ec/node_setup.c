@@ -36,7 +36,10 @@
  */
 #define NODE_SETUP_RULE_RETRIES 3
 #define NODE_SETUP_RECHECK_MS 3500
-/* How often a wait for udevd's entry looks again at udevd's queue. */
+/*
+ * How often a wait for udevd's entry looks again at udevd's queue, and the
+ * longest any wait goes without looking at node_setup_cancel().
+ */
 #define NODE_SETUP_QUEUE_POLL_MS 200
 /* A wait for udevd goes on while udevd works, up to this many times wait_ms. */
 #define NODE_SETUP_BUSY_FACTOR 6
@@ -94,6 +97,12 @@ static bool ns_udevd_busy(struct node_setup *ns)
 
 	snprintf(queue, sizeof(queue), "%s/queue", ns->udev_dir);
 	return !access(queue, F_OK);
+}
+
+/* --mode, --owner or --group given. */
+static bool ns_has_options(const struct node_setup *ns)
+{
+	return ns->mode >= 0 || ns->owner != (uid_t)-1 || ns->group != (gid_t)-1;
 }
 
 static void ns_udevd_reload(struct node_setup *ns)
@@ -203,6 +212,8 @@ static int ns_apply(struct node_setup *ns, const char *path)
 	dev_t ours;
 	int fd, ret;
 
+	if (!ns_has_options(ns))
+		return 0;	/* run for udevd's sake only (node_setup_wanted()) */
 	ret = node_cuse_devnum(ns->sysfs_dir, ns->name, &ours);
 	if (ret) {
 		ns_log(ns, LOG_ERR, "%s/%s/dev: %s; mode/owner not applied", ns->sysfs_dir,
@@ -259,6 +270,28 @@ static bool ns_entry_is_new(struct node_setup *ns, const char *path, bool by_mti
 	       (st.st_mtim.tv_sec > ns->rule_written.tv_sec ||
 		(st.st_mtim.tv_sec == ns->rule_written.tv_sec &&
 		 st.st_mtim.tv_nsec >= ns->rule_written.tv_nsec));
+}
+
+/* Sleep @ms, in slices: true when node_setup_cancel() came meanwhile. */
+static bool ns_nap(struct node_setup *ns, int ms)
+{
+	while (ms > 0 && !atomic_load(&ns->cancelled)) {
+		int slice = ms < NODE_SETUP_QUEUE_POLL_MS ? ms : NODE_SETUP_QUEUE_POLL_MS;
+
+		mono_sleep_ns((uint64_t)slice * 1000000);
+		ms -= slice;
+	}
+	return atomic_load(&ns->cancelled);
+}
+
+bool node_setup_wanted(const struct node_setup *ns)
+{
+	return ns_has_options(ns) || ns->rule[0];
+}
+
+void node_setup_cancel(struct node_setup *ns)
+{
+	atomic_store(&ns->cancelled, true);
 }
 
 /*
@@ -319,6 +352,8 @@ static int ns_wait_entry(struct node_setup *ns, const char *data, const char *en
 	int ret;
 
 	for (;;) {
+		if (atomic_load(&ns->cancelled))
+			return -ECANCELED;
 		now = (int64_t)(mono_now_ns() / 1000000);
 		if (ns_udevd_busy(ns) && now + ns->wait_ms > deadline)
 			deadline = now + ns->wait_ms < cap ? now + ns->wait_ms : cap;
@@ -376,8 +411,8 @@ static int ns_apply_after_udevd(struct node_setup *ns, const char *path, dev_t r
 		ret = ns_wait_entry(ns, data, entry);
 		if (ret || !ns->without_rule || tries == NODE_SETUP_RULE_RETRIES)
 			break;
-		if (tries++)
-			mono_sleep_ns((uint64_t)ns->recheck_ms * 1000000);
+		if (tries++ && ns_nap(ns, ns->recheck_ms))
+			return -ECANCELED;
 		ns_log(ns, LOG_NOTICE, "udevd set up %s with rules read before ours; asking it "
 		       "to read them and look again (%d of %d)", path, tries,
 		       NODE_SETUP_RULE_RETRIES);
@@ -390,6 +425,8 @@ static int ns_apply_after_udevd(struct node_setup *ns, const char *path, dev_t r
 			break;
 		}
 	}
+	if (ret == -ECANCELED)
+		return ret;
 	if (ret == -ETIMEDOUT)
 		ns_log(ns, LOG_WARNING, "udevd has not set up %s%s (%d ms after it was last "
 		       "busy); options applied again without it", path,
@@ -411,6 +448,25 @@ static bool ns_node_is_chardev(const char *path, void *arg)
 	return !stat(path, st) && S_ISCHR(st->st_mode);
 }
 
+/* path_wait() for the node, up to @ns->wait_ms, looking at the cancel flag. */
+static int ns_wait_node(struct node_setup *ns, struct stat *st)
+{
+	int64_t deadline = (int64_t)(mono_now_ns() / 1000000) + ns->wait_ms, left;
+	int ret;
+
+	for (;;) {
+		if (atomic_load(&ns->cancelled))
+			return -ECANCELED;
+		left = deadline - (int64_t)(mono_now_ns() / 1000000);
+		if (left < 0)
+			left = 0;
+		ret = path_wait(ns->dev_dir, ns->name, ns_node_is_chardev, st,
+				left < NODE_SETUP_QUEUE_POLL_MS ? (int)left : NODE_SETUP_QUEUE_POLL_MS);
+		if (ret != -ETIMEDOUT || !left)
+			return ret;
+	}
+}
+
 int node_setup_run(struct node_setup *ns)
 {
 	char path[256];
@@ -418,7 +474,9 @@ int node_setup_run(struct node_setup *ns)
 	int ret;
 
 	snprintf(path, sizeof(path), "%s/%s", ns->dev_dir, ns->name);
-	ret = path_wait(ns->dev_dir, ns->name, ns_node_is_chardev, &st, ns->wait_ms);
+	ret = ns_wait_node(ns, &st);
+	if (ret == -ECANCELED)
+		return ret;
 	if (ret == -ETIMEDOUT) {
 		ns_log(ns, LOG_ERR, "%s did not appear; mode/owner not applied", path);
 		return ret;

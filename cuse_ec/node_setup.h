@@ -13,6 +13,7 @@
 #ifndef CUSE_EC_NODE_SETUP_H
 #define CUSE_EC_NODE_SETUP_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -79,6 +80,7 @@ struct node_setup {
 	bool without_rule;
 	bool asked_again;
 	bool foreign_logged;
+	atomic_bool cancelled;
 };
 
 /**
@@ -117,6 +119,11 @@ void node_rule_remove(struct node_setup *ns);
  * again once udevd has set up this daemon's node.
  * @ns: the setup
  *
+ * Also worth running without options while a runtime rule is in place
+ * (@ns->rule): nothing of the node is changed then, but a lost reload
+ * request is found and udevd asked again, so the shipped rule's defaults
+ * reach the node.
+ *
  * Waits (inotify, up to @ns->wait_ms) for @dev_dir/@name to be a character
  * device. It is changed only through node_open_own(): a descriptor of the
  * device the kernel numbered for our CUSE device (@sysfs_dir). If udevd
@@ -133,8 +140,30 @@ void node_rule_remove(struct node_setup *ns);
  *
  * Return: 0 when the options were applied; -ENODEV when @dev_dir/@name is
  * not our device (the caller should stop serving); -ETIMEDOUT when the
- * node never appeared; or -errno.
+ * node never appeared; -ECANCELED after node_setup_cancel(); or -errno.
  */
 int node_setup_run(struct node_setup *ns);
+
+/**
+ * node_setup_wanted() - is there anything for node_setup_run() to do?
+ * @ns: the setup, after node_rule_install()
+ *
+ * Options to apply, or a runtime rule udevd must have read: without
+ * options the node still gets the shipped rule's defaults from udevd only
+ * through that rule, and a lost reload request must be found and udevd
+ * asked again.
+ *
+ * Return: true when node_setup_run() should run.
+ */
+bool node_setup_wanted(const struct node_setup *ns);
+
+/**
+ * node_setup_cancel() - make a node_setup_run() in another thread return
+ * -ECANCELED within a fifth of a second, whatever it waits for.
+ * @ns: the setup
+ *
+ * For a daemon that stops: its run must not wait out udevd.
+ */
+void node_setup_cancel(struct node_setup *ns);
 
 #endif /* CUSE_EC_NODE_SETUP_H */

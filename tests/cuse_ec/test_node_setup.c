@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -428,6 +429,84 @@ START_TEST(test_entry_set_up_without_our_rule)
 END_TEST
 
 /*
+ * Without options the node is udevd's alone, through the runtime rule (the
+ * shipped rule's defaults): a lost reload request is still found and
+ * udevd asked again, and nothing of the node is changed by the daemon.
+ * (cuse-ec-udevd.test timed out now and then waiting for 0660 plugdev on
+ * a node without options, whose daemon never asked again.)
+ */
+START_TEST(test_no_options_lost_reload_asked_again)
+{
+	char path[128], text[64];
+	struct scratch t;
+	int udevd;
+
+	scratch_make(&t, "240:7\n");
+	udevd = scratch_udevd(&t);
+	t.ns.mode = -1;
+	t.ns.log = scratch_answer_change;
+	t.ns.started_usec = 1000;
+	t.ns.recheck_ms = 10;
+	t.on_foreign = "";
+	ck_assert(!node_setup_wanted(&t.ns));
+	ck_assert_int_eq(node_rule_install(&t.ns), 0);
+	ck_assert(node_setup_wanted(&t.ns));
+	scratch_node(&t, 0600);
+	scratch_udevd_entry(&t, "I:5000\nE:FOO=1\n");
+	ck_assert_int_eq(node_setup_run(&t.ns), 0);
+	ck_assert_uint_eq(scratch_node_mode(&t), 0600);
+	path_of(&t, "sys/cros_ec/uevent", path, sizeof(path));
+	read_file(path, text, sizeof(text));
+	ck_assert_str_eq(text, "change\n");
+	ck_assert_msg(strstr(t.log, "(1 of 3)") && strstr(t.log, "ready"), "%s", t.log);
+	node_rule_remove(&t.ns);
+	close(udevd);
+	scratch_remove(&t);
+}
+END_TEST
+
+static void *node_setup_thread(void *arg)
+{
+	return (void *)(intptr_t)node_setup_run(arg);
+}
+
+/*
+ * A stopping daemon cancels the run, which returns -ECANCELED whatever it
+ * waits for: before it starts, while the node has not appeared, and while
+ * udevd has not set the node up (each wait is 30 s otherwise).
+ */
+START_TEST(test_cancel_ends_every_wait)
+{
+	struct scratch t;
+	pthread_t thread;
+	void *ret;
+	int udevd, stage;
+
+	for (stage = 0; stage < 3; stage++) {
+		scratch_make(&t, "240:7\n");
+		udevd = scratch_udevd(&t);
+		ck_assert_int_eq(node_rule_install(&t.ns), 0);
+		if (stage == 2)
+			scratch_node(&t, 0600);	/* no udevd entry comes */
+		if (stage == 0) {
+			node_setup_cancel(&t.ns);
+			ck_assert_int_eq(node_setup_run(&t.ns), -ECANCELED);
+		} else {
+			ck_assert_int_eq(pthread_create(&thread, NULL, node_setup_thread, &t.ns), 0);
+			node_setup_cancel(&t.ns);
+			ck_assert_int_eq(pthread_join(thread, &ret), 0);
+			ck_assert_int_eq((int)(intptr_t)ret, -ECANCELED);
+		}
+		ck_assert_msg(!strstr(t.log, "did not appear") && !strstr(t.log, "has not set up"),
+			      "%s", t.log);
+		node_rule_remove(&t.ns);
+		close(udevd);
+		scratch_remove(&t);
+	}
+}
+END_TEST
+
+/*
  * While udevd has events queued, a new entry without any instance may be the
  * previous device's, rewritten by its late event: it is waited out, not
  * taken for ours set up without our rule. And the wait goes on past
@@ -505,6 +584,8 @@ int main(void)
 	tcase_add_test(tc, test_entry_set_up_without_our_rule);
 	tcase_add_test(tc, test_old_entry_without_instance_waited_out);
 	tcase_add_test(tc, test_entry_without_instance_while_udevd_busy);
+	tcase_add_test(tc, test_no_options_lost_reload_asked_again);
+	tcase_add_test(tc, test_cancel_ends_every_wait);
 	suite_add_tcase(s, tc);
 	return check_run_suite(s);
 }
