@@ -295,6 +295,22 @@ void node_setup_cancel(struct node_setup *ns)
 }
 
 /*
+ * One path_wait() of a longer wait that has @left_ms to go (0 or less:
+ * one last look): a slice of NODE_SETUP_QUEUE_POLL_MS at most, so that
+ * the caller looks at udevd's queue and at node_setup_cancel() that often.
+ */
+static int ns_wait_slice(struct node_setup *ns, const char *dir, const char *name,
+			 path_wait_ready_fn ready, void *arg, int64_t left_ms)
+{
+	if (atomic_load(&ns->cancelled))
+		return -ECANCELED;
+	if (left_ms < 0)
+		left_ms = 0;
+	return path_wait(dir, name, ready, arg,
+			 left_ms < NODE_SETUP_QUEUE_POLL_MS ? (int)left_ms : NODE_SETUP_QUEUE_POLL_MS);
+}
+
+/*
  * path_wait() test for udevd's entry of our node: written when udevd set
  * up this daemon's node, not another device that had the same number. The
  * kernel gives a new CUSE device the number of one just removed, and udevd
@@ -352,17 +368,12 @@ static int ns_wait_entry(struct node_setup *ns, const char *data, const char *en
 	int ret;
 
 	for (;;) {
-		if (atomic_load(&ns->cancelled))
-			return -ECANCELED;
 		now = (int64_t)(mono_now_ns() / 1000000);
 		if (ns_udevd_busy(ns) && now + ns->wait_ms > deadline)
 			deadline = now + ns->wait_ms < cap ? now + ns->wait_ms : cap;
 		left = deadline - now;
-		if (left < 0)
-			left = 0;
-		ret = path_wait(data, entry, ns_udevd_entry_is_ours, ns,
-				left < NODE_SETUP_QUEUE_POLL_MS ? (int)left : NODE_SETUP_QUEUE_POLL_MS);
-		if (ret != -ETIMEDOUT || !left)
+		ret = ns_wait_slice(ns, data, entry, ns_udevd_entry_is_ours, ns, left);
+		if (ret != -ETIMEDOUT || left <= 0)
 			return ret;
 	}
 }
@@ -455,14 +466,9 @@ static int ns_wait_node(struct node_setup *ns, struct stat *st)
 	int ret;
 
 	for (;;) {
-		if (atomic_load(&ns->cancelled))
-			return -ECANCELED;
 		left = deadline - (int64_t)(mono_now_ns() / 1000000);
-		if (left < 0)
-			left = 0;
-		ret = path_wait(ns->dev_dir, ns->name, ns_node_is_chardev, st,
-				left < NODE_SETUP_QUEUE_POLL_MS ? (int)left : NODE_SETUP_QUEUE_POLL_MS);
-		if (ret != -ETIMEDOUT || !left)
+		ret = ns_wait_slice(ns, ns->dev_dir, ns->name, ns_node_is_chardev, st, left);
+		if (ret != -ETIMEDOUT || left <= 0)
 			return ret;
 	}
 }
