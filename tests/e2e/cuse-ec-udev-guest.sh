@@ -53,10 +53,10 @@ wait_until() {
 	done
 	"$@" && return 0
 	echo "still not true after 60 s: $desc (daemon: $(ctl status 2>&1); $(ctl stats 2>&1))" >&2
-	# Where udevd, its helpers and the daemons sleep: cuse-ec-udevd.test
-	# has timed out here now and then, with udevd's copy of the node's
-	# "add" delivered but the node not set up, and no word from the
-	# daemon's node setup for as long.
+	# Where udevd, its helpers and the daemons sleep. (How a daemon
+	# without options came to wait for udevd's lost reloads: in ci84 this
+	# showed udevd idle, asleep in path_parentat, its copy of the "add"
+	# delivered and the node still 0600 root.)
 	echo "udevd queue: $(ls /run/udev/queue 2>&1)" >&2
 	# shellcheck disable=SC2009 # the whole line, with its wchan, is the point
 	ps -eo pid,ppid,stat,etimes,wchan:24,args 2>&1 | grep -E 'PID|udev|cuse_ec' >&2
